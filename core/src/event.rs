@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! The boundary between a host (kernel glue, simulator, tests) and a control law.
+//!
+//! A host translates what it observes into these plain `#[repr(C)]` records and calls a
+//! [`Controller`]; the law answers with a [`Decision`]. The records are `repr(C)` with explicit
+//! padding so the kernel's C glue can fill them directly (one FFI call per ACK) and the layout can
+//! be checked at compile time on both sides of the ABI.
+//!
+//! Every field is "whatever the host saw": a law must accept any value (zero, huge, out of
+//! order) and clamp or ignore it. Nothing here is trusted.
+//!
+//! This file uses only `core` and refers to no sibling module.
+
+/// `AckEvent::flags`: the RTT field carries a valid sample.
+pub const ACK_HAS_RTT: u32 = 1 << 0;
+/// `AckEvent::flags`: `remote_delay_ns` carries the receiver-reported endpoint delay.
+pub const ACK_HAS_REMOTE_DELAY: u32 = 1 << 1;
+/// `AckEvent::flags`: `hops` carries the forward hop count echoed by the receiver.
+pub const ACK_HAS_HOPS: u32 = 1 << 2;
+/// `AckEvent::flags`: the acknowledged data carried an ECN CE mark (ECE seen).
+pub const ACK_ECE: u32 = 1 << 3;
+/// `AckEvent::flags`: the sender was application-limited during this sample.
+pub const ACK_APP_LIMITED: u32 = 1 << 4;
+/// `AckEvent::flags`: the ACK may have been delayed by the receiver (rate_sample.is_ack_delayed).
+pub const ACK_DELAYED: u32 = 1 << 5;
+/// `AckEvent::flags`: the connection is in loss recovery (CA state Recovery or Loss).
+pub const ACK_IN_RECOVERY: u32 = 1 << 6;
+/// `AckEvent::flags`: `telemetry` carries per-hop telemetry (reserved for INT PowerTCP).
+pub const ACK_HAS_TELEMETRY: u32 = 1 << 7;
+
+/// One processed ACK, as the host observed it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckEvent {
+    /// Host clock at ACK processing, ns (monotonic; wraps are treated as "no time passed").
+    pub now_ns: u64,
+    /// RTT sample, ns, valid when `flags & ACK_HAS_RTT`. Linux gives µs: the glue multiplies by
+    /// 1000, so the resolution there is 1 µs.
+    pub rtt_ns: u64,
+    /// Receiver-side (endpoint) delay for the acknowledged data, ns, valid with
+    /// `ACK_HAS_REMOTE_DELAY`. Untrusted: may exceed the RTT.
+    pub remote_delay_ns: u64,
+    /// Cumulative bytes delivered (acked or sacked) on this connection, wrapping. Lets a law
+    /// detect rounds BBR-style and measure delivery rate.
+    pub delivered_bytes: u64,
+    /// Bytes newly acknowledged or selectively acknowledged by this ACK.
+    pub acked_bytes: u32,
+    /// Bytes in flight after this ACK was processed.
+    pub inflight_bytes: u32,
+    /// Current sender MSS, bytes. Zero or absurd values are clamped by the law.
+    pub mss_bytes: u32,
+    /// Cumulative ACK sequence (snd_una after processing).
+    pub snd_una: u32,
+    /// Next sequence to be sent (snd_nxt), for once-per-RTT markers.
+    pub snd_nxt: u32,
+    /// `ACK_*` flag bits.
+    pub flags: u32,
+    /// Forward hop count echoed by the receiver, valid with `ACK_HAS_HOPS`.
+    pub hops: u8,
+    /// Explicit padding: keeps the C layout identical and free of implicit holes.
+    pub _pad: [u8; 7],
+    /// Reserved for telemetry (INT PowerTCP): an opaque host-side reference, 0 when none.
+    pub telemetry: u64,
+}
+
+impl AckEvent {
+    /// The RTT sample, if the host supplied one.
+    pub fn rtt(&self) -> Option<u64> {
+        if self.flags & ACK_HAS_RTT != 0 {
+            Some(self.rtt_ns)
+        } else {
+            None
+        }
+    }
+
+    /// The receiver-reported endpoint delay, if present.
+    pub fn remote_delay(&self) -> Option<u64> {
+        if self.flags & ACK_HAS_REMOTE_DELAY != 0 {
+            Some(self.remote_delay_ns)
+        } else {
+            None
+        }
+    }
+
+    /// The echoed forward hop count, if present.
+    pub fn hop_count(&self) -> Option<u8> {
+        if self.flags & ACK_HAS_HOPS != 0 {
+            Some(self.hops)
+        } else {
+            None
+        }
+    }
+
+    /// Has `flag` set.
+    pub fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// A loss signal from the host's loss detection.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossKind {
+    /// Fast recovery entered (SACK/dupack-detected loss): Linux `set_state(TCP_CA_Recovery)`.
+    FastRecovery = 1,
+    /// A retransmission timeout fired: Linux `set_state(TCP_CA_Loss)`, once per expiry.
+    RetransmitTimeout = 2,
+}
+
+/// A loss event.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LossEvent {
+    /// Host clock, ns.
+    pub now_ns: u64,
+    /// Current MSS, bytes.
+    pub mss_bytes: u32,
+    /// What happened.
+    pub kind: LossKind,
+}
+
+/// Why a law produced its decision (tracepoints and `ss -ti` report it).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Reason {
+    /// No change (state not yet initialised, or nothing to do).
+    #[default]
+    Hold = 0,
+    /// First event: state initialised.
+    Init = 1,
+    /// Additive increase.
+    AdditiveIncrease = 2,
+    /// Multiplicative decrease.
+    MultiplicativeDecrease = 3,
+    /// A decrease was due but the once-per-RTT guard held it back.
+    DecreaseGuarded = 4,
+    /// Fast-recovery reaction.
+    FastRecovery = 5,
+    /// Retransmit-timeout reaction.
+    RetransmitTimeout = 6,
+    /// Retransmit-timeout count reached its reset threshold: window to its minimum.
+    RetransmitReset = 7,
+    /// TIMELY hyperactive increase.
+    HyperactiveIncrease = 8,
+    /// Gradient-driven (TIMELY) or power-driven (PowerTCP) update.
+    GradientUpdate = 9,
+    /// RTT below TIMELY's T_low (or above T_high) guard.
+    LowGuard = 10,
+    /// Above TIMELY's T_high guard.
+    HighGuard = 11,
+    /// Undo of a spurious reduction.
+    Undo = 12,
+    /// Idle restart.
+    IdleRestart = 13,
+    /// The sample was rejected (no RTT, bogus input).
+    NoSample = 14,
+}
+
+/// What the host must enforce after an event.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// Congestion window in bytes, Q16 (`fixed::BYTES_Q16_SHIFT`): fractional windows below one
+    /// MSS are meaningful and must be realised by pacing. Zero only before initialisation.
+    pub cwnd_bytes_q16: u64,
+    /// Pacing rate, bytes per second; `0` means "not paced by this law" (ACK-clocked; the host
+    /// leaves its default or unlimited pacing in place).
+    pub pacing_rate_bps: u64,
+    /// The law's main signal for tracing, in the unit the law documents (Swift: target delay ns;
+    /// TIMELY: normalized gradient Q16; θ-PowerTCP: normalized power Q16).
+    pub signal: i64,
+    /// Why.
+    pub reason: Reason,
+    /// Explicit padding.
+    pub _pad: u32,
+}
+
+impl Decision {
+    /// The window rounded down to whole packets for `mss_bytes`, at least 1 (Linux's floor; the
+    /// fraction is carried by `pacing_rate_bps`). A zero MSS is treated as 1 byte.
+    pub fn cwnd_pkts(&self, mss_bytes: u32) -> u32 {
+        let mss = if mss_bytes == 0 { 1 } else { mss_bytes as u64 };
+        let pkts = (self.cwnd_bytes_q16 >> 16).checked_div(mss).unwrap_or(0);
+        if pkts == 0 {
+            1
+        } else if pkts > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            pkts as u32
+        }
+    }
+}
+
+/// A parameter set failed validation. `field` names the parameter; `min`/`max` give the
+/// accepted range, so a host can print "swift: base_target_ns=0 out of range [1000, 10000000]".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    /// Parameter name as the host exposes it (module parameter, scenario key).
+    pub field: &'static str,
+    /// The rejected value.
+    pub value: u64,
+    /// Smallest accepted value.
+    pub min: u64,
+    /// Largest accepted value.
+    pub max: u64,
+}
+
+impl ParamError {
+    /// Check `value` against `[min, max]`.
+    pub fn check(field: &'static str, value: u64, min: u64, max: u64) -> Result<(), ParamError> {
+        if value < min || value > max {
+            Err(ParamError {
+                field,
+                value,
+                min,
+                max,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Size the kernel gives every socket for congestion-control private data
+/// (`ICSK_CA_PRIV_SIZE`, 13 * u64 on Linux 6.12).
+pub const ICSK_CA_PRIV_SIZE: usize = 104;
+
+/// Bytes of that area a law's per-flow state may use: the rest (32 bytes) stays free for the
+/// kernel glue (the remote-delay ring of the Swift option channel).
+pub const CORE_STATE_BUDGET: usize = 72;
+
+/// A control law. Parameters are validated once and shared by reference; per-flow state is a
+/// plain value that is valid when all-zero (`Default` must be all-zero) because the kernel can
+/// call a hook before `init`.
+///
+/// All methods are total: any event sequence, including events before `init`, is accepted.
+pub trait Controller {
+    /// Validated parameters.
+    type Params;
+    /// Per-flow state; must be `Default` = all-zero and fit [`CORE_STATE_BUDGET`].
+    type State: Copy + Default;
+
+    /// Initialise per-flow state at connection start (`init`). `mss_bytes` is the current MSS.
+    fn init(p: &Self::Params, s: &mut Self::State, now_ns: u64, mss_bytes: u32) -> Decision;
+    /// Per-ACK law.
+    fn on_ack(p: &Self::Params, s: &mut Self::State, ev: &AckEvent) -> Decision;
+    /// Loss reaction.
+    fn on_loss(p: &Self::Params, s: &mut Self::State, ev: &LossEvent) -> Decision;
+    /// Restart after idle (Linux `CA_EVENT_TX_START`/`CA_EVENT_CWND_RESTART`).
+    fn on_idle_restart(
+        p: &Self::Params,
+        s: &mut Self::State,
+        now_ns: u64,
+        mss_bytes: u32,
+    ) -> Decision;
+    /// Spurious-loss undo: restore the window saved before the last loss reaction.
+    fn on_undo(p: &Self::Params, s: &mut Self::State, mss_bytes: u32) -> Decision;
+    /// The current decision without changing state (for `get_info` and re-assertion).
+    fn current(p: &Self::Params, s: &Self::State, mss_bytes: u32) -> Decision;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_stable() {
+        // The C glue mirrors these sizes; a change here must change both sides.
+        assert_eq!(core::mem::size_of::<AckEvent>(), 72);
+        assert_eq!(core::mem::size_of::<LossEvent>(), 16);
+        assert_eq!(core::mem::size_of::<Decision>(), 32);
+    }
+
+    #[test]
+    fn cwnd_pkts_floor_is_one() {
+        let cases: &[(u64, u32, u32)] = &[
+            (0, 1448, 1),
+            (1448 << 16, 1448, 1),
+            ((1448 * 10) << 16, 1448, 10),
+            ((1448 * 10 + 1447) << 16, 1448, 10),
+            (u64::MAX, 0, u32::MAX),
+        ];
+        for &(c, mss, want) in cases {
+            let d = Decision {
+                cwnd_bytes_q16: c,
+                ..Decision::default()
+            };
+            assert_eq!(d.cwnd_pkts(mss), want);
+        }
+    }
+
+    #[test]
+    fn param_check() {
+        assert!(ParamError::check("x", 5, 1, 10).is_ok());
+        assert_eq!(
+            ParamError::check("x", 0, 1, 10),
+            Err(ParamError {
+                field: "x",
+                value: 0,
+                min: 1,
+                max: 10
+            })
+        );
+    }
+}

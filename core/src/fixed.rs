@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! Fixed-point scales and overflow-free integer helpers shared by every control law.
+//!
+//! This file uses only `core` and refers to no sibling module, so a kernel module can include it
+//! with `#[path = "../../core/src/fixed.rs"] mod fixed;`.
+//!
+//! Every helper is total: it never panics, never divides by zero and never overflows (it
+//! saturates instead, and says so). No floats, no 128-bit integers: where a 64x64-bit product can
+//! exceed 64 bits, [`mul_div`] widens by hand into two `u64` halves.
+
+/// Q16 fraction: 65536 = 1.0. Used for multiplicative factors, EWMA weights and ratios.
+/// Range: `u32` holds [0, 65535.99]; factors in [0, 1] use at most 17 bits, so a product with any
+/// value below 2^47 fits in `u64`.
+pub const Q16_SHIFT: u32 = 16;
+/// 1.0 in Q16.
+pub const Q16_ONE: u64 = 1 << Q16_SHIFT;
+
+/// Q20 packets: 2^20 = one packet. Used for Swift's fractional windows (0.001 packet = 1049).
+/// Range: windows are clamped to at most `MAX_CWND_PKTS` (2^20 packets), so a window uses at
+/// most 40 bits and a product with a Q16 factor at most 57 bits.
+pub const PKT_Q20_SHIFT: u32 = 20;
+/// One packet in Q20.
+pub const PKT_Q20_ONE: u64 = 1 << PKT_Q20_SHIFT;
+
+/// Q16 bytes: the unit of [`crate`]-level decisions (`Decision::cwnd_bytes_q16`).
+/// Range: 2^48 bytes (256 TiB) fit in `u64`; windows are clamped far below that.
+pub const BYTES_Q16_SHIFT: u32 = 16;
+
+/// Largest window any law may output, in packets (2^20 = 1,048,576 packets; 1.5 GB at 1500 B).
+pub const MAX_CWND_PKTS: u64 = 1 << 20;
+
+/// Nanoseconds per second.
+pub const NS_PER_S: u64 = 1_000_000_000;
+/// Nanoseconds per microsecond.
+pub const NS_PER_US: u64 = 1_000;
+
+/// Largest RTT or delay sample the laws accept, in ns (10 s). Larger samples (a bogus value, a
+/// clock jump, an "RTT of hours" from the network) are clamped to this, which keeps every
+/// `delay << 16` product below 2^50.
+pub const MAX_DELAY_NS: u64 = 10 * NS_PER_S;
+
+/// Largest pacing rate any law outputs, bytes per second (2^40 B/s = 8.8 Tbit/s). Keeps
+/// `rate * Q16 factor` below 2^57.
+pub const MAX_RATE_BPS: u64 = 1 << 40;
+
+/// Largest MSS the laws accept, bytes (64 KiB, an IPv6 jumbogram bound for TSO-free paths).
+pub const MAX_MSS_BYTES: u32 = 1 << 16;
+
+/// `a * b / d`, rounded down, saturating at `u64::MAX`; `d == 0` gives `u64::MAX` for `a*b > 0`
+/// and 0 otherwise ("infinitely large", never a trap).
+///
+/// The product is formed in two 64-bit halves (no `u128`, which kernel Rust cannot divide), so
+/// any inputs are safe. The fast path is one `checked_mul` and one division.
+pub fn mul_div(a: u64, b: u64, d: u64) -> u64 {
+    if d == 0 {
+        return if a == 0 || b == 0 { 0 } else { u64::MAX };
+    }
+    if let Some(p) = a.checked_mul(b) {
+        return p.checked_div(d).unwrap_or(u64::MAX); // d != 0 checked above
+    }
+    let (hi, lo) = mul_wide(a, b);
+    if hi >= d {
+        return u64::MAX; // the quotient does not fit in 64 bits
+    }
+    div_wide(hi, lo, d)
+}
+
+/// Full 64x64 -> 128-bit product as `(high, low)` halves, from four 32x32 products.
+fn mul_wide(a: u64, b: u64) -> (u64, u64) {
+    const M32: u64 = 0xffff_ffff;
+    let (a_lo, a_hi) = (a & M32, a >> 32);
+    let (b_lo, b_hi) = (b & M32, b >> 32);
+    // Each partial product is < 2^64.
+    let ll = a_lo.wrapping_mul(b_lo);
+    let lh = a_lo.wrapping_mul(b_hi);
+    let hl = a_hi.wrapping_mul(b_lo);
+    let hh = a_hi.wrapping_mul(b_hi);
+    // Middle column: < 3 * 2^32, no overflow.
+    let mid = (ll >> 32).wrapping_add(lh & M32).wrapping_add(hl & M32);
+    let lo = (ll & M32) | (mid << 32);
+    let hi = hh
+        .wrapping_add(lh >> 32)
+        .wrapping_add(hl >> 32)
+        .wrapping_add(mid >> 32);
+    (hi, lo)
+}
+
+/// `(hi:lo) / d` for `hi < d` (so the quotient fits in 64 bits): restoring binary division,
+/// 64 steps. Only reached when `a * b` overflows 64 bits, which the laws avoid on the hot path.
+fn div_wide(mut hi: u64, lo: u64, d: u64) -> u64 {
+    let mut q: u64 = 0;
+    let mut i = 64u32;
+    while i > 0 {
+        i = i.wrapping_sub(1); // i > 0 in the loop
+        let carry = hi >> 63;
+        hi = (hi << 1) | ((lo >> i) & 1);
+        q <<= 1;
+        // With `carry` set the shifted remainder is >= 2^64 > d.
+        if carry == 1 || hi >= d {
+            hi = hi.wrapping_sub(d);
+            q |= 1;
+        }
+    }
+    q
+}
+
+/// Multiply by a Q16 factor, rounding down: `v * f_q16 >> 16`, saturating.
+pub fn mul_q16(v: u64, f_q16: u64) -> u64 {
+    match v.checked_mul(f_q16) {
+        Some(p) => p >> Q16_SHIFT,
+        None => mul_div(v, f_q16, Q16_ONE),
+    }
+}
+
+/// `a / b`, or `u64::MAX` when `b == 0` (a ratio with a zero denominator is "infinite").
+pub fn div_or_max(a: u64, b: u64) -> u64 {
+    a.checked_div(b)
+        .unwrap_or(if a == 0 { 0 } else { u64::MAX })
+}
+
+/// Integer square root, rounded down (`isqrt(u64::MAX) = 2^32 - 1`). Bitwise method, 32
+/// iterations, no division: `u64::isqrt` is only stable from Rust 1.84, newer than the kernel's
+/// minimum.
+pub fn isqrt(v: u64) -> u64 {
+    let mut rem = v;
+    let mut root: u64 = 0;
+    let mut bit: u64 = 1 << 62;
+    while bit > rem {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        let trial = root.wrapping_add(bit);
+        if rem >= trial {
+            rem = rem.wrapping_sub(trial); // rem >= trial
+            root = (root >> 1).wrapping_add(bit);
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
+}
+
+/// Exponentially weighted moving average with the weight of the *new* sample in Q16:
+/// `old + (new - old) * w`, computed without signed overflow for any `u64` inputs and rounded
+/// toward the old value (so a constant input is a fixed point). `w_q16` is clamped to 1.0.
+pub fn ewma(old: u64, new: u64, w_new_q16: u64) -> u64 {
+    let w = if w_new_q16 > Q16_ONE {
+        Q16_ONE
+    } else {
+        w_new_q16
+    };
+    if new >= old {
+        old.saturating_add(mul_q16(new.wrapping_sub(old), w)) // new >= old
+    } else {
+        // old > new and the step is at most old - new.
+        old.wrapping_sub(mul_q16(old.wrapping_sub(new), w))
+    }
+}
+
+/// Signed EWMA, new-sample weight in Q16: `old + (new - old) * w`, saturating, rounding toward
+/// zero symmetrically so negative and positive inputs carry no bias.
+pub fn ewma_signed(old: i64, new: i64, w_new_q16: u64) -> i64 {
+    let w = if w_new_q16 > Q16_ONE {
+        Q16_ONE
+    } else {
+        w_new_q16
+    };
+    // |new - old| < 2^64 always fits in u64 when formed in two's complement.
+    let up = new >= old;
+    let dist = if up {
+        (new as u64).wrapping_sub(old as u64)
+    } else {
+        (old as u64).wrapping_sub(new as u64)
+    };
+    let step = mul_q16(dist, w);
+    if up {
+        old.saturating_add_unsigned(step)
+    } else {
+        old.saturating_sub_unsigned(step)
+    }
+}
+
+/// Clamp `v` into `[lo, hi]`; if `lo > hi` the result is `hi` (an upper bound always holds).
+pub fn clamp(v: u64, lo: u64, hi: u64) -> u64 {
+    if v > hi {
+        hi
+    } else if v < lo {
+        if lo > hi {
+            hi
+        } else {
+            lo
+        }
+    } else {
+        v
+    }
+}
+
+/// Convert a rate in megabits per second to bytes per second (exact: 1 Mbit/s = 125,000 B/s).
+pub const fn mbps_to_bytes_per_s(mbps: u64) -> u64 {
+    mbps.saturating_mul(125_000)
+}
+
+/// Is TCP sequence number `a` after `b` in modular 32-bit arithmetic (`after()` in tcp.h)?
+pub fn seq_after(a: u32, b: u32) -> bool {
+    (b.wrapping_sub(a) as i32) < 0
+}
+
+/// Is `a` at or after `b` in modular 32-bit arithmetic?
+pub fn seq_after_eq(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) >= 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mul_div_table() {
+        // (a, b, d, expected)
+        let cases: &[(u64, u64, u64, u64)] = &[
+            (0, 0, 0, 0),
+            (5, 0, 0, 0),
+            (5, 1, 0, u64::MAX),
+            (10, 10, 3, 33),
+            (u64::MAX, 2, 4, u64::MAX / 2),
+            (u64::MAX, u64::MAX, u64::MAX, u64::MAX),
+            (1 << 40, 1 << 40, 1 << 30, 1 << 50),
+            (u64::MAX, 3, 2, u64::MAX), // quotient overflows: saturate
+            (
+                0xdead_beef_cafe,
+                0x1234_5678_9abc,
+                0x1_0000_0000,
+                0x0fd5_bdee_eb29_32a4,
+            ), // python
+        ];
+        for &(a, b, d, want) in cases {
+            assert_eq!(mul_div(a, b, d), want, "mul_div({a}, {b}, {d})");
+        }
+    }
+
+    #[test]
+    fn isqrt_table() {
+        let cases: &[(u64, u64)] = &[
+            (0, 0),
+            (1, 1),
+            (3, 1),
+            (4, 2),
+            (1 << 20, 1 << 10),
+            ((1 << 20) - 1, 1023),
+            (u64::MAX, (1 << 32) - 1),
+            (1_000_000_000_000, 1_000_000),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(isqrt(v), want, "isqrt({v})");
+        }
+    }
+
+    #[test]
+    fn ewma_table() {
+        // (old, new, w_q16, expected)
+        let cases: &[(u64, u64, u64, u64)] = &[
+            (100, 100, 1 << 15, 100),
+            (100, 200, 1 << 15, 150),
+            (200, 100, 1 << 15, 150),
+            (0, u64::MAX, Q16_ONE, u64::MAX),
+            (7, 9, 0, 7),
+            (7, 9, 10 * Q16_ONE, 9), // weight clamped to 1.0
+        ];
+        for &(o, n, w, want) in cases {
+            assert_eq!(ewma(o, n, w), want, "ewma({o},{n},{w})");
+        }
+        assert_eq!(ewma_signed(-100, 100, 1 << 15), 0);
+        assert_eq!(ewma_signed(100, -100, 1 << 15), 0);
+        assert_eq!(ewma_signed(i64::MIN, i64::MAX, Q16_ONE), i64::MAX);
+    }
+
+    #[test]
+    fn seq_compare() {
+        assert!(seq_after(1, 0));
+        assert!(seq_after(0, u32::MAX));
+        assert!(!seq_after(5, 5));
+        assert!(seq_after_eq(5, 5));
+        assert!(!seq_after_eq(u32::MAX, 0));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn mul_div_matches_wide_reference(a: u64, b: u64, d in 1u64..) {
+            // Reference in u128 is fine in host tests; the core itself never uses it.
+            let want = (a as u128 * b as u128) / d as u128;
+            let want = if want > u64::MAX as u128 { u64::MAX } else { want as u64 };
+            proptest::prop_assert_eq!(mul_div(a, b, d), want);
+        }
+
+        #[test]
+        fn isqrt_is_floor_sqrt(v: u64) {
+            let r = isqrt(v) as u128;
+            proptest::prop_assert!(r * r <= v as u128);
+            proptest::prop_assert!((r + 1) * (r + 1) > v as u128);
+        }
+
+        #[test]
+        fn ewma_stays_between(old: u64, new: u64, w in 0u64..=Q16_ONE) {
+            let e = ewma(old, new, w);
+            proptest::prop_assert!(e >= old.min(new) && e <= old.max(new));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! rdcc-core: the control laws of delay-based datacenter congestion control, in integer and
+//! fixed-point arithmetic, shared unchanged by the Linux kernel modules, KUnit, host tests and
+//! the network simulator.
+//!
+//! Rules every file here follows (checked by `cargo xtask lint-core` and by review):
+//! - `no_std`, no dependencies, no `unsafe`, no floats, no 128-bit integers, no allocation, no
+//!   clock reads: time arrives in events.
+//! - No panics: no `unwrap`/`expect`, no indexing that can go out of bounds, no division by a
+//!   value that can be zero, no arithmetic that can overflow (kernel Rust has overflow checks).
+//! - Files refer to each other only through `super::<sibling>` so a kernel module can include
+//!   them with `#[path = ...] mod <sibling>;` side by side at one level.
+//!
+//! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
+//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`]), and
+//! [`vectors`] (the table format that host tests and KUnit share), with each law's tables in
+//! `<law>_vectors.rs`.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(
+    clippy::float_arithmetic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::arithmetic_side_effects,
+        clippy::indexing_slicing,
+        clippy::unwrap_used
+    )
+)]
+
+pub mod event;
+pub mod fixed;
+pub mod powertcp;
+pub mod powertcp_vectors;
+pub mod swift;
+pub mod swift_vectors;
+pub mod timely;
+pub mod timely_vectors;
+pub mod vaisf;
+pub mod vaisf_vectors;
+pub mod vectors;
+
+pub use event::{AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason};
