@@ -1,1 +1,314 @@
-fn main() {}
+//! `cargo xtask`: the rdcc harness. Builds the kernel and modules, boots QEMU, runs tests and
+//! experiments, and reports. Every command installs what it needs (`deps`) first.
+
+mod deps;
+mod kernel;
+mod ktap;
+mod modules;
+mod report;
+mod util;
+mod vm;
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use util::{err, fmt_dur, out_dir, Result};
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  deps                 install missing Debian packages and bindgen-cli (idempotent)
+  kernel               build (or reuse) the cached Rust-enabled Linux 6.12 kernel
+  modules              build the out-of-tree modules under modules/ against that kernel
+  vm [-- CMD...]       boot the VM and run CMD in it (a shell when no CMD is given)
+  test                 host tests, then one VM boot running KUnit and every selftest;
+                       ends with `N passed, N failed`
+  run                  the main experiment: iperf3 through the netns bottleneck for every
+                       available algorithm, printed as a table
+
+options:
+  --timeout SECS       VM timeout (default: vm 600, test 1800, run 1200)
+  --quiet              do not stream the VM console (it is still logged under target/rdcc)
+  --algos \"A B\"        algorithms for `run` (default: cubic dctcp and every built module)
+  --rate MBIT          bottleneck rate for `run` (default 100)
+  --delay-us US        bottleneck one-way delay for `run` (default 100)
+  --duration SECS      iperf3 duration per algorithm for `run` (default 5)
+
+environment:
+  RDCC_CACHE_DIR       kernel build cache (default ~/.cache/rdcc)
+  RDCC_KVM=0|1         force TCG or KVM (default: probe once per host boot)
+";
+
+#[derive(Debug, Default)]
+struct Opts {
+    timeout: Option<u64>,
+    quiet: bool,
+    algos: Option<String>,
+    rate: Option<u32>,
+    delay_us: Option<u32>,
+    duration: Option<u32>,
+    rest: Vec<String>,
+}
+
+fn parse_opts(args: &[String]) -> Result<Opts> {
+    let mut o = Opts::default();
+    let mut i = 0;
+    let next = |i: &mut usize, name: &str| -> Result<String> {
+        *i += 1;
+        args.get(*i).cloned().ok_or_else(|| util::Error { msg: format!("{name} needs a value"), detail: vec![] })
+    };
+    let num = |s: String, name: &str| -> Result<u64> {
+        s.parse().map_err(|_| util::Error { msg: format!("{name}: not a number: {s}"), detail: vec![] })
+    };
+    while i < args.len() {
+        match args[i].as_str() {
+            "--timeout" => o.timeout = Some(num(next(&mut i, "--timeout")?, "--timeout")?),
+            "--quiet" => o.quiet = true,
+            "--algos" => o.algos = Some(next(&mut i, "--algos")?),
+            "--rate" => o.rate = Some(num(next(&mut i, "--rate")?, "--rate")? as u32),
+            "--delay-us" => o.delay_us = Some(num(next(&mut i, "--delay-us")?, "--delay-us")? as u32),
+            "--duration" => o.duration = Some(num(next(&mut i, "--duration")?, "--duration")? as u32),
+            "--" => {
+                o.rest = args[i + 1..].to_vec();
+                break;
+            }
+            other => return err(format!("unknown option {other}\n{USAGE}")),
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(cmd) = args.first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let opts = match parse_opts(&args[1..]) {
+        Ok(o) => o,
+        Err(e) => {
+            eprint!("xtask: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let res = match cmd.as_str() {
+        "deps" => deps::ensure().map(|_| 0),
+        "kernel" => kernel::ensure().map(|k| {
+            println!("{}", k.bzimage.display());
+            0
+        }),
+        "modules" => kernel::ensure().and_then(|k| modules::build(&k)).map(|m| {
+            for p in m {
+                println!("{}", p.display());
+            }
+            0
+        }),
+        "vm" => cmd_vm(&opts),
+        "test" => cmd_test(&opts),
+        "run" => cmd_run(&opts),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(0)
+        }
+        other => err(format!("unknown command {other}\n{USAGE}")),
+    };
+    match res {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprint!("xtask: error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Shell-quote one word for the guest's sh.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Kernel, modules, and the KVM decision: what every VM command needs.
+fn prepare() -> Result<(kernel::Kernel, Vec<std::path::PathBuf>, bool)> {
+    let k = kernel::ensure()?;
+    let mods = modules::build(&k)?;
+    let probe = vm::build_initramfs(&k, &vm::Contents { our_modules: vec![], job: "exit 0\n".into() })?;
+    let kvm = vm::use_kvm(&k, &probe)?;
+    Ok((k, mods, kvm))
+}
+
+fn cmd_vm(o: &Opts) -> Result<u8> {
+    let (k, mods, kvm) = prepare()?;
+    let interactive = o.rest.is_empty();
+    let job = if interactive {
+        "echo 'rdcc VM: modules in /lib/modules/rdcc, selftests in /selftests; exit to power off'\n\
+         setsid cttyhack sh -l\n"
+            .to_string()
+    } else {
+        format!("{}\n", o.rest.iter().map(|a| sh_quote(a)).collect::<Vec<_>>().join(" "))
+    };
+    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods, job })?;
+    let b = vm::Boot {
+        kvm,
+        interactive,
+        stream: !o.quiet,
+        timeout: Duration::from_secs(o.timeout.unwrap_or(600)),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join("vm-console.log");
+    let r = vm::boot(&k, &img, &b, &log)?;
+    if interactive {
+        return Ok(0);
+    }
+    say!(
+        "vm: {} in {} (boot {}), console log {}",
+        match (r.status, r.timed_out) {
+            (_, true) => "timed out".to_string(),
+            (Some(s), _) => format!("exit status {s}"),
+            (None, _) => "no exit status (guest crashed?)".to_string(),
+        },
+        fmt_dur(r.elapsed),
+        r.boot_time.map(fmt_dur).unwrap_or_else(|| "-".into()),
+        log.display()
+    );
+    match r.status {
+        Some(s) if !r.timed_out => Ok(s.clamp(0, 255) as u8),
+        _ => Ok(1),
+    }
+}
+
+/// The guest job of `cargo xtask test`: load our modules (their KUnit suites run at load), run
+/// every selftest with a timeout between markers, then dump the kernel log.
+fn test_job(per_test_timeout: u64) -> String {
+    format!(
+        r#"rc=0
+for m in /lib/modules/rdcc/*.ko; do
+  [ -e "$m" ] || continue
+  echo "RDCC-INSMOD $m"
+  insmod "$m" || {{ echo "RDCC-INSMOD-FAILED $m"; rc=1; }}
+done
+for t in /selftests/*.sh; do
+  [ -e "$t" ] || continue
+  name=$(basename "$t" .sh)
+  case "$name" in lib*|_*) continue;; esac
+  [ -x "$t" ] || continue
+  echo "RDCC-SELFTEST-BEGIN $name"
+  timeout {per_test_timeout} sh "$t" > "/tmp/$name.out" 2>&1
+  r=$?
+  cat "/tmp/$name.out"
+  echo "RDCC-SELFTEST-END $name rc=$r"
+  [ "$r" -eq 0 ] || rc=1
+done
+echo RDCC-DMESG-BEGIN
+dmesg
+echo RDCC-DMESG-END
+exit $rc
+"#
+    )
+}
+
+fn cmd_test(o: &Opts) -> Result<u8> {
+    let t0 = Instant::now();
+    let mut total = ktap::Summary::default();
+
+    // 1. Host tests.
+    say!("test: host tests (cargo test --workspace)");
+    let th = Instant::now();
+    let host = report::cargo_test()?;
+    say!(
+        "test: host: {} passed, {} failed, {} ignored in {}",
+        host.passed,
+        host.failed,
+        host.skipped,
+        fmt_dur(th.elapsed())
+    );
+    total.extend("host/", host);
+
+    // 2. The VM: boot once, run everything.
+    let (k, mods, kvm) = prepare()?;
+    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods.clone(), job: test_job(600) })?;
+    let b = vm::Boot {
+        kvm,
+        stream: !o.quiet,
+        timeout: Duration::from_secs(o.timeout.unwrap_or(1800)),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join("test-console.log");
+    say!("test: booting the VM ({}), console log {}", if kvm { "KVM" } else { "TCG" }, log.display());
+    let r = vm::boot(&k, &img, &b, &log)?;
+    let vmsum = report::vm_results(&r, &mods);
+    say!(
+        "test: VM: {} passed, {} failed, {} skipped in {} (boot {})",
+        vmsum.passed,
+        vmsum.failed,
+        vmsum.skipped,
+        fmt_dur(r.elapsed),
+        r.boot_time.map(fmt_dur).unwrap_or_else(|| "-".into())
+    );
+    total.extend("vm/", vmsum);
+
+    for res in total.results.iter().filter(|r| r.outcome == ktap::Outcome::Fail) {
+        println!("FAILED: {}", res.name);
+    }
+    println!("test: whole run {}", fmt_dur(t0.elapsed()));
+    if total.skipped > 0 {
+        println!("{} passed, {} failed, {} skipped", total.passed, total.failed, total.skipped);
+    } else {
+        println!("{} passed, {} failed", total.passed, total.failed);
+    }
+    Ok(if total.failed == 0 && total.passed > 0 { 0 } else { 1 })
+}
+
+fn cmd_run(o: &Opts) -> Result<u8> {
+    let (k, mods, kvm) = prepare()?;
+    let mut algos: Vec<String> = match &o.algos {
+        Some(a) => a.split_whitespace().map(String::from).collect(),
+        None => vec!["cubic".into(), "dctcp".into()],
+    };
+    if o.algos.is_none() {
+        for m in &mods {
+            if let Some(n) = m.file_stem().and_then(|s| s.to_str()).and_then(|s| s.strip_prefix("tcp_")) {
+                algos.push(n.to_string());
+            }
+        }
+    }
+    let rate = o.rate.unwrap_or(100);
+    let delay = o.delay_us.unwrap_or(100);
+    let dur = o.duration.unwrap_or(5);
+    let job = format!(
+        "RDCC_ALGOS={} RDCC_RATE_MBIT={rate} RDCC_DELAY_US={delay} RDCC_DURATION={dur} \
+         RDCC_MODES=per-socket sh /selftests/cc_basic.sh\n",
+        sh_quote(&algos.join(" "))
+    );
+    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods, job })?;
+    let b = vm::Boot {
+        kvm,
+        stream: !o.quiet,
+        timeout: Duration::from_secs(o.timeout.unwrap_or(1200)),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join("run-console.log");
+    let r = vm::boot(&k, &img, &b, &log)?;
+    let rows = report::parse_results(&r.console);
+    if rows.is_empty() {
+        return err(format!(
+            "run: the VM printed no results (status {:?}, timed out: {}); see {}",
+            r.status,
+            r.timed_out,
+            log.display()
+        ));
+    }
+    println!();
+    println!(
+        "Bottleneck: {rate} Mbit/s, {delay} us one-way netem delay, {dur} s per algorithm, {} \
+         (VM {} in {})",
+        if kvm { "KVM" } else { "TCG" },
+        match r.status {
+            Some(0) => "checks passed".to_string(),
+            Some(s) => format!("checks failed: status {s}"),
+            None => "did not finish".to_string(),
+        },
+        fmt_dur(r.elapsed)
+    );
+    print!("{}", report::table(&rows));
+    Ok(if r.status == Some(0) { 0 } else { 1 })
+}

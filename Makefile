@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Thin front end: every target calls `cargo xtask`, which installs what it needs.
+# When invoked by Kbuild (`make -C $KDIR M=$PWD`), the top-level Kbuild file is used instead.
+
+CARGO ?= cargo
+
+.PHONY: all run test vm kernel modules deps clean
+
+all: run
+
+run:
+	$(CARGO) xtask run
+
+test:
+	$(CARGO) xtask test
+
+vm:
+	$(CARGO) xtask vm
+
+kernel:
+	$(CARGO) xtask kernel
+
+modules:
+	$(CARGO) xtask modules
+
+deps:
+	$(CARGO) xtask deps
+
+clean:
+	$(CARGO) clean
+	find modules -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' | xargs rm -f

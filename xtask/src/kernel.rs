@@ -1,0 +1,255 @@
+//! `cargo xtask kernel`: unpack Debian's linux-source-6.12, configure it from
+//! `qemu/kernel.config` (tinyconfig + fragment + olddefconfig), build bzImage and modules with
+//! `LLVM=1`, and cache the result outside the work tree, keyed by source version, toolchain and
+//! fragment. A second run with the same key is a no-op.
+
+use crate::deps;
+use crate::say;
+use crate::util::{cache_dir, fmt_dur, fnv1a, kernel_cmd, repo_root, run_capture, tail_lines, Error, Result};
+use std::fs;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TARBALL: &str = "/usr/src/linux-source-6.12.tar.xz";
+const FRAGMENT: &str = "qemu/kernel.config";
+
+/// A built kernel in the cache.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    /// The configured, built source tree (`make -C` target for out-of-tree modules).
+    pub src: PathBuf,
+    /// `arch/x86/boot/bzImage`.
+    pub bzimage: PathBuf,
+    /// `lib/modules/<release>` staged by `modules_install`.
+    pub modroot: PathBuf,
+    /// `uname -r` of the built kernel.
+    pub release: String,
+}
+
+/// Requested options of the fragment as (name, value) where value is `y`, `m`, `n` or a string.
+pub fn parse_fragment(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("# ") {
+            if let Some(name) = rest.strip_suffix(" is not set") {
+                if name.starts_with("CONFIG_") {
+                    out.push((name.to_string(), "n".to_string()));
+                }
+            }
+            continue;
+        }
+        if l.starts_with('#') || l.is_empty() {
+            continue;
+        }
+        if let Some((k, v)) = l.split_once('=') {
+            out.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The options of `wanted` whose value in the final `.config` differs.
+pub fn lost_options(wanted: &[(String, String)], final_config: &str) -> Vec<String> {
+    let mut have = std::collections::HashMap::new();
+    for line in final_config.lines() {
+        if let Some((k, v)) = line.split_once('=') {
+            have.insert(k.to_string(), v.to_string());
+        }
+    }
+    wanted
+        .iter()
+        .filter(|(k, v)| {
+            let got = have.get(k).map(String::as_str).unwrap_or("n");
+            got != v.as_str()
+        })
+        .map(|(k, v)| {
+            let got = have.get(k).map(String::as_str).unwrap_or("not set");
+            format!("{k}={v} (got {got})")
+        })
+        .collect()
+}
+
+fn key() -> Result<(String, String)> {
+    let frag = fs::read(repo_root().join(FRAGMENT))?;
+    let tool = deps::toolchain_fingerprint();
+    let h = fnv1a(&[&frag, tool.as_bytes()]);
+    let ver = deps::kernel_source_version();
+    Ok((format!("linux-{ver}-{h:016x}"), tool))
+}
+
+fn describe_kernel(dir: &Path) -> Result<Kernel> {
+    let src = dir.join("src");
+    let release = fs::read_to_string(src.join("include/config/kernel.release"))?.trim().to_string();
+    Ok(Kernel {
+        bzimage: src.join("arch/x86/boot/bzImage"),
+        modroot: dir.join("modroot").join("lib/modules").join(&release),
+        src,
+        release,
+    })
+}
+
+/// Build (or reuse) the kernel.
+pub fn ensure() -> Result<Kernel> {
+    deps::ensure()?;
+    let (k, tool) = key()?;
+    let root = cache_dir()?.join("kernel");
+    let dir = root.join(&k);
+    if dir.join("complete").exists() {
+        let kern = describe_kernel(&dir)?;
+        say!("kernel: cached {} ({})", kern.release, dir.display());
+        return Ok(kern);
+    }
+    let t0 = Instant::now();
+    // Start from scratch: a partial tree from an interrupted run is not trusted.
+    if dir.exists() {
+        fs::remove_dir_all(&dir)?;
+    }
+    fs::create_dir_all(&dir)?;
+    fs::write(dir.join("key.txt"), format!("{k}\n{tool}\n"))?;
+    let log_path = dir.join("build.log");
+    say!("kernel: building {k}; full log in {}", log_path.display());
+
+    say!("kernel: unpacking {TARBALL}");
+    let t = Instant::now();
+    run_capture(Command::new("tar").arg("xf").arg(TARBALL).arg("-C").arg(&dir))?;
+    fs::rename(dir.join("linux-source-6.12"), dir.join("src"))?;
+    say!("kernel: unpacked in {}", fmt_dur(t.elapsed()));
+    let src = dir.join("src");
+
+    let make = |args: &[&str]| -> Command {
+        let mut c = kernel_cmd("make");
+        c.arg("-C").arg(&src).arg("LLVM=1").args(args);
+        c
+    };
+    let rust = run_capture(&mut make(&["rustavailable"])).map_err(|e| Error {
+        msg: "kernel: `make rustavailable` says the Rust toolchain does not fit Linux 6.12".into(),
+        detail: [vec![e.msg], e.detail].concat(),
+    })?;
+    let avail = rust.lines().find(|l| l.contains("Rust is available")).unwrap_or("Rust is available");
+    say!("kernel: {}", avail.trim());
+    run_capture(&mut make(&["tinyconfig"]))?;
+    let frag_path = repo_root().join(FRAGMENT);
+    let mut merge = kernel_cmd("scripts/kconfig/merge_config.sh");
+    merge.current_dir(&src).args(["-m", ".config"]).arg(&frag_path);
+    run_capture(&mut merge)?;
+    run_capture(&mut make(&["olddefconfig"]))?;
+    let wanted = parse_fragment(&fs::read_to_string(&frag_path)?);
+    let lost = lost_options(&wanted, &fs::read_to_string(src.join(".config"))?);
+    if !lost.is_empty() {
+        return Err(Error {
+            msg: format!(
+                "kernel: {} option(s) of {FRAGMENT} did not survive olddefconfig (a missing \
+                 dependency or a typo):",
+                lost.len()
+            ),
+            detail: lost,
+        });
+    }
+
+    let jobs = std::thread::available_parallelism().map(|n| n.get() + 1).unwrap_or(3);
+    build_with_progress(make(&[&format!("-j{jobs}"), "bzImage", "modules"]), &log_path, "build")?;
+    let modroot = dir.join("modroot");
+    let mut inst = make(&["modules_install", "INSTALL_MOD_STRIP=1"]);
+    inst.arg(format!("INSTALL_MOD_PATH={}", modroot.display()));
+    build_with_progress(inst, &log_path, "modules_install")?;
+    fs::write(dir.join("complete"), format!("built in {}\n", fmt_dur(t0.elapsed())))?;
+    prune_old(&root, &k);
+    let kern = describe_kernel(&dir)?;
+    say!("kernel: {} built in {}", kern.release, fmt_dur(t0.elapsed()));
+    Ok(kern)
+}
+
+/// Keep the cache to the current kernel: older keys are removed (each tree is ~2 GB).
+fn prune_old(root: &Path, keep: &str) {
+    if let Ok(rd) = fs::read_dir(root) {
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy() != keep {
+                let _ = fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+/// Run a long make, appending to `log`, printing the phase and elapsed time every 30 s, and the
+/// log's last lines on failure.
+pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<()> {
+    let file = fs::OpenOptions::new().create(true).append(true).open(log)?;
+    let start_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let t0 = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .spawn()
+        .map_err(|e| Error { msg: format!("cannot start make: {e}"), detail: vec![] })?;
+    let mut last_report = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait()? {
+            break st;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        if last_report.elapsed() >= Duration::from_secs(30) {
+            last_report = Instant::now();
+            let (lines, last) = log_progress(log, start_len);
+            say!("kernel: {what}: {} elapsed, {lines} steps, now: {last}", fmt_dur(t0.elapsed()));
+        }
+    };
+    if !status.success() {
+        let text = fs::read_to_string(log).unwrap_or_default();
+        return Err(Error {
+            msg: format!("kernel: {what} failed ({status}); last lines of {}:", log.display()),
+            detail: tail_lines(&text, 40),
+        });
+    }
+    say!("kernel: {what} done in {}", fmt_dur(t0.elapsed()));
+    Ok(())
+}
+
+/// Count of log lines since `from` and the last one (the current Kbuild step).
+fn log_progress(log: &Path, from: u64) -> (usize, String) {
+    let Ok(mut f) = fs::File::open(log) else { return (0, String::new()) };
+    if f.seek(SeekFrom::Start(from)).is_err() {
+        return (0, String::new());
+    }
+    let mut s = String::new();
+    let _ = BufReader::new(&mut f).read_to_string(&mut s);
+    let mut n = 0;
+    let mut last = "";
+    for l in s.lines() {
+        n += 1;
+        if !l.trim().is_empty() {
+            last = l;
+        }
+    }
+    (n, last.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragment_parsing_and_loss() {
+        let frag = "# comment\nCONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D=17\n\n";
+        let want = parse_fragment(frag);
+        assert_eq!(want.len(), 4);
+        let fin = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_D=17\n# CONFIG_C is not set\n";
+        assert_eq!(lost_options(&want, fin), vec!["CONFIG_B=m (got y)".to_string()]);
+        let fin2 = "CONFIG_B=m\nCONFIG_C=y\nCONFIG_D=17\n";
+        assert_eq!(
+            lost_options(&want, fin2),
+            vec!["CONFIG_A=y (got not set)".to_string(), "CONFIG_C=n (got y)".to_string()]
+        );
+    }
+
+    #[test]
+    fn checked_in_fragment_parses() {
+        let text = fs::read_to_string(repo_root().join(FRAGMENT)).unwrap();
+        let opts = parse_fragment(&text);
+        assert!(opts.iter().any(|(k, v)| k == "CONFIG_RUST" && v == "y"));
+        assert!(opts.iter().all(|(k, _)| k.starts_with("CONFIG_")));
+    }
+}

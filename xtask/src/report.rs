@@ -1,0 +1,253 @@
+//! Turning raw output into results: cargo's test summaries, the VM console (selftest TAP, KUnit
+//! KTAP, kernel log problems), and the experiment's RESULT lines into a table.
+
+use crate::ktap::{self, Summary};
+use crate::util::{repo_root, Error, Result};
+use crate::vm::{self, RunResult};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// Parse cargo's `test result: ok. 10 passed; 0 failed; 2 ignored; ...` lines.
+pub fn parse_cargo(text: &str) -> (usize, usize, usize) {
+    let (mut p, mut f, mut i) = (0, 0, 0);
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("test result: ") else { continue };
+        for part in rest.split(';') {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            let n = words.iter().find_map(|w| w.parse::<usize>().ok()).unwrap_or(0);
+            if part.contains(" passed") {
+                p += n;
+            } else if part.contains(" failed") {
+                f += n;
+            } else if part.contains(" ignored") {
+                i += n;
+            }
+        }
+    }
+    (p, f, i)
+}
+
+/// Run `cargo test --workspace`, echoing its output, and count its results.
+pub fn cargo_test() -> Result<Summary> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut child = Command::new(cargo)
+        .args(["test", "--workspace", "--color", "never"])
+        .current_dir(repo_root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| Error { msg: format!("cannot run cargo test: {e}"), detail: vec![] })?;
+    let mut text = String::new();
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(|l| l.ok()) {
+            println!("{line}");
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    let st = child.wait()?;
+    let (p, f, i) = parse_cargo(&text);
+    let mut s = Summary::default();
+    for n in 0..p {
+        s.record(&format!("cargo test #{n}"), true);
+    }
+    for n in 0..f {
+        s.record(&format!("cargo test failure #{n}"), false);
+    }
+    for n in 0..i {
+        s.results.push(ktap::TestResult { name: format!("cargo test ignored #{n}"), outcome: ktap::Outcome::Skip });
+        s.skipped += 1;
+    }
+    if !st.success() && f == 0 {
+        s.record(&format!("cargo test exited with {st} (build failure?)"), false);
+    }
+    if p == 0 {
+        s.record("cargo test ran no test", false);
+    }
+    Ok(s)
+}
+
+/// Selftests the guest is expected to run: executable `selftests/*.sh` not named lib*/_*.
+pub fn expected_selftests() -> Vec<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut v = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(repo_root().join("selftests")) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".sh") else { continue };
+            if stem.starts_with("lib") || stem.starts_with('_') {
+                continue;
+            }
+            let exec = e.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false);
+            if exec {
+                v.push(stem.to_string());
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Everything the test VM reported, as one summary.
+pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
+    let mut s = Summary::default();
+    let finished = r.status.is_some() && !r.timed_out;
+    s.record(
+        &if r.timed_out {
+            "VM finished (timed out)".to_string()
+        } else if r.status.is_none() {
+            "VM finished (no exit status: crash or panic)".to_string()
+        } else {
+            "VM finished".to_string()
+        },
+        finished,
+    );
+    if !finished {
+        eprintln!("--- last console lines ---");
+        for l in crate::util::tail_lines(&r.console, 40) {
+            eprintln!("  | {l}");
+        }
+    }
+
+    // Selftests.
+    let secs = vm::sections(&r.console, "RDCC-SELFTEST-BEGIN", "RDCC-SELFTEST-END");
+    for want in expected_selftests() {
+        if !secs.iter().any(|(n, _, _)| *n == want) {
+            s.record(&format!("selftest {want}: did not run"), false);
+        }
+    }
+    for (name, body, end) in &secs {
+        let t = ktap::parse(body);
+        let (tf, tp) = (t.failed, t.passed + t.skipped);
+        s.extend(&format!("selftest/{name}/"), t);
+        match end {
+            None => s.record(&format!("selftest {name}: cut off"), false),
+            Some(e) => {
+                let rc_ok = e.trim() == "rc=0";
+                if !rc_ok && tf == 0 {
+                    s.record(&format!("selftest {name}: exit status {e} without a failing result"), false);
+                }
+            }
+        }
+        if tp + tf == 0 {
+            s.record(&format!("selftest {name}: no results"), false);
+        }
+    }
+
+    // Module loading.
+    for l in r.console.lines().filter(|l| l.contains("RDCC-INSMOD-FAILED")) {
+        s.record(&format!("insmod: {}", l.trim()), false);
+    }
+
+    // KUnit from the kernel log.
+    let dmesg = vm::sections(&r.console, "RDCC-DMESG-BEGIN", "RDCC-DMESG-END")
+        .into_iter()
+        .map(|(_, b, _)| b)
+        .next();
+    match dmesg {
+        None => s.record("kernel log collected", false),
+        Some(d) => {
+            let k = ktap::parse(&d);
+            if k.passed + k.failed + k.skipped == 0 {
+                s.record("KUnit produced results", false);
+            }
+            s.extend("kunit/", k);
+            let probs = ktap::kernel_problems(&d);
+            for p in &probs {
+                eprintln!("kernel log: {p}");
+            }
+            s.record(
+                &format!("kernel log has no WARNING/BUG/Oops ({} problem lines)", probs.len()),
+                probs.is_empty(),
+            );
+        }
+    }
+    let _ = our_modules;
+    s
+}
+
+/// One `# RESULT key=value ...` line.
+pub type Row = BTreeMap<String, String>;
+
+/// The experiment's RESULT lines.
+pub fn parse_results(console: &str) -> Vec<Row> {
+    console
+        .lines()
+        .filter_map(|l| l.find("# RESULT ").map(|p| &l[p + "# RESULT ".len()..]))
+        .map(|rest| {
+            rest.split_whitespace()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// A fixed-width table of the rows.
+pub fn table(rows: &[Row]) -> String {
+    let cols: &[(&str, &str)] = &[
+        ("algo", "algorithm"),
+        ("mode", "selection"),
+        ("tput_mbit", "Mbit/s"),
+        ("util", "% of rate"),
+        ("retrans", "retrans"),
+        ("rtt_mean_us", "RTT mean us"),
+        ("rtt_p99_us", "RTT p99 us"),
+        ("samples", "ss samples"),
+    ];
+    let cell = |r: &Row, k: &str| -> String {
+        if k == "util" {
+            let t: f64 = r.get("tput_mbit").and_then(|v| v.parse().ok()).unwrap_or(0.0);
+            let rate: f64 = r.get("rate_mbit").and_then(|v| v.parse().ok()).unwrap_or(0.0);
+            return if rate > 0.0 { format!("{:.1}", 100.0 * t / rate) } else { "-".into() };
+        }
+        r.get(k).cloned().unwrap_or_else(|| "-".into())
+    };
+    let widths: Vec<usize> = cols
+        .iter()
+        .map(|(k, h)| rows.iter().map(|r| cell(r, k).len()).chain([h.len()]).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    let line = |cells: Vec<String>| -> String {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i == 0 || i == 1 {
+                l.push_str(&format!("{:<w$}  ", c, w = widths[i]));
+            } else {
+                l.push_str(&format!("{:>w$}  ", c, w = widths[i]));
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(cols.iter().map(|(_, h)| h.to_string()).collect()));
+    out.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect()));
+    for r in rows {
+        out.push_str(&line(cols.iter().map(|(k, _)| cell(r, k)).collect()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_summary_lines() {
+        let t = "running 3 tests\ntest result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
+                 test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+        assert_eq!(parse_cargo(t), (5, 1, 1));
+    }
+
+    #[test]
+    fn result_rows_and_table() {
+        let c = "x\n# RESULT algo=cubic mode=per-socket rate_mbit=100 tput_mbit=95.0 retrans=0 rtt_mean_us=300 rtt_p99_us=900 samples=40\n";
+        let rows = parse_results(c);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0]["algo"], "cubic");
+        let t = table(&rows);
+        assert!(t.contains("95.0"));
+        assert!(t.contains(" 95.0  "), "{t}");
+    }
+}
