@@ -1,2 +1,711 @@
 // SPDX-License-Identifier: GPL-2.0-only
-//! (being written)
+//! Swift: delay-based AIMD window control for the datacenter.
+//!
+//! G. Kumar, N. Dukkipati, K. Jang, H. M. G. Wassel, X. Wu, B. Montazeri, Y. Wang,
+//! K. Springborn, C. Alfeld, M. Ryan, D. Wetherall, A. Vahdat, "Swift: Delay is Simple and
+//! Effective for Congestion Control in the Datacenter", ACM SIGCOMM 2020, pp. 514-528,
+//! <https://doi.org/10.1145/3387514.3406591>. Paper text: `shared/papers/swift-sigcomm2020.fragment.txt`;
+//! implementation spec: `shared/specs/swift-timely-expresspass.md` §2.
+//!
+//! The law, per window `w` in {fabric window `fcwnd`, endpoint window `ecwnd`} (Alg. 1, §3.3):
+//!
+//! ```text
+//! can_decrease = now - t_last_decrease >= rtt                         (Alg. 1 line 3)
+//! ACK:  retransmit_cnt = 0                                              (line 4)
+//!       delay < target:  w += ai/w * num_acked   (w >= 1)               (lines 6-8)
+//!                        w += ai * num_acked     (w <  1)               (line 10)
+//!       else if can_decrease:
+//!             w *= max(1 - beta * (delay - target)/delay, 1 - max_mdf)  (lines 11-14)
+//! RTO:  retransmit_cnt += 1; >= RETX_RESET_THRESHOLD: w = min_cwnd      (lines 15-19)
+//!       else if can_decrease: w *= 1 - max_mdf                          (lines 20-21)
+//! Fast recovery: retransmit_cnt = 0; if can_decrease: w *= 1 - max_mdf (lines 22-25)
+//! Always: w = clamp(min_cwnd, w, max_cwnd); decreased: t_last_decrease = now (lines 26-28)
+//! cwnd = min(fcwnd, ecwnd)                                              (§3.3)
+//! cwnd < 1: pace one packet every rtt/cwnd, else ACK-clocked             (lines 29-32, §3.4)
+//! fabric target = base_target + hops * h
+//!               + clamp(fs_alpha/sqrt(fcwnd) + fs_beta, 0, fs_range)    (§3.5, reconstructed)
+//! ```
+//!
+//! Event mapping: the fabric delay is `rtt_ns - remote_delay_ns` (the receiver-reported
+//! remote queuing, §3.1); with no remote delay it is the whole RTT and `ecwnd` stays at its
+//! ceiling (Linux v1 mode). Every choice the paper leaves open is listed in
+//! `Documentation/algorithms/swift.md`, "Deviations from the paper".
+//!
+//! Uses `super::fixed` and `super::event` only, so a kernel module can include it with
+//! `#[path]` next to those files.
+
+use super::event::{
+    AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason, ACK_APP_LIMITED,
+    ACK_DELAYED, ACK_IN_RECOVERY,
+};
+use super::fixed::{
+    clamp, ewma, isqrt, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES, MAX_RATE_BPS,
+    NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
+};
+
+/// Largest window any configuration may use, packets in Q20 (`MAX_CWND_PKTS` packets = 2^40).
+pub const MAX_CWND_Q20: u64 = MAX_CWND_PKTS << PKT_Q20_SHIFT;
+
+/// MSS assumed when an event carries MSS 0 and no valid MSS was ever seen: Linux's
+/// `TCP_MSS_DEFAULT` (536 bytes, RFC 9293 §3.7.1).
+pub const FALLBACK_MSS_BYTES: u32 = 536;
+
+/// Shift from "packets Q20 times bytes" to "bytes Q16" (`PKT_Q20_SHIFT - BYTES_Q16_SHIFT`).
+const Q20_TO_Q16_BYTES_DIV: u64 = 1 << 4;
+
+/// Raw Swift parameters, as a host (module parameters, simulator scenario) supplies them.
+/// Validate with [`Params::new`].
+///
+/// The Swift paper publishes no numbers for most parameters ("Swift does not suggest settings
+/// for multiple parameters", Snyder & Lebeck §III-D); each default names its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `ai`: additive increment per RTT, packets in Q20 (Alg. 1 line 1). Range
+    /// [1, 1024 packets].
+    pub ai_pkts_q20: u64,
+    /// `beta`: multiplicative-decrease constant, Q16 (Alg. 1 line 1). Range (0, 1.0].
+    pub beta_q16: u64,
+    /// `max_mdf`: largest multiplicative decrease per event, Q16 (Alg. 1 line 1). Range
+    /// (0, 1.0).
+    pub max_mdf_q16: u64,
+    /// `min_cwnd`: window floor, packets in Q20 (Alg. 1 line 26, §3.4). Range [1, max_cwnd].
+    pub min_cwnd_pkts_q20: u64,
+    /// `max_cwnd`: window ceiling, packets in Q20 (Alg. 1 line 26, §3.3 footnote 3). Range
+    /// [1 packet, `MAX_CWND_PKTS`].
+    pub max_cwnd_pkts_q20: u64,
+    /// Initial window, packets in Q20 (not in the paper, §3.2: "the initial value of cwnd has
+    /// little effect"). Range [min_cwnd, max_cwnd].
+    pub init_cwnd_pkts_q20: u64,
+    /// `RETX_RESET_THRESHOLD`: consecutive RTOs after which the window drops to `min_cwnd`
+    /// (Alg. 1 line 17). Range [1, 255].
+    pub retx_reset_threshold: u64,
+    /// `base_target`: fabric target delay for a one-hop path, ns (§3.5). Range [1 µs, 10 ms].
+    pub base_target_ns: u64,
+    /// `h`: target added per forward hop, ns (§3.5 topology-based scaling). Range [0, 1 ms].
+    pub per_hop_ns: u64,
+    /// Hop count used until an ACK echoes one (`ACK_HAS_HOPS`), e.g. from a static table.
+    /// Range [0, 255].
+    pub default_hops: u64,
+    /// `fs_range`: largest target added by flow-based scaling, ns (§3.5); 0 disables flow
+    /// scaling. Range [0, 10 ms].
+    pub fs_range_ns: u64,
+    /// `fs_min_cwnd`: window at or below which flow scaling adds all of `fs_range`, packets
+    /// Q20 (§3.5). Range [1, fs_max_cwnd).
+    pub fs_min_cwnd_pkts_q20: u64,
+    /// `fs_max_cwnd`: window at or above which flow scaling adds nothing, packets Q20 (§3.5).
+    /// Range (fs_min_cwnd, `MAX_CWND_PKTS`].
+    pub fs_max_cwnd_pkts_q20: u64,
+    /// Endpoint-delay target for `ecwnd`, ns (§3.3; no value in the paper). Range
+    /// [1 µs, 10 ms].
+    pub endpoint_target_ns: u64,
+    /// Weight of a new endpoint-delay sample in its EWMA, Q16 (§3.3 names the EWMA, not its
+    /// weight). 1.0 = no smoothing. Range (0, 1.0].
+    pub endpoint_ewma_q16: u64,
+    /// 1 = refresh `t_last_decrease` whenever `cwnd <= cwnd_prev`, exactly as Alg. 1 line 27
+    /// reads; 0 (recommended) = only on a strict decrease or at `min_cwnd`. Range [0, 1].
+    pub literal_decrease_guard: u64,
+}
+
+impl Config {
+    /// Defaults. Sources: [P] the Swift paper, [G] Google's isekai Swift engine (via the spec
+    /// §2.3), [S2] Snyder & Lebeck §III-D, [I] this project's engineering choice.
+    pub const DEFAULT: Config = Config {
+        ai_pkts_q20: PKT_Q20_ONE,                   // 1 packet per RTT [G]
+        beta_q16: 52_429,                           // 0.8 = 52428.8 -> 52429 [G, S2]
+        max_mdf_q16: 32_768,                        // 0.5 [G, S2]
+        min_cwnd_pkts_q20: 1_049,                   // 0.001 packet = 1048.576 -> 1049 [P §3.4]
+        max_cwnd_pkts_q20: 256 << PKT_Q20_SHIFT,    // 256 packets [G]
+        init_cwnd_pkts_q20: 10 << PKT_Q20_SHIFT,    // Linux initial window (RFC 6928) [I]
+        retx_reset_threshold: 3,                    // [G] retransmit_limit
+        base_target_ns: 25 * NS_PER_US, // 25 µs [G] (HW timestamps; re-derive for Linux)
+        per_hop_ns: NS_PER_US,          // 1 µs per hop [G]
+        default_hops: 0,                // unknown path: no topology scaling [I]
+        fs_range_ns: 100 * NS_PER_US,   // 100 µs [G]
+        fs_min_cwnd_pkts_q20: 104_858,  // 0.1 packet = 104857.6 -> 104858 [G]
+        fs_max_cwnd_pkts_q20: 100 << PKT_Q20_SHIFT, // 100 packets [S2: paper's value]
+        endpoint_target_ns: 50 * NS_PER_US, // 50 µs [I]
+        endpoint_ewma_q16: 8_192,       // 1/8, TCP's SRTT gain (RFC 6298) [I]
+        literal_decrease_guard: 0,      // strict guard, spec §2.4 interpretation 1 [I]
+    };
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::DEFAULT
+    }
+}
+
+/// Validated parameters with derived constants. Build with [`Params::new`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    cfg: Config,
+    /// `1 - max_mdf`, Q16: the factor of a loss reaction (Alg. 1 lines 21, 25).
+    loss_factor_q16: u64,
+    /// `1/sqrt(fs_min_cwnd)` in Q20 (packets^-1/2), see [`inv_sqrt_q20`].
+    inv_sqrt_fs_min_q20: u64,
+    /// `1/sqrt(fs_max_cwnd)` in Q20.
+    inv_sqrt_fs_max_q20: u64,
+}
+
+impl Params {
+    /// Check every field of `c` and precompute the flow-scaling curve.
+    ///
+    /// The paper's `fs_alpha = fs_range / (1/sqrt(fs_min) - 1/sqrt(fs_max))` and
+    /// `fs_beta = -fs_alpha / sqrt(fs_max)` are kept in the equivalent form
+    /// `fs_range * (1/sqrt(cwnd) - 1/sqrt(fs_max)) / (1/sqrt(fs_min) - 1/sqrt(fs_max))`, which
+    /// needs no signed arithmetic; the two inverse square roots are precomputed here.
+    pub fn new(c: &Config) -> Result<Params, ParamError> {
+        ParamError::check("ai_pkts_q20", c.ai_pkts_q20, 1, 1024 << PKT_Q20_SHIFT)?;
+        ParamError::check("beta_q16", c.beta_q16, 1, Q16_ONE)?;
+        ParamError::check("max_mdf_q16", c.max_mdf_q16, 1, Q16_ONE - 1)?;
+        ParamError::check(
+            "max_cwnd_pkts_q20",
+            c.max_cwnd_pkts_q20,
+            PKT_Q20_ONE,
+            MAX_CWND_Q20,
+        )?;
+        ParamError::check(
+            "min_cwnd_pkts_q20",
+            c.min_cwnd_pkts_q20,
+            1,
+            c.max_cwnd_pkts_q20,
+        )?;
+        ParamError::check(
+            "init_cwnd_pkts_q20",
+            c.init_cwnd_pkts_q20,
+            c.min_cwnd_pkts_q20,
+            c.max_cwnd_pkts_q20,
+        )?;
+        ParamError::check("retx_reset_threshold", c.retx_reset_threshold, 1, 255)?;
+        ParamError::check(
+            "base_target_ns",
+            c.base_target_ns,
+            NS_PER_US,
+            10_000 * NS_PER_US,
+        )?;
+        ParamError::check("per_hop_ns", c.per_hop_ns, 0, 1_000 * NS_PER_US)?;
+        ParamError::check("default_hops", c.default_hops, 0, 255)?;
+        ParamError::check("fs_range_ns", c.fs_range_ns, 0, 10_000 * NS_PER_US)?;
+        ParamError::check(
+            "fs_max_cwnd_pkts_q20",
+            c.fs_max_cwnd_pkts_q20,
+            2,
+            MAX_CWND_Q20,
+        )?;
+        ParamError::check(
+            "fs_min_cwnd_pkts_q20",
+            c.fs_min_cwnd_pkts_q20,
+            1,
+            c.fs_max_cwnd_pkts_q20.saturating_sub(1),
+        )?;
+        ParamError::check(
+            "endpoint_target_ns",
+            c.endpoint_target_ns,
+            NS_PER_US,
+            10_000 * NS_PER_US,
+        )?;
+        ParamError::check("endpoint_ewma_q16", c.endpoint_ewma_q16, 1, Q16_ONE)?;
+        ParamError::check("literal_decrease_guard", c.literal_decrease_guard, 0, 1)?;
+        let inv_min = inv_sqrt_q20(c.fs_min_cwnd_pkts_q20);
+        let inv_max = inv_sqrt_q20(c.fs_max_cwnd_pkts_q20);
+        if inv_min <= inv_max {
+            // Only reachable when the two windows are so close that the Q20 inverse square
+            // roots coincide: the curve would divide by zero.
+            return Err(ParamError {
+                field: "fs_min_cwnd_pkts_q20",
+                value: c.fs_min_cwnd_pkts_q20,
+                min: 1,
+                max: c.fs_max_cwnd_pkts_q20.saturating_sub(2),
+            });
+        }
+        Ok(Params {
+            cfg: *c,
+            loss_factor_q16: Q16_ONE.saturating_sub(c.max_mdf_q16),
+            inv_sqrt_fs_min_q20: inv_min,
+            inv_sqrt_fs_max_q20: inv_max,
+        })
+    }
+
+    /// The validated configuration.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// Flow-scaling constant `fs_alpha` of §3.5, ns per packet^-1/2, Q20 (for documentation
+    /// and tracing; the law uses the equivalent form of [`Params::new`]).
+    pub fn fs_alpha_ns_q20(&self) -> u64 {
+        let span = self
+            .inv_sqrt_fs_min_q20
+            .saturating_sub(self.inv_sqrt_fs_max_q20);
+        mul_div(self.cfg.fs_range_ns, PKT_Q20_ONE << PKT_Q20_SHIFT, span)
+    }
+
+    /// Magnitude of the (negative) flow-scaling offset `fs_beta` of §3.5, ns, Q20.
+    pub fn fs_beta_neg_ns_q20(&self) -> u64 {
+        mul_div(
+            self.fs_alpha_ns_q20(),
+            self.inv_sqrt_fs_max_q20,
+            PKT_Q20_ONE,
+        )
+    }
+}
+
+/// `1/sqrt(w)` for a window `w` in packets Q20, result in Q20 (packets^-1/2).
+///
+/// `isqrt(w_q20 << 20) = sqrt(w) * 2^20` (exact to one unit, so 1e-6 relative at 0.1 packet), and
+/// `2^40 / (sqrt(w) * 2^20) = 2^20 / sqrt(w)`. Range: `w_q20 <= MAX_CWND_Q20 = 2^40`, so the
+/// shifted value is at most 2^60; the result is at most 2^30 (w = 2^-20 packet). `w_q20 = 0`
+/// gives `u64::MAX`.
+pub fn inv_sqrt_q20(w_q20: u64) -> u64 {
+    let w = if w_q20 > MAX_CWND_Q20 {
+        MAX_CWND_Q20
+    } else {
+        w_q20
+    };
+    mul_div(1 << 40, 1, isqrt(w << PKT_Q20_SHIFT))
+}
+
+/// Flow-based scaling term of the fabric target, ns (§3.5, reconstructed in spec §2.4(a)):
+/// `clamp(fs_alpha/sqrt(fcwnd) + fs_beta, 0, fs_range)`.
+pub fn flow_scaling_ns(p: &Params, fcwnd_q20: u64) -> u64 {
+    let range = p.cfg.fs_range_ns;
+    if range == 0 || fcwnd_q20 >= p.cfg.fs_max_cwnd_pkts_q20 {
+        return 0;
+    }
+    if fcwnd_q20 <= p.cfg.fs_min_cwnd_pkts_q20 {
+        return range;
+    }
+    // fs_min < fcwnd < fs_max, so inv_max <= inv <= inv_min and the ratio is in [0, 1].
+    let inv = inv_sqrt_q20(fcwnd_q20);
+    let num = inv.saturating_sub(p.inv_sqrt_fs_max_q20);
+    let den = p.inv_sqrt_fs_min_q20.saturating_sub(p.inv_sqrt_fs_max_q20);
+    let extra = mul_div(range, num, den);
+    if extra > range {
+        range
+    } else {
+        extra
+    }
+}
+
+/// Fabric target delay, ns (§3.5): `base_target + hops * h + flow_scaling(fcwnd)`.
+/// At most 10 ms + 255 ms + 10 ms, far from overflow.
+pub fn target_delay_ns(p: &Params, fcwnd_q20: u64, hops: u8) -> u64 {
+    p.cfg
+        .base_target_ns
+        .saturating_add(p.cfg.per_hop_ns.saturating_mul(hops as u64)) // §3.5 topology scaling
+        .saturating_add(flow_scaling_ns(p, fcwnd_q20)) // §3.5 flow scaling
+}
+
+/// Multiplicative-decrease factor, Q16 (Alg. 1 line 12, Snyder & Lebeck Eq. 1 with the floor
+/// read as `1 - max_mdf`): `max(1 - beta * (delay - target)/delay, 1 - max_mdf)`.
+///
+/// `beta_q16 * (delay - target)` is at most 2^16 * 2^34 = 2^50 for clamped delays, and the
+/// quotient is at most `beta_q16 <= 2^16`; one rounding (down) of the cut. `delay < target`
+/// gives 1.0 (no decrease).
+pub fn md_factor_q16(delay_ns: u64, target_ns: u64, beta_q16: u64, max_mdf_q16: u64) -> u64 {
+    let excess = delay_ns.saturating_sub(target_ns);
+    let cut = mul_div(beta_q16, excess, delay_ns); // delay = 0 implies excess = 0: cut = 0
+    let cut = if cut > max_mdf_q16 { max_mdf_q16 } else { cut };
+    Q16_ONE.saturating_sub(cut)
+}
+
+/// Additive increase for one ACK, packets Q20 (Alg. 1 lines 7-10): `ai/w * acked` when
+/// `w >= 1` packet, `ai * acked` below one packet. Rounds down; saturates (the caller clamps).
+pub fn additive_increase_q20(w_q20: u64, ai_q20: u64, acked_q20: u64) -> u64 {
+    if w_q20 >= PKT_Q20_ONE {
+        mul_div(ai_q20, acked_q20, w_q20) // Alg. 1 line 8: ai/cwnd per acked packet
+    } else {
+        mul_div(ai_q20, acked_q20, PKT_Q20_ONE) // Alg. 1 line 10: ai per acked packet
+    }
+}
+
+/// Bytes acknowledged converted to packets Q20 (`num_acked` of Alg. 1), capped at
+/// [`MAX_CWND_Q20`]: `acked << 20` is below 2^52 and the cap keeps later products small.
+pub fn acked_pkts_q20(acked_bytes: u32, mss_bytes: u32) -> u64 {
+    let v = mul_div(acked_bytes as u64, PKT_Q20_ONE, mss_bytes as u64);
+    if v > MAX_CWND_Q20 {
+        MAX_CWND_Q20
+    } else {
+        v
+    }
+}
+
+/// A window in packets Q20 as bytes Q16 (the `Decision` unit): `w_q20 * mss >> 4`, rounded
+/// down. At most 2^40 * 2^16 = 2^56.
+pub fn window_bytes_q16(w_q20: u64, mss_bytes: u32) -> u64 {
+    mul_div(w_q20, mss_bytes as u64, Q20_TO_Q16_BYTES_DIV)
+}
+
+/// Pacing rate for a window below one packet, bytes/s (Alg. 1 lines 29-30, §3.4: one packet
+/// every `rtt/cwnd`, i.e. `cwnd * mss / rtt`); 0 (ACK-clocked, not paced) at or above one
+/// packet (line 31). Clamped to [1, `MAX_RATE_BPS`] when paced, so a paced flow never reads as
+/// "unpaced". `w_q20 * mss < 2^36`; `rtt << 20 < 2^54`; `mul_div` takes the 2^66 product.
+pub fn pacing_rate_bps(w_q20: u64, mss_bytes: u32, rtt_ns: u64) -> u64 {
+    if w_q20 >= PKT_Q20_ONE {
+        return 0;
+    }
+    let rtt = clamp(rtt_ns, 1, MAX_DELAY_NS);
+    let bytes_q20 = w_q20.saturating_mul(mss_bytes as u64);
+    let r = mul_div(bytes_q20, NS_PER_S, rtt << PKT_Q20_SHIFT);
+    clamp(r, 1, MAX_RATE_BPS)
+}
+
+/// The MSS to use for an event: the event's value clamped to `MAX_MSS_BYTES`, or for 0 the
+/// last valid one (`stored`), or [`FALLBACK_MSS_BYTES`].
+pub fn resolve_mss(ev_mss: u32, stored: u32) -> u32 {
+    if ev_mss == 0 {
+        if stored == 0 {
+            FALLBACK_MSS_BYTES
+        } else {
+            stored
+        }
+    } else if ev_mss > MAX_MSS_BYTES {
+        MAX_MSS_BYTES
+    } else {
+        ev_mss
+    }
+}
+
+/// An RTT sample clamped to [1, `MAX_DELAY_NS`] (0 is bogus; huge samples are clock jumps).
+pub fn clamp_rtt_ns(rtt_ns: u64) -> u64 {
+    clamp(rtt_ns, 1, MAX_DELAY_NS)
+}
+
+/// Alg. 1 line 3, `now - t_last_decrease >= rtt`. A clock that went backwards re-anchors
+/// `t_last_decrease` at `now` (no time has passed).
+pub fn can_decrease(now_ns: u64, t_last_decrease_ns: &mut u64, rtt_ns: u64) -> bool {
+    match now_ns.checked_sub(*t_last_decrease_ns) {
+        Some(elapsed) => elapsed >= rtt_ns,
+        None => {
+            *t_last_decrease_ns = now_ns;
+            rtt_ns == 0
+        }
+    }
+}
+
+const F_INIT: u8 = 1 << 0;
+const F_HAS_EWMA: u8 = 1 << 1;
+const F_UNDO_ARMED: u8 = 1 << 2;
+
+/// Per-flow Swift state (64 bytes). All-zero is "not initialised": every handler initialises
+/// lazily.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Fabric window, packets Q20, in [min_cwnd, max_cwnd] once initialised.
+    fcwnd_q20: u64,
+    /// Endpoint window, packets Q20; starts at max_cwnd (the non-binding ceiling, §3.3 fn. 3).
+    ecwnd_q20: u64,
+    /// Time of the last fabric-window decrease, ns.
+    t_last_decrease_f_ns: u64,
+    /// Time of the last endpoint-window decrease, ns.
+    t_last_decrease_e_ns: u64,
+    /// Latest RTT sample, ns (0 = none yet).
+    rtt_ns: u64,
+    /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`).
+    endpoint_delay_ewma_ns: u64,
+    /// Fabric window before the first loss reaction of the open loss episode.
+    undo_fcwnd_q20: u64,
+    /// Last valid MSS, bytes (0 = none yet).
+    mss_bytes: u32,
+    /// Consecutive RTOs (Alg. 1 line 16), saturating.
+    retransmit_cnt: u8,
+    /// Forward hop count (from `ACK_HAS_HOPS` or `default_hops`).
+    hops: u8,
+    /// `F_*` bits.
+    flags: u8,
+}
+
+const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
+
+impl State {
+    /// Has the state been initialised (by `init` or lazily)?
+    pub fn initialised(&self) -> bool {
+        self.flags & F_INIT != 0
+    }
+    /// Fabric window, packets Q20.
+    pub fn fcwnd_pkts_q20(&self) -> u64 {
+        self.fcwnd_q20
+    }
+    /// Endpoint window, packets Q20.
+    pub fn ecwnd_pkts_q20(&self) -> u64 {
+        self.ecwnd_q20
+    }
+    /// Latest RTT sample, ns.
+    pub fn rtt_ns(&self) -> u64 {
+        self.rtt_ns
+    }
+    /// Last valid MSS seen, bytes (0 before any).
+    pub fn mss_bytes(&self) -> u32 {
+        self.mss_bytes
+    }
+    /// Consecutive retransmit timeouts.
+    pub fn retransmit_cnt(&self) -> u8 {
+        self.retransmit_cnt
+    }
+    /// Hop count in use.
+    pub fn hops(&self) -> u8 {
+        self.hops
+    }
+    /// Endpoint-delay EWMA, ns, if a remote delay was ever seen.
+    pub fn endpoint_delay_ewma_ns(&self) -> Option<u64> {
+        if self.flags & F_HAS_EWMA != 0 {
+            Some(self.endpoint_delay_ewma_ns)
+        } else {
+            None
+        }
+    }
+}
+
+/// The Swift controller.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Swift;
+
+fn init_state(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) {
+    let c = &p.cfg;
+    *s = State {
+        fcwnd_q20: c.init_cwnd_pkts_q20,
+        ecwnd_q20: c.max_cwnd_pkts_q20,
+        t_last_decrease_f_ns: now_ns,
+        t_last_decrease_e_ns: now_ns,
+        rtt_ns: 0,
+        endpoint_delay_ewma_ns: 0,
+        undo_fcwnd_q20: 0,
+        mss_bytes: resolve_mss(mss_bytes, 0),
+        retransmit_cnt: 0,
+        hops: c.default_hops as u8, // validated <= 255
+        flags: F_INIT,
+    };
+}
+
+fn ensure_init(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) {
+    if !s.initialised() {
+        init_state(p, s, now_ns, mss_bytes);
+    }
+}
+
+fn clamp_window(p: &Params, w_q20: u64) -> u64 {
+    clamp(w_q20, p.cfg.min_cwnd_pkts_q20, p.cfg.max_cwnd_pkts_q20) // Alg. 1 line 26
+}
+
+/// Alg. 1 lines 27-28 for one window.
+fn refresh_guard(p: &Params, t_last_ns: &mut u64, now_ns: u64, new_q20: u64, prev_q20: u64) {
+    let decreased = if p.cfg.literal_decrease_guard != 0 {
+        new_q20 <= prev_q20 // the paper's line 27 as printed
+    } else {
+        new_q20 < prev_q20 || new_q20 <= p.cfg.min_cwnd_pkts_q20
+    };
+    if decreased {
+        *t_last_ns = now_ns;
+    }
+}
+
+/// One delay-driven step of Alg. 1 (lines 6-14) for one window; returns the clamped window
+/// and the reason.
+fn window_step(
+    p: &Params,
+    w_q20: u64,
+    delay_ns: u64,
+    target_ns: u64,
+    acked_q20: u64,
+    can_dec: bool,
+    app_limited: bool,
+) -> (u64, Reason) {
+    let c = &p.cfg;
+    if delay_ns < target_ns {
+        // Alg. 1 line 6. An application-limited flow does not grow (Linux convention).
+        if app_limited {
+            return (clamp_window(p, w_q20), Reason::Hold);
+        }
+        let inc = additive_increase_q20(w_q20, c.ai_pkts_q20, acked_q20);
+        (
+            clamp_window(p, w_q20.saturating_add(inc)),
+            Reason::AdditiveIncrease,
+        )
+    } else if can_dec {
+        // Alg. 1 line 12.
+        let f = md_factor_q16(delay_ns, target_ns, c.beta_q16, c.max_mdf_q16);
+        (
+            clamp_window(p, mul_q16(w_q20, f)),
+            Reason::MultiplicativeDecrease,
+        )
+    } else {
+        (clamp_window(p, w_q20), Reason::DecreaseGuarded)
+    }
+}
+
+fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
+    let w = clamp_window(
+        p,
+        if s.ecwnd_q20 < s.fcwnd_q20 {
+            s.ecwnd_q20
+        } else {
+            s.fcwnd_q20
+        }, // §3.3: min(fcwnd, ecwnd)
+    );
+    let target = target_delay_ns(p, s.fcwnd_q20, s.hops);
+    // Before the first RTT sample the target stands in for the RTT (it is the RTT the law aims
+    // at).
+    let rtt = if s.rtt_ns == 0 { target } else { s.rtt_ns };
+    Decision {
+        cwnd_bytes_q16: window_bytes_q16(w, mss_bytes),
+        pacing_rate_bps: pacing_rate_bps(w, mss_bytes, rtt),
+        signal: target as i64, // <= 275 ms in ns: fits
+        reason,
+        _pad: 0,
+    }
+}
+
+fn loss_reaction(p: &Params, s: &mut State, ev: &LossEvent) -> Reason {
+    let now = ev.now_ns;
+    let prev = s.fcwnd_q20; // Alg. 1 line 2
+    let rtt = s.rtt_ns;
+    let can_dec = can_decrease(now, &mut s.t_last_decrease_f_ns, rtt); // line 3
+    if s.flags & F_UNDO_ARMED == 0 {
+        s.undo_fcwnd_q20 = s.fcwnd_q20;
+        s.flags |= F_UNDO_ARMED;
+    }
+    let reason = match ev.kind {
+        LossKind::RetransmitTimeout => {
+            s.retransmit_cnt = s.retransmit_cnt.saturating_add(1); // line 16
+            if s.retransmit_cnt as u64 >= p.cfg.retx_reset_threshold {
+                s.fcwnd_q20 = p.cfg.min_cwnd_pkts_q20; // line 18
+                Reason::RetransmitReset
+            } else if can_dec {
+                s.fcwnd_q20 = mul_q16(s.fcwnd_q20, p.loss_factor_q16); // line 21
+                Reason::RetransmitTimeout
+            } else {
+                Reason::DecreaseGuarded
+            }
+        }
+        LossKind::FastRecovery => {
+            s.retransmit_cnt = 0; // line 23
+            if can_dec {
+                s.fcwnd_q20 = mul_q16(s.fcwnd_q20, p.loss_factor_q16); // line 25
+                Reason::FastRecovery
+            } else {
+                Reason::DecreaseGuarded
+            }
+        }
+    };
+    s.fcwnd_q20 = clamp_window(p, s.fcwnd_q20); // line 26
+    refresh_guard(p, &mut s.t_last_decrease_f_ns, now, s.fcwnd_q20, prev); // line 27
+    reason
+}
+
+impl Controller for Swift {
+    type Params = Params;
+    type State = State;
+
+    fn init(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) -> Decision {
+        init_state(p, s, now_ns, mss_bytes);
+        decide(p, s, s.mss_bytes, Reason::Init)
+    }
+
+    fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
+        ensure_init(p, s, ev.now_ns, ev.mss_bytes);
+        let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);
+        s.mss_bytes = mss;
+        if !ev.has(ACK_IN_RECOVERY) {
+            s.flags &= !F_UNDO_ARMED; // the loss episode is over: nothing left to undo
+        }
+        if ev.acked_bytes > 0 {
+            s.retransmit_cnt = 0; // Alg. 1 line 4 (an ACK of new data)
+        }
+        if let Some(h) = ev.hop_count() {
+            s.hops = h; // §3.5: forward hop count reflected in the ACK
+        }
+        let raw_rtt = match ev.rtt() {
+            Some(r) if !ev.has(ACK_DELAYED) => r,
+            // No delay sample (Karn, dup-ACK) or one inflated by the receiver's ACK timer.
+            _ => return decide(p, s, mss, Reason::NoSample),
+        };
+        let rtt = clamp_rtt_ns(raw_rtt);
+        let now = ev.now_ns;
+        // Alg. 1 lines 2-3, evaluated before this ACK is processed (with the RTT known so far).
+        let prev_f = s.fcwnd_q20;
+        let prev_e = s.ecwnd_q20;
+        let can_f = can_decrease(now, &mut s.t_last_decrease_f_ns, s.rtt_ns);
+        let can_e = can_decrease(now, &mut s.t_last_decrease_e_ns, s.rtt_ns);
+        s.rtt_ns = rtt;
+        // §3.1/§3.3: endpoint delay = remote queuing (+ local NIC Rx, unavailable: 0);
+        // fabric delay = RTT - endpoint delay. A remote delay above the RTT is clamped to it.
+        let remote = ev.remote_delay().map(|r| if r > rtt { rtt } else { r });
+        let fabric = rtt.saturating_sub(remote.unwrap_or(0));
+        let acked = acked_pkts_q20(ev.acked_bytes, mss);
+        let app_limited = ev.has(ACK_APP_LIMITED);
+
+        let target = target_delay_ns(p, s.fcwnd_q20, s.hops); // Alg. 1 line 5, §3.5
+        let (f, reason_f) = window_step(p, prev_f, fabric, target, acked, can_f, app_limited);
+        s.fcwnd_q20 = f;
+        refresh_guard(p, &mut s.t_last_decrease_f_ns, now, f, prev_f);
+
+        let mut reason = reason_f;
+        if let Some(r) = remote {
+            // §3.3: EWMA-filtered endpoint delay drives ecwnd against its own target.
+            let d = if s.flags & F_HAS_EWMA != 0 {
+                ewma(s.endpoint_delay_ewma_ns, r, p.cfg.endpoint_ewma_q16)
+            } else {
+                r
+            };
+            s.endpoint_delay_ewma_ns = d;
+            s.flags |= F_HAS_EWMA;
+            let (e, reason_e) = window_step(
+                p,
+                prev_e,
+                d,
+                p.cfg.endpoint_target_ns,
+                acked,
+                can_e,
+                app_limited,
+            );
+            s.ecwnd_q20 = e;
+            refresh_guard(p, &mut s.t_last_decrease_e_ns, now, e, prev_e);
+            if e < f {
+                reason = reason_e; // the endpoint window is the binding one
+            }
+        }
+        decide(p, s, mss, reason)
+    }
+
+    fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {
+        ensure_init(p, s, ev.now_ns, ev.mss_bytes);
+        let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);
+        s.mss_bytes = mss;
+        let reason = loss_reaction(p, s, ev);
+        decide(p, s, mss, reason)
+    }
+
+    fn on_idle_restart(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) -> Decision {
+        // Not specified by the paper (long-lived flows, §3.2): keep the window.
+        ensure_init(p, s, now_ns, mss_bytes);
+        let mss = resolve_mss(mss_bytes, s.mss_bytes);
+        s.mss_bytes = mss;
+        decide(p, s, mss, Reason::IdleRestart)
+    }
+
+    fn on_undo(p: &Params, s: &mut State, mss_bytes: u32) -> Decision {
+        ensure_init(p, s, 0, mss_bytes);
+        let mss = resolve_mss(mss_bytes, s.mss_bytes);
+        s.mss_bytes = mss;
+        if s.flags & F_UNDO_ARMED == 0 {
+            return decide(p, s, mss, Reason::Hold);
+        }
+        s.flags &= !F_UNDO_ARMED;
+        if s.undo_fcwnd_q20 > s.fcwnd_q20 {
+            s.fcwnd_q20 = clamp_window(p, s.undo_fcwnd_q20);
+        }
+        s.retransmit_cnt = 0;
+        decide(p, s, mss, Reason::Undo)
+    }
+
+    fn current(p: &Params, s: &State, mss_bytes: u32) -> Decision {
+        if s.initialised() {
+            decide(p, s, resolve_mss(mss_bytes, s.mss_bytes), Reason::Hold)
+        } else {
+            // What init would give, without changing anything.
+            let mut tmp = State::default();
+            init_state(p, &mut tmp, 0, mss_bytes);
+            decide(p, &tmp, tmp.mss_bytes, Reason::Hold)
+        }
+    }
+}
