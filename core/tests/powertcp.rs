@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! Host tests for θ-PowerTCP: the shared vector table by name, property tests over arbitrary
+//! event sequences, and the paper's theoretical properties (PowerTCP NSDI 2022, Thm 1-3).
+
+use proptest::prelude::*;
+use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_HAS_RTT};
+use rdcc_core::fixed::{MAX_RATE_BPS, NS_PER_S};
+use rdcc_core::powertcp::{
+    Config, Params, State, ThetaPowerTcp, FLAG_INIT, GRADIENT_PER_ACK, GRADIENT_PER_RTT,
+    MAX_CWND_BYTES,
+};
+use rdcc_core::powertcp_vectors::{run_all, run_case, CASES, VEC};
+use rdcc_core::vectors::{apply, Case, Input};
+
+type T = ThetaPowerTcp;
+
+// ---------------------------------------------------------------------------------------------
+// Vectors
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn vector_cases_by_name() {
+    let mut failed = Vec::new();
+    for case in CASES {
+        match run_case(case) {
+            Ok(()) => println!("ok   {}", case.name),
+            Err(m) => {
+                println!("FAIL {}: {:?}", case.name, m);
+                failed.push(case.name);
+            }
+        }
+    }
+    assert!(failed.is_empty(), "failing vector cases: {failed:?}");
+    assert!(CASES.len() >= 10);
+}
+
+#[test]
+fn run_all_counts_every_case() {
+    assert_eq!(run_all(), Ok(CASES.len()));
+}
+
+#[test]
+fn vector_names_are_unique() {
+    for (i, a) in CASES.iter().enumerate() {
+        for b in &CASES[i + 1..] {
+            assert_ne!(a.name, b.name);
+        }
+    }
+}
+
+#[test]
+fn invalid_config_is_reported_not_panicked() {
+    let case = Case {
+        name: "bad",
+        config: Config {
+            gamma_q16: 0,
+            ..VEC
+        },
+        steps: &[],
+    };
+    let m = run_case(&case).unwrap_err();
+    assert_eq!(m.step, usize::MAX);
+}
+
+#[test]
+fn vectors_cover_every_reason_the_law_emits() {
+    let mut seen = Vec::new();
+    for case in CASES {
+        for step in case.steps {
+            if let Some(r) = step.expect.and_then(|e| e.reason) {
+                if !seen.contains(&r) {
+                    seen.push(r);
+                }
+            }
+        }
+    }
+    for r in [
+        Reason::Init,
+        Reason::Hold,
+        Reason::NoSample,
+        Reason::GradientUpdate,
+        Reason::FastRecovery,
+        Reason::RetransmitTimeout,
+        Reason::Undo,
+        Reason::IdleRestart,
+    ] {
+        assert!(seen.contains(&r), "no vector expects {r:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+fn params(c: &Config) -> Params {
+    Params::new(c).expect("valid config")
+}
+
+fn ack(now_ns: u64, rtt_ns: u64, snd_una: u32, snd_nxt: u32) -> AckEvent {
+    AckEvent {
+        now_ns,
+        rtt_ns,
+        acked_bytes: 1448,
+        mss_bytes: 1448,
+        snd_una,
+        snd_nxt,
+        flags: ACK_HAS_RTT,
+        ..AckEvent::default()
+    }
+}
+
+/// The bounds every decision must respect, given the state after the event.
+fn check_bounds(p: &Params, s: &State, d: &Decision) -> Result<(), TestCaseError> {
+    prop_assert!(d.pacing_rate_bps <= MAX_RATE_BPS);
+    if s.flags & FLAG_INIT != 0 {
+        prop_assert!(d.cwnd_bytes_q16 >= p.min_cwnd_q16(), "{d:?} below min");
+        prop_assert!(d.cwnd_bytes_q16 <= p.max_cwnd_q16(), "{d:?} above max");
+        prop_assert!(d.cwnd_bytes_q16 <= MAX_CWND_BYTES << 16);
+        // Pacing is cwnd / τ (Alg. 2 line 11), whole bytes, capped.
+        let want = ((d.cwnd_bytes_q16 >> 16) as u128 * NS_PER_S as u128 / p.base_rtt_ns() as u128)
+            .min(MAX_RATE_BPS as u128) as u64;
+        prop_assert_eq!(d.pacing_rate_bps, want);
+        prop_assert!(d.signal >= 0);
+    } else {
+        prop_assert_eq!(d.cwnd_bytes_q16, 0);
+        prop_assert_eq!(d.pacing_rate_bps, 0);
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strategies
+// ---------------------------------------------------------------------------------------------
+
+fn config_strategy() -> impl Strategy<Value = (Config, Params)> {
+    (
+        1u64..=65_536,
+        prop_oneof![1_000u64..=200_000, 1_000u64..=1_000_000_000],
+        prop_oneof![100_000_000u64..=50_000_000_000, 125_000u64..=(1u64 << 40)],
+        1u64..=1_000,
+        prop_oneof![Just(0u64), 1u64..=100_000],
+        1u64..=10_000,
+        prop_oneof![Just(0u64), 10_000u64..=10_000_000],
+        0u64..=65_536,
+        prop_oneof![Just(0u64), 655u64..=(1u64 << 32)],
+        prop_oneof![Just(GRADIENT_PER_RTT), Just(GRADIENT_PER_ACK)],
+        prop_oneof![Just(0u64), 0u64..=65_536],
+    )
+        .prop_filter_map(
+            "config must validate",
+            |(g, tau, bw, n, beta, min, max, floor, sinit, mode, md)| {
+                let c = Config {
+                    gamma_q16: g,
+                    base_rtt_ns: tau,
+                    host_bw_bps: bw,
+                    expected_flows: n,
+                    beta_bytes: beta,
+                    min_cwnd_bytes: min,
+                    max_cwnd_bytes: max,
+                    grad_floor_q16: floor,
+                    smooth_init_q16: sinit,
+                    gradient_mode: mode,
+                    loss_md_q16: md,
+                };
+                Params::new(&c).ok().map(|p| (c, p))
+            },
+        )
+}
+
+fn rtt_strategy() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(u64::MAX),
+        1u64..=1_000,
+        5_000u64..=500_000,
+        any::<u64>(),
+    ]
+}
+
+fn ack_strategy() -> impl Strategy<Value = AckEvent> {
+    (
+        prop_oneof![0u64..=10_000_000, any::<u64>()],
+        rtt_strategy(),
+        prop_oneof![0u32..=1_000_000, any::<u32>()],
+        prop_oneof![0u32..=1_000_000, any::<u32>()],
+        prop_oneof![Just(ACK_HAS_RTT), any::<u32>()],
+        prop_oneof![Just(1448u32), any::<u32>()],
+        any::<u32>(),
+        any::<u32>(),
+    )
+        .prop_map(
+            |(now, rtt, una, nxt, flags, mss, acked, inflight)| AckEvent {
+                now_ns: now,
+                rtt_ns: rtt,
+                snd_una: una,
+                snd_nxt: nxt,
+                flags,
+                mss_bytes: mss,
+                acked_bytes: acked,
+                inflight_bytes: inflight,
+                ..AckEvent::default()
+            },
+        )
+}
+
+fn input_strategy() -> impl Strategy<Value = Input> {
+    prop_oneof![
+        6 => ack_strategy().prop_map(Input::Ack),
+        1 => (any::<u64>(), any::<u32>(), any::<bool>()).prop_map(|(now, mss, rto)| {
+            Input::Loss(LossEvent {
+                now_ns: now,
+                mss_bytes: mss,
+                kind: if rto {
+                    LossKind::RetransmitTimeout
+                } else {
+                    LossKind::FastRecovery
+                },
+            })
+        }),
+        1 => (any::<u64>(), any::<u32>())
+            .prop_map(|(now_ns, mss_bytes)| Input::IdleRestart { now_ns, mss_bytes }),
+        1 => any::<u32>().prop_map(|mss_bytes| Input::Undo { mss_bytes }),
+        1 => (any::<u64>(), any::<u32>())
+            .prop_map(|(now_ns, mss_bytes)| Input::Init { now_ns, mss_bytes }),
+    ]
+}
+
+/// A realistic ACK stream: time moves forward by 0..2τ, snd_una advances to or past the
+/// marker about half the time, RTT near τ with noise. Exercises the update branch often.
+fn realistic_stream(n: usize) -> impl Strategy<Value = Vec<(u64, u64, u32, bool)>> {
+    proptest::collection::vec(
+        (
+            0u64..=40_000,
+            5_000u64..=200_000,
+            0u32..=30_000,
+            any::<bool>(),
+        ),
+        1..n,
+    )
+}
+
+fn any_state() -> impl Strategy<Value = State> {
+    (
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u32>(),
+        any::<u32>(),
+    )
+        .prop_map(|(c, g, r, t, u, m, f)| State {
+            cwnd_q16: c,
+            power_smooth_q16: g,
+            prev_rtt_ns: r,
+            prev_ack_ns: t,
+            undo_cwnd_q16: u,
+            marker_seq: m,
+            flags: f,
+        })
+}
+
+/// Run a sequence from all-zero state; return every decision and the final state.
+fn run(p: &Params, init: bool, seq: &[Input]) -> (Vec<Decision>, State) {
+    let mut s = State::default();
+    let mut out = Vec::new();
+    if init {
+        out.push(T::init(p, &mut s, 0, 1448));
+    }
+    for i in seq {
+        out.push(apply::<T>(p, &mut s, i));
+        out.push(T::current(p, &s, 1448));
+    }
+    (out, s)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any sequence of arbitrary events, from all-zero state with or without `init`: no panic
+    /// (overflow checks are on in this debug build), and every decision within bounds.
+    #[test]
+    fn any_sequence_stays_in_bounds(
+        (_c, p) in config_strategy(),
+        init in any::<bool>(),
+        seq in proptest::collection::vec(input_strategy(), 0..60),
+    ) {
+        let mut s = State::default();
+        if init {
+            let d = T::init(&p, &mut s, 0, 1448);
+            check_bounds(&p, &s, &d)?;
+        }
+        for i in &seq {
+            let d = apply::<T>(&p, &mut s, i);
+            check_bounds(&p, &s, &d)?;
+            let cur = T::current(&p, &s, 0);
+            prop_assert_eq!(cur.cwnd_bytes_q16, d.cwnd_bytes_q16);
+            prop_assert_eq!(cur.pacing_rate_bps, d.pacing_rate_bps);
+            prop_assert_eq!(cur.signal, d.signal);
+        }
+    }
+
+    /// Any state at all (a corrupted or stale per-socket area, parameters changed since) and
+    /// any event: no panic, bounds hold.
+    #[test]
+    fn any_state_any_event_no_panic((_c, p) in config_strategy(), s0 in any_state(), i in input_strategy()) {
+        let mut s = s0;
+        let d = apply::<T>(&p, &mut s, &i);
+        check_bounds(&p, &s, &d)?;
+        let d = T::current(&p, &s0, 1448);
+        check_bounds(&p, &s0, &d)?;
+    }
+
+    /// Identical inputs give identical outputs and identical state.
+    #[test]
+    fn deterministic(
+        (_c, p) in config_strategy(),
+        init in any::<bool>(),
+        seq in proptest::collection::vec(input_strategy(), 0..60),
+    ) {
+        let a = run(&p, init, &seq);
+        let b = run(&p, init, &seq);
+        prop_assert_eq!(a, b);
+    }
+
+    /// Monotonicity after an arbitrary history: the same ACK with more RTT never yields a
+    /// larger window than with less RTT. No state is excluded: every branch either ignores
+    /// the RTT value (first sample, gated, dt = 0, clock backwards) or is nonincreasing in it
+    /// ((θ̇+1) and RTT both grow with RTT, Γ_norm = (θ̇+1)·RTT/τ and Γ_smooth grow with it,
+    /// and the window law is nonincreasing in Γ; every clamp is monotone).
+    #[test]
+    fn more_rtt_never_larger_window_after_history(
+        (_c, p) in config_strategy(),
+        init in any::<bool>(),
+        seq in proptest::collection::vec(input_strategy(), 0..40),
+        ev in ack_strategy(),
+        r1 in rtt_strategy(),
+        r2 in rtt_strategy(),
+        align in any::<bool>(),
+        dt in 0u64..=100_000,
+        adv in 0u32..=100_000,
+    ) {
+        let (_, s) = run(&p, init, &seq);
+        let mut ev = ev;
+        ev.flags |= ACK_HAS_RTT;
+        if align {
+            // Make the update branch likely: time forward, snd_una at or past the marker.
+            ev.now_ns = s.prev_ack_ns.saturating_add(dt);
+            ev.snd_una = s.marker_seq.wrapping_add(adv);
+        }
+        let (lo, hi) = (r1.min(r2), r1.max(r2));
+        let (mut s_lo, mut s_hi) = (s, s);
+        let d_lo = T::on_ack(&p, &mut s_lo, &AckEvent { rtt_ns: lo, ..ev });
+        let d_hi = T::on_ack(&p, &mut s_hi, &AckEvent { rtt_ns: hi, ..ev });
+        prop_assert!(d_hi.cwnd_bytes_q16 <= d_lo.cwnd_bytes_q16,
+            "rtt {} -> {:?}, rtt {} -> {:?}", lo, d_lo, hi, d_hi);
+        // The smoothed power (the signal) is nondecreasing in RTT as well.
+        prop_assert!(d_hi.signal >= d_lo.signal || d_hi.reason != Reason::GradientUpdate);
+    }
+
+    /// Monotonicity from any state whatsoever (not only reachable ones).
+    #[test]
+    fn more_rtt_never_larger_window_any_state(
+        (_c, p) in config_strategy(),
+        s in any_state(),
+        ev in ack_strategy(),
+        r1 in rtt_strategy(),
+        r2 in rtt_strategy(),
+    ) {
+        let mut ev = ev;
+        ev.flags |= ACK_HAS_RTT;
+        let (lo, hi) = (r1.min(r2), r1.max(r2));
+        let (mut s_lo, mut s_hi) = (s, s);
+        let d_lo = T::on_ack(&p, &mut s_lo, &AckEvent { rtt_ns: lo, ..ev });
+        let d_hi = T::on_ack(&p, &mut s_hi, &AckEvent { rtt_ns: hi, ..ev });
+        prop_assert!(d_hi.cwnd_bytes_q16 <= d_lo.cwnd_bytes_q16);
+    }
+
+    /// A realistic stream (time forward, RTT around τ): bounds hold, the window changes only
+    /// on ACKs that pass the marker (once per RTT), and only with reason GradientUpdate.
+    #[test]
+    fn window_changes_only_once_per_rtt(
+        (_c, p) in config_strategy(),
+        stream in realistic_stream(200),
+    ) {
+        let mut s = State::default();
+        let mut now = 1_000_000u64;
+        let mut una = 0u32;
+        T::init(&p, &mut s, now, 1448);
+        for (dt, rtt, adv, jump) in stream {
+            now += dt;
+            una = if jump { s.marker_seq.wrapping_add(adv) } else { una.wrapping_add(adv) };
+            let nxt = una.wrapping_add(50_000);
+            let before = s;
+            let d = T::on_ack(&p, &mut s, &ack(now, rtt, una, nxt));
+            check_bounds(&p, &s, &d)?;
+            let had_sample = before.flags & rdcc_core::powertcp::FLAG_HAVE_PREV != 0;
+            if had_sample
+                && (d.cwnd_bytes_q16 != before.cwnd_q16 || s.marker_seq != before.marker_seq)
+            {
+                prop_assert_eq!(d.reason, Reason::GradientUpdate);
+                // The update happened on an ACK at or past the previous marker.
+                prop_assert!(!rdcc_core::fixed::seq_after(before.marker_seq, una));
+                prop_assert_eq!(s.marker_seq, nxt);
+            }
+        }
+    }
+
+    /// `Params::new` is total: any raw configuration either validates or is rejected, and a
+    /// validated one has consistent derived constants.
+    #[test]
+    fn params_new_is_total(
+        g in any::<u64>(), tau in any::<u64>(), bw in any::<u64>(), n in any::<u64>(),
+        beta in any::<u64>(), min in any::<u64>(), max in any::<u64>(), floor in any::<u64>(),
+        sinit in any::<u64>(), mode in any::<u32>(), md in any::<u64>(),
+    ) {
+        let c = Config {
+            gamma_q16: g, base_rtt_ns: tau, host_bw_bps: bw, expected_flows: n, beta_bytes: beta,
+            min_cwnd_bytes: min, max_cwnd_bytes: max, grad_floor_q16: floor,
+            smooth_init_q16: sinit, gradient_mode: mode, loss_md_q16: md,
+        };
+        if let Ok(p) = Params::new(&c) {
+            prop_assert!(p.min_cwnd_q16() <= p.init_cwnd_q16());
+            prop_assert!(p.init_cwnd_q16() <= p.max_cwnd_q16());
+            prop_assert!(p.max_cwnd_q16() <= MAX_CWND_BYTES << 16);
+            prop_assert!(p.beta_q16() > 0);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Theoretical properties (PowerTCP App. A) and behaviour checks
+// ---------------------------------------------------------------------------------------------
+
+/// Drive one flow with a constant RTT, one update per RTT; return the window in bytes after
+/// each update.
+fn constant_rtt(c: &Config, rtt_ns: u64, rounds: usize, start: Option<u64>) -> Vec<f64> {
+    let p = params(c);
+    let mut s = State::default();
+    T::init(&p, &mut s, 0, 1448);
+    if let Some(w) = start {
+        s.cwnd_q16 = w << 16;
+    }
+    let mut now = 1_000_000u64;
+    let mut seq = 0u32;
+    T::on_ack(&p, &mut s, &ack(now, rtt_ns, seq, seq + 10_000));
+    let mut out = Vec::new();
+    for _ in 0..rounds {
+        now += rtt_ns;
+        seq += 10_000;
+        let d = T::on_ack(&p, &mut s, &ack(now, rtt_ns, seq, seq + 10_000));
+        assert_eq!(d.reason, Reason::GradientUpdate);
+        out.push(d.cwnd_bytes_q16 as f64 / 65536.0);
+    }
+    out
+}
+
+/// Thm 1 for one flow: with the RTT of the equilibrium queue q_e = β (RTT = τ + β/b), the
+/// window converges to w_e = bτ + β from below and from above.
+#[test]
+fn converges_to_bdp_plus_beta() {
+    // VEC: b = 12.5e9 B/s, τ = 20 µs, bτ = 250,000 B, β = 25,000 B: RTT = 22 µs.
+    let c = VEC;
+    for start in [None, Some(600_000), Some(10_000)] {
+        let w = constant_rtt(&c, 22_000, 200, start);
+        let last = *w.last().unwrap();
+        // Γ = ⌊65536·22/20⌋/65536 = 1.09999 puts the integer fixed point βΓ/(Γ−1) at
+        // 275,023 B: within 0.05 % of the paper's 275,000.
+        assert!((last - 275_000.0).abs() < 140.0, "start {start:?}: {last}");
+    }
+}
+
+/// Thm 2: after a perturbation the error decays geometrically. With a constant power Γ the
+/// per-update factor of the error is 1 − γ + γ/Γ (Eq. 18 with δt = one RTT).
+#[test]
+fn error_decays_geometrically() {
+    let w = constant_rtt(&VEC, 22_000, 30, Some(600_000));
+    let gamma = 0.9;
+    let g = 1.1;
+    let factor = 1.0 - gamma + gamma / g;
+    let we = 275_000.0;
+    for pair in w.windows(2) {
+        let ratio = (pair[1] - we) / (pair[0] - we);
+        assert!((ratio - factor).abs() < 1e-3, "ratio {ratio} vs {factor}");
+    }
+}
+
+/// At RTT = τ (Γ = 1) the law is pure additive increase of γβ per RTT (spec §2.6).
+#[test]
+fn base_rtt_is_additive_increase() {
+    let w = constant_rtt(&VEC, 20_000, 10, None);
+    let mut prev = 250_000.0;
+    for x in w {
+        assert!((x - prev - 22_500.0).abs() < 1.0, "{prev} -> {x}");
+        prev = x;
+    }
+}
+
+/// θ-PowerTCP reacts to the *rate* of RTT growth before the RTT itself is large: the same
+/// RTT gives a lower window when it was reached by a steep rise (PowerTCP §3.2).
+#[test]
+fn gradient_adds_to_the_reaction() {
+    let p = params(&VEC);
+    let run = |prev_rtt: u64| {
+        let mut s = State::default();
+        T::init(&p, &mut s, 0, 1448);
+        T::on_ack(&p, &mut s, &ack(1_000_000, prev_rtt, 0, 10_000));
+        T::on_ack(&p, &mut s, &ack(1_020_000, 24_000, 10_000, 20_000)).cwnd_bytes_q16
+    };
+    assert!(run(20_000) < run(24_000));
+    assert!(run(24_000) < run(28_000));
+}
+
+/// Closed loop on the single-bottleneck fluid model of PowerTCP App. A: the queue integrates
+/// q̇ = Σw/θ − b (Eq. 9) in 100 ns steps, the RTT is θ = τ + q/b (Eq. 10), and every flow gets
+/// one ACK per RTT that passes its marker. b = 12.5e9 B/s, τ = 20 µs, bτ = 250,000 B; each
+/// flow starts at line rate (cwnd = HostBw·τ = bτ). `rtt_quantum_ns` rounds the samples down
+/// as Linux does (1,000 = whole µs). Returns the windows (bytes) and the queue (bytes).
+fn fluid_loop(betas: &[u64], sim_ns: u64, rtt_quantum_ns: u64) -> (Vec<f64>, f64) {
+    let b = 12.5; // bytes per ns
+    let tau = 20_000u64;
+    let h = 100u64; // integration step, ns
+    let ps: Vec<Params> = betas
+        .iter()
+        .map(|&beta| {
+            params(&Config {
+                beta_bytes: beta,
+                max_cwnd_bytes: 0, // host BDP = 250,000 B (HostBw = b)
+                ..VEC
+            })
+        })
+        .collect();
+    let n = betas.len();
+    let mut ss = vec![State::default(); n];
+    let mut w = vec![0f64; n];
+    for i in 0..n {
+        w[i] = T::init(&ps[i], &mut ss[i], 0, 1448).cwnd_bytes_q16 as f64 / 65536.0;
+    }
+    // Flows start staggered within the first RTT; their sequence spaces are independent.
+    let mut next_ack: Vec<u64> = (0..n as u64).map(|i| tau + i * tau / n as u64).collect();
+    let mut una = vec![0u32; n];
+    let mut q = 0f64;
+    let mut t = 0u64;
+    while t < sim_ns {
+        let theta = tau as f64 + q / b;
+        let arrival: f64 = w.iter().sum::<f64>() / theta; // Eq. 9
+        q = (q + (arrival - b) * h as f64).max(0.0);
+        t += h;
+        for i in 0..n {
+            if t >= next_ack[i] {
+                let exact = tau as f64 + q / b;
+                let rtt = (exact as u64) / rtt_quantum_ns * rtt_quantum_ns;
+                let d = T::on_ack(&ps[i], &mut ss[i], &ack(t, rtt, una[i], una[i] + 100_000));
+                una[i] += 100_000;
+                w[i] = d.cwnd_bytes_q16 as f64 / 65536.0;
+                next_ack[i] = t + exact as u64;
+            }
+        }
+    }
+    (w, q)
+}
+
+#[test]
+fn fluid_model_equilibrium_equal_beta() {
+    // Four flows, β = 25,000 B each (spec §1.9 equilibrium check): Σw = 350,000 B,
+    // q_e = 100,000 B (8 µs), each w = 87,500 B.
+    let (w, q) = fluid_loop(&[25_000; 4], 5_000_000, 1);
+    let agg: f64 = w.iter().sum();
+    println!("windows {w:?} aggregate {agg} queue {q}");
+    assert!(
+        (agg - 350_000.0).abs() / 350_000.0 < 0.01,
+        "aggregate {agg}"
+    );
+    assert!((q - 100_000.0).abs() / 100_000.0 < 0.03, "queue {q}");
+    for x in &w {
+        assert!((x - 87_500.0).abs() / 87_500.0 < 0.01, "flow {x}");
+    }
+}
+
+#[test]
+fn fluid_model_beta_weighted_fairness() {
+    // Thm 3: (w_i)_e = (β̂ + bτ)/β̂ · β_i. β = 10,000 and 20,000: β̂ = 30,000,
+    // w = 280,000/30,000 · β = 93,333 and 186,667.
+    let (w, _) = fluid_loop(&[10_000, 20_000], 5_000_000, 1);
+    println!("windows {w:?}");
+    assert!((w[0] - 93_333.3).abs() / 93_333.3 < 0.001, "{w:?}");
+    assert!((w[1] - 186_666.7).abs() / 186_666.7 < 0.001, "{w:?}");
+}
+
+#[test]
+fn fluid_model_with_linux_microsecond_rtt() {
+    // The kernel reports RTT in whole µs: the queue estimate is quantised to 1 µs = 12,500 B
+    // at 100 Gbit/s. The loop still settles at the equilibrium within one quantum.
+    let (w, q) = fluid_loop(&[25_000; 4], 5_000_000, 1_000);
+    let agg: f64 = w.iter().sum();
+    println!("windows {w:?} aggregate {agg} queue {q}");
+    assert!((agg - 350_000.0).abs() < 12_500.0, "aggregate {agg}");
+    assert!((q - 100_000.0).abs() < 12_500.0, "queue {q}");
+}
+
+/// Lazy initialisation: an ACK before `init` behaves exactly like `init` followed by the ACK.
+#[test]
+fn ack_before_init_equals_init_then_ack() {
+    for c in [VEC, Config::DEFAULT] {
+        let p = params(&c);
+        let seq = [
+            ack(1_000_000, 20_000, 0, 10_000),
+            ack(1_020_000, 30_000, 10_000, 20_000),
+            ack(1_040_000, 25_000, 20_000, 30_000),
+        ];
+        let mut a = State::default();
+        let mut b = State::default();
+        T::init(&p, &mut b, 0, 1448);
+        for (i, ev) in seq.iter().enumerate() {
+            let da = T::on_ack(&p, &mut a, ev);
+            let db = T::on_ack(&p, &mut b, ev);
+            assert_eq!(da.cwnd_bytes_q16, db.cwnd_bytes_q16);
+            assert_eq!(da.pacing_rate_bps, db.pacing_rate_bps);
+            if i == 0 {
+                assert_eq!(da.reason, Reason::Init);
+                assert_eq!(db.reason, Reason::Hold);
+            } else {
+                assert_eq!(da.reason, db.reason);
+            }
+        }
+        assert_eq!(a, b);
+    }
+}
+
+/// Linux RTT samples are whole µs. Feed an RTT of 22 µs with ±1 µs of quantisation noise at
+/// one ACK per µs and compare with the noise-free stream. With the per-RTT cadence (default)
+/// the gradient is taken over an RTT and the window stays close to the noise-free one. With
+/// the literal per-ACK cadence each ±1 µs step is a gradient of ±1; the floor (θ̇+1) ≥ 0.5
+/// clips the negative steps, Γ is biased upward and the window settles far lower: the reason
+/// per-RTT is the default (spec §2.4 [DESIGN]).
+fn noisy_vs_clean(mode: u32) -> (f64, f64) {
+    let p = params(&Config {
+        gradient_mode: mode,
+        ..VEC
+    });
+    let mut noisy = State::default();
+    let mut clean = State::default();
+    T::init(&p, &mut noisy, 0, 1448);
+    T::init(&p, &mut clean, 0, 1448);
+    let mut now = 1_000_000u64;
+    let mut una = 0u32;
+    let (mut wn, mut wc) = (0.0, 0.0);
+    for i in 0..4_000u32 {
+        now += 1_000; // one ACK per µs
+        una = una.wrapping_add(1_448);
+        let noise = [0i64, 1_000, 0, -1_000][(i % 4) as usize];
+        let rtt = (22_000 + noise) as u64;
+        let nxt = una.wrapping_add(20 * 1_448); // the marker passes every ~21 ACKs
+        wn = T::on_ack(&p, &mut noisy, &ack(now, rtt, una, nxt)).cwnd_bytes_q16 as f64 / 65536.0;
+        wc = T::on_ack(&p, &mut clean, &ack(now, 22_000, una, nxt)).cwnd_bytes_q16 as f64 / 65536.0;
+    }
+    (wn, wc)
+}
+
+#[test]
+fn per_rtt_cadence_tolerates_microsecond_noise() {
+    let (wn, wc) = noisy_vs_clean(GRADIENT_PER_RTT);
+    assert!((wc - 275_000.0).abs() < 100.0, "clean {wc}");
+    assert!((wn - wc).abs() / wc < 0.15, "noisy {wn} vs clean {wc}");
+}
+
+#[test]
+fn per_ack_cadence_is_biased_by_microsecond_noise() {
+    let (wn, wc) = noisy_vs_clean(GRADIENT_PER_ACK);
+    assert!((wc - 275_000.0).abs() < 100.0, "clean {wc}");
+    assert!(wn < 0.6 * wc, "noisy {wn} vs clean {wc}");
+}
