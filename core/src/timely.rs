@@ -64,10 +64,11 @@ pub const CWND_GAIN: u64 = 2;
 /// must be able to leave as one burst (§3.3), even at the minimum rate.
 pub const CWND_MIN_SEGMENTS: u64 = 2;
 
-/// Round-gate fallback (update mode [`UPDATE_PER_ROUND`]): if no ACK has passed the round
-/// marker after `ROUND_FALLBACK_MULT * max(prev_rtt, T_high)`, the next completion updates
-/// anyway, so a host that reports odd sequence numbers cannot freeze the rate.
-pub const ROUND_FALLBACK_MULT: u64 = 4;
+/// Staleness horizon, in units of `max(prev_rtt, T_high)`: after this long without a rate
+/// update, (a) the round gate ([`UPDATE_PER_ROUND`]) opens even if no ACK passed the round
+/// marker, so a host that reports odd sequence numbers cannot freeze the rate, and (b) an idle
+/// restart forgets the RTT history, which no longer describes the path.
+pub const STALE_RTTS: u64 = 4;
 
 /// `Config::update_mode`: update on the first completion that acknowledges data sent after the
 /// previous update (one update per round trip; spec §3.4 option B, recommended for Linux).
@@ -417,8 +418,18 @@ fn ensure_init(p: &Params, s: &mut State, now_ns: u64) {
     }
 }
 
-/// Forget the RTT history and the update gate (idle restart): the next completion seeds
-/// `prev_rtt` and updates.
+/// `STALE_RTTS * max(prev_rtt, T_high)`, ns (<= 4 * 10^10, no overflow).
+fn stale_after_ns(p: &Params, s: &State) -> u64 {
+    let rtt = if s.prev_rtt_ns > p.t_high_ns {
+        s.prev_rtt_ns
+    } else {
+        p.t_high_ns
+    };
+    rtt.saturating_mul(STALE_RTTS)
+}
+
+/// Forget the RTT history and the update gate (idle restart after a long idle): the next
+/// completion seeds `prev_rtt` and updates.
 fn reset_gradient(s: &mut State, now_ns: u64) {
     s.prev_rtt_ns = 0;
     s.rtt_diff_ns = 0;
@@ -437,14 +448,8 @@ fn gate_open(p: &Params, s: &State, ev: &AckEvent, elapsed_ns: u64) -> bool {
     match p.update_mode {
         UPDATE_PER_ROUND => {
             // Option B: the ACK covers data sent after the last update (snd_una beyond the
-            // snd_nxt recorded then), or the fallback time has passed.
-            let rtt = if s.prev_rtt_ns > p.t_high_ns {
-                s.prev_rtt_ns
-            } else {
-                p.t_high_ns
-            };
-            seq_after(ev.snd_una, s.round_end_seq)
-                || elapsed_ns >= rtt.saturating_mul(ROUND_FALLBACK_MULT)
+            // snd_nxt recorded then), or the staleness horizon has passed.
+            seq_after(ev.snd_una, s.round_end_seq) || elapsed_ns >= stale_after_ns(p, s)
         }
         UPDATE_PER_MIN_RTT => elapsed_ns >= p.min_rtt_ns,
         _ => true,
@@ -622,8 +627,15 @@ impl Controller for Timely {
     fn on_idle_restart(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) -> Decision {
         ensure_init(p, s, now_ns);
         // Not in the paper; spec §3.5: keep R (the §5 sending-rate rule kept it from drifting
-        // up while idle). The RTT history is stale: the next completion starts a new one.
-        reset_gradient(s, now_ns);
+        // up while idle). Linux signals every restart from an empty pipe (CA_EVENT_TX_START),
+        // e.g. each RPC of a request/response flow, and §6.2's RPC workloads need the gradient
+        // across those completions: the RTT history is kept across a short gap and forgotten
+        // only once stale. Kept, the gap also counts in the §5 sending-rate measurement.
+        if now_ns < s.last_update_ns
+            || now_ns.saturating_sub(s.last_update_ns) >= stale_after_ns(p, s)
+        {
+            reset_gradient(s, now_ns);
+        }
         decision(p, s, mss_bytes, Reason::IdleRestart)
     }
 

@@ -416,7 +416,7 @@ pub const CASES: &[Case<Config>] = &[
             st(UNDO, e(126_250, 126_250_000, Reason::Hold)),
         ],
     },
-    // 13. Idle restart keeps R and forgets the RTT history.
+    // 13. A long idle keeps R and forgets the (stale) RTT history.
     Case {
         name: "idle_restart_forgets_gradient",
         config: VCFG,
@@ -431,6 +431,7 @@ pub const CASES: &[Case<Config>] = &[
                 seg(20 * US, 110),
                 e(82_063, 82_063_655, Reason::GradientUpdate),
             ),
+            // 5 ms - 20 µs = 4980 µs >= 4 * max(110, 500) µs = 2 ms: the history is stale.
             // R kept; prev_rtt forgotten, so cwnd uses T_high: 2 * 82,063,655 * 500 µs.
             st(
                 Input::IdleRestart {
@@ -447,7 +448,33 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 14. Hostile inputs are clamped.
+    // 14. A short idle (an RPC gap) keeps the RTT history: the gradient spans the gap.
+    Case {
+        name: "idle_restart_short_gap_keeps_gradient",
+        config: VCFG,
+        steps: &[
+            st(init(0), e(125_000, 125_000_000, Reason::Init)),
+            st(
+                seg(10 * US, 100),
+                e(126_250, 126_250_000, Reason::AdditiveIncrease),
+            ),
+            // 1000 - 10 = 990 µs < 4 * max(100, 500) µs = 2 ms: nothing forgotten; cwnd still
+            // 2 * 126.25e6 * max(100, 500) µs = 126,250 B.
+            st(
+                Input::IdleRestart {
+                    now_ns: 1_000 * US,
+                    mss_bytes: MSS,
+                },
+                e(126_250, 126_250_000, Reason::IdleRestart),
+            ),
+            // diff = 110 - 100 = +10 µs across the gap: as case 6, R = 82,063,655.
+            st(
+                seg(1_100 * US, 110),
+                e(82_063, 82_063_655, Reason::GradientUpdate),
+            ),
+        ],
+    },
+    // 15. Hostile inputs are clamped.
     Case {
         name: "hostile_inputs",
         config: VCFG,
@@ -481,7 +508,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 15. A completion needs a whole segment of acknowledged bytes, and an RTT sample.
+    // 16. A completion needs a whole segment of acknowledged bytes, and an RTT sample.
     Case {
         name: "completion_needs_a_segment",
         config: VCFG,
@@ -514,7 +541,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 16. Default update gate: once per round (spec §3.4 option B).
+    // 17. Default update gate: once per round (spec §3.4 option B).
     Case {
         name: "per_round_gate",
         config: Config {
@@ -546,7 +573,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 17. The round gate's time fallback: 4 * max(prev_rtt, T_high) without a new round.
+    // 18. The round gate's time fallback: 4 * max(prev_rtt, T_high) without a new round.
     Case {
         name: "round_gate_time_fallback",
         config: Config {
@@ -586,7 +613,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 18. Update gate once per minRTT (20 µs).
+    // 19. Update gate once per minRTT (20 µs).
     Case {
         name: "per_min_rtt_gate",
         config: Config {
@@ -611,7 +638,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 19. §5: increase only while sending at more than 80 % of R; decreases always apply.
+    // 20. §5: increase only while sending at more than 80 % of R; decreases always apply.
     Case {
         name: "app_limited_blocks_increase",
         config: Config {
@@ -648,7 +675,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 20. Option: the T_low branch counts toward and uses HAI (threshold 2 here).
+    // 21. Option: the T_low branch counts toward and uses HAI (threshold 2 here).
     Case {
         name: "hai_in_low_guard_option",
         config: Config {
@@ -664,7 +691,7 @@ pub const CASES: &[Case<Config>] = &[
             st(seg(20 * US, 30), e(132_500, 132_500_000, Reason::LowGuard)),
         ],
     },
-    // 21. Option: ACKs flagged as delayed carry no usable RTT.
+    // 22. Option: ACKs flagged as delayed carry no usable RTT.
     Case {
         name: "skip_delayed_acks_option",
         config: Config {
@@ -684,7 +711,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
-    // 22. T_low = T_high = 50 µs: §4.4's queue-size mode.
+    // 23. T_low = T_high = 50 µs: §4.4's queue-size mode.
     Case {
         name: "queue_target_mode",
         config: Config {

@@ -267,6 +267,80 @@ fn every_config_field_is_range_checked() {
     assert!(p.rate_bounds_bps().1 <= MAX_RATE_BPS);
 }
 
+/// The vector configuration (see timely_vectors.rs): paper parameters, 1 Gbit/s start, an
+/// update per completion, no sending-rate rule.
+fn vcfg() -> Config {
+    Config {
+        init_rate_mbps: 1_000,
+        app_limit_q16: 0,
+        update_mode: rdcc_core::timely::UPDATE_PER_COMPLETION,
+        ..Config::DEFAULT
+    }
+}
+
+fn seg_ack(now_ns: u64, rtt_us: u64) -> AckEvent {
+    rdcc_core::vectors::ack(now_ns, rtt_us * 1000, 16_384, 1448)
+}
+
+/// Drive `rtts_us` (one completion each, 10 µs apart) from a fresh state.
+fn drive(p: &Params, rtts_us: &[u64]) -> State {
+    let mut s = State::default();
+    Timely::init(p, &mut s, 0, 1448);
+    for (i, r) in rtts_us.iter().enumerate() {
+        Timely::on_ack(p, &mut s, &seg_ack((i as u64 + 1) * 10_000, *r));
+    }
+    s
+}
+
+/// Exclusion 1 of `more_rtt_never_raises_the_rate` is real: after four negative gradients,
+/// 40 µs (< T_low) adds delta while 150 µs (gradient zone, fifth negative) adds 5 * delta.
+#[test]
+fn monotonicity_exclusion_hai_above_low_is_real() {
+    let p = Params::new(&vcfg()).unwrap();
+    let s = drive(&p, &[200, 190, 180, 170, 160]);
+    assert_eq!(s.hai_count, 4);
+    let (mut s1, mut s2) = (s, s);
+    let d1 = Timely::on_ack(&p, &mut s1, &seg_ack(100_000, 40));
+    let d2 = Timely::on_ack(&p, &mut s2, &seg_ack(100_000, 150));
+    assert_eq!(d1.reason, Reason::LowGuard);
+    assert_eq!(d2.reason, Reason::HyperactiveIncrease);
+    assert_eq!(d2.pacing_rate_bps - d1.pacing_rate_bps, 4 * 1_250_000);
+}
+
+/// Exclusion 2 is real: 400 µs (<= T_high, steep gradient) drops to min_rate while 600 µs
+/// (> T_high) only multiplies by 1 - 0.8 * (1 - 500/600).
+#[test]
+fn monotonicity_exclusion_gradient_below_high_is_real() {
+    let p = Params::new(&vcfg()).unwrap();
+    let s = drive(&p, &[100]);
+    let (mut s1, mut s2) = (s, s);
+    let d1 = Timely::on_ack(&p, &mut s1, &seg_ack(100_000, 400));
+    let d2 = Timely::on_ack(&p, &mut s2, &seg_ack(100_000, 600));
+    assert_eq!(d1.reason, Reason::GradientUpdate);
+    assert_eq!(d2.reason, Reason::HighGuard);
+    assert_eq!(d1.pacing_rate_bps, 1_250_000);
+    assert!(d2.pacing_rate_bps > 100_000_000);
+}
+
+/// After a bump, a flat RTT drives rtt_diff to exactly 0 (the EWMA rounds toward the new
+/// sample), so the law increases with signal 0, as Alg. 1 line 11 says, instead of being held
+/// in tiny decreases by a +1 ns residue.
+#[test]
+fn flat_rtt_returns_to_zero_gradient() {
+    let p = Params::new(&vcfg()).unwrap();
+    let mut rtts = vec![100, 110, 100];
+    rtts.extend(std::iter::repeat(100).take(12));
+    let s = drive(&p, &rtts);
+    assert_eq!(s.rtt_diff_ns, 0);
+    let mut s1 = s;
+    let d = Timely::on_ack(&p, &mut s1, &seg_ack(1_000_000, 100));
+    // The decay 8750 -> -7657 -> -957 -> -119 -> -14 -> -1 -> 0 gave five negative gradients,
+    // and a zero gradient neither counts nor ends HAI (spec §3.4 reading): 5 * delta.
+    assert_eq!(d.signal, 0);
+    assert_eq!(d.reason, Reason::HyperactiveIncrease);
+    assert_eq!(d.pacing_rate_bps, s.rate_bps + 5 * 1_250_000);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Generators
 
