@@ -21,7 +21,7 @@
 //! Once per RTT means: the window is updated on the first ACK whose `snd_una` reaches the
 //! `snd_nxt` recorded at the previous update (Alg. 2 lines 27 and 34). With the default
 //! per-RTT cadence the gradient and the smoothing are also evaluated only on those ACKs
-//! (spec §2.4 [DESIGN], A9); [`GRADIENT_PER_ACK`] selects the literal per-ACK gradient of Alg. 2.
+//! (spec §2.4 (DESIGN), A9); [`GRADIENT_PER_ACK`] selects the literal per-ACK gradient of Alg. 2.
 //!
 //! Units: windows are bytes in Q16 (`_q16`, the unit of `Decision::cwnd_bytes_q16`), times are
 //! ns, rates bytes/s, normalised power and γ are Q16 fractions. No floats, no 128-bit integers,
@@ -72,7 +72,7 @@ pub const POWER_MAX_Q16: u64 = 1 << 32;
 pub const GRAD_FACTOR_MAX_Q16: u64 = 1 << 32;
 
 /// [`Config::gradient_mode`]: gradient and smoothing once per RTT, on the ACK that triggers the
-/// window update (spec §2.4 [DESIGN] and A9, following the authors' Linux module). Default.
+/// window update (spec §2.4 (DESIGN) and A9, following the authors' Linux module). Default.
 pub const GRADIENT_PER_RTT: u32 = 0;
 /// [`Config::gradient_mode`]: gradient and time-weighted smoothing on every ACK, window once per
 /// RTT: Alg. 2 exactly as printed. Meant for simulators with ns-accurate timestamps.
@@ -152,7 +152,7 @@ impl Config {
         grad_floor_q16: 32_768,
         // First Γ_norm taken unsmoothed: spec A3 (the authors' Linux module).
         smooth_init_q16: 0,
-        // Per-RTT gradient: spec §2.4 [DESIGN] and A9 for µs-resolution kernel RTTs.
+        // Per-RTT gradient: spec §2.4 (DESIGN) and A9 for µs-resolution kernel RTTs.
         gradient_mode: GRADIENT_PER_RTT,
         // No window cut on loss: the paper is silent (lossless RDMA fabric); spec A11.
         loss_md_q16: 0,
@@ -524,7 +524,7 @@ impl Controller for ThetaPowerTcp {
         if !s.has(FLAG_INIT) {
             return decision(p, s, Reason::Hold); // nothing to react on before the first ACK
         }
-        // The paper is silent on loss (lossless fabrics); spec A11 [DESIGN]: no cut by
+        // The paper is silent on loss (lossless fabrics); spec A11 (DESIGN): no cut by
         // default, an optional multiplicative cut that `on_undo` can revert.
         if p.loss_keep_q16 < Q16_ONE {
             s.undo_cwnd_q16 = s.cwnd_q16;
