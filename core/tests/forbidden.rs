@@ -62,7 +62,9 @@ fn is_word_match(code: &str, pat: &str) -> bool {
         let starts_word = pat.starts_with(|c: char| c.is_ascii_alphanumeric());
         let ends_word = pat.ends_with(|c: char| c.is_ascii_alphanumeric());
         let const_assert = pat == "assert!(" && code.contains("const _");
-        if !(starts_word && word(before)) && !(ends_word && word(after)) && !const_assert {
+        // A match inside a longer identifier (e.g. `self_f64x`) does not count.
+        let inside_word = (starts_word && word(before)) || (ends_word && word(after));
+        if !inside_word && !const_assert {
             return true;
         }
         start = at + pat.len();
