@@ -276,7 +276,7 @@ fn current_before_init_reports_initial_window() {
     let p = Params::new(&BASE).unwrap();
     let s = State::default();
     let d = Swift::current(&p, &s, 1024);
-    assert_eq!(d.cwnd_bytes_q16, 10 * 1024 << 16);
+    assert_eq!(d.cwnd_bytes_q16, (10 * 1024) << 16);
     assert_eq!(d.signal, 25_000);
     assert_eq!(s, State::default(), "current must not change state");
 }
