@@ -38,7 +38,12 @@ const PACKAGES: &[&str] = &[
 ];
 
 /// Packages of the Rust toolchain the kernel builds with, installed together at one version.
-const RUST_PACKAGES: &[&str] = &["rustc-web", "libstd-rust-web-dev", "rust-web-src", "cargo-web"];
+const RUST_PACKAGES: &[&str] = &[
+    "rustc-web",
+    "libstd-rust-web-dev",
+    "rust-web-src",
+    "cargo-web",
+];
 
 fn installed_version(pkg: &str) -> Option<String> {
     let out = Command::new("dpkg-query")
@@ -64,7 +69,8 @@ fn apt_available(pkg: &str, version: &str) -> bool {
 
 fn apt_get(args: &[String]) -> Result<()> {
     let mut c = Command::new("apt-get");
-    c.env("DEBIAN_FRONTEND", "noninteractive").args(["-y", "-qq", "-o", "Dpkg::Use-Pty=0"]);
+    c.env("DEBIAN_FRONTEND", "noninteractive")
+        .args(["-y", "-qq", "-o", "Dpkg::Use-Pty=0"]);
     c.args(args);
     run_capture(&mut c).map(|_| ())
 }
@@ -97,8 +103,11 @@ pub fn ensure() -> Result<()> {
     if DONE.get().is_some() {
         return Ok(());
     }
-    let missing: Vec<String> =
-        PACKAGES.iter().filter(|p| installed_version(p).is_none()).map(|p| p.to_string()).collect();
+    let missing: Vec<String> = PACKAGES
+        .iter()
+        .filter(|p| installed_version(p).is_none())
+        .map(|p| p.to_string())
+        .collect();
     if !missing.is_empty() {
         need_root(&missing)?;
         apt_update()?;
@@ -124,7 +133,10 @@ fn ensure_rust() -> Result<()> {
     let wanted: Vec<String> = RUST_PACKAGES.iter().map(|s| s.to_string()).collect();
     need_root(&wanted)?;
     apt_update()?;
-    if RUST_PACKAGES.iter().all(|p| apt_available(p, RUSTC_WEB_PIN)) {
+    if RUST_PACKAGES
+        .iter()
+        .all(|p| apt_available(p, RUSTC_WEB_PIN))
+    {
         say!("deps: installing Debian rustc-web {RUSTC_WEB_PIN} (verified with Linux 6.12)");
         let mut args = vec!["install".to_string(), "--allow-downgrades".to_string()];
         args.extend(RUST_PACKAGES.iter().map(|p| format!("{p}={RUSTC_WEB_PIN}")));
@@ -160,7 +172,14 @@ fn ensure_bindgen() -> Result<()> {
     say!("deps: cargo install bindgen-cli {BINDGEN_VERSION} (about 1.5 minutes)");
     // Build with the rustup toolchain (the default cargo), not Debian's.
     let mut c = Command::new("cargo");
-    c.args(["install", "--quiet", "--locked", "bindgen-cli", "--version", BINDGEN_VERSION]);
+    c.args([
+        "install",
+        "--quiet",
+        "--locked",
+        "bindgen-cli",
+        "--version",
+        BINDGEN_VERSION,
+    ]);
     run(&mut c).or_else(|e| err(format!("deps: cannot install bindgen-cli: {}", e.msg)))
 }
 
@@ -170,7 +189,12 @@ pub fn toolchain_fingerprint() -> String {
     let clang = run_capture(kernel_cmd("clang").arg("--version")).unwrap_or_default();
     let bindgen = run_capture(Command::new(bindgen_path()).arg("--version")).unwrap_or_default();
     let src = installed_version("linux-source-6.12").unwrap_or_default();
-    format!("src={src}\nrustc={}\nclang={}\nbindgen={}", rustc.trim(), first(&clang), bindgen.trim())
+    format!(
+        "src={src}\nrustc={}\nclang={}\nbindgen={}",
+        rustc.trim(),
+        first(&clang),
+        bindgen.trim()
+    )
 }
 
 /// The Debian version of linux-source-6.12 (e.g. `6.12.57-1`).

@@ -5,7 +5,9 @@
 
 use crate::deps;
 use crate::say;
-use crate::util::{cache_dir, fmt_dur, fnv1a, kernel_cmd, repo_root, run_capture, tail_lines, Error, Result};
+use crate::util::{
+    cache_dir, fmt_dur, fnv1a, kernel_cmd, repo_root, run_capture, tail_lines, Error, Result,
+};
 use std::fs;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -82,7 +84,9 @@ fn key() -> Result<(String, String)> {
 
 fn describe_kernel(dir: &Path) -> Result<Kernel> {
     let src = dir.join("src");
-    let release = fs::read_to_string(src.join("include/config/kernel.release"))?.trim().to_string();
+    let release = fs::read_to_string(src.join("include/config/kernel.release"))?
+        .trim()
+        .to_string();
     Ok(Kernel {
         bzimage: src.join("arch/x86/boot/bzImage"),
         modroot: dir.join("modroot").join("lib/modules").join(&release),
@@ -114,7 +118,13 @@ pub fn ensure() -> Result<Kernel> {
 
     say!("kernel: unpacking {TARBALL}");
     let t = Instant::now();
-    run_capture(Command::new("tar").arg("xf").arg(TARBALL).arg("-C").arg(&dir))?;
+    run_capture(
+        Command::new("tar")
+            .arg("xf")
+            .arg(TARBALL)
+            .arg("-C")
+            .arg(&dir),
+    )?;
     fs::rename(dir.join("linux-source-6.12"), dir.join("src"))?;
     say!("kernel: unpacked in {}", fmt_dur(t.elapsed()));
     let src = dir.join("src");
@@ -128,12 +138,18 @@ pub fn ensure() -> Result<Kernel> {
         msg: "kernel: `make rustavailable` says the Rust toolchain does not fit Linux 6.12".into(),
         detail: [vec![e.msg], e.detail].concat(),
     })?;
-    let avail = rust.lines().find(|l| l.contains("Rust is available")).unwrap_or("Rust is available");
+    let avail = rust
+        .lines()
+        .find(|l| l.contains("Rust is available"))
+        .unwrap_or("Rust is available");
     say!("kernel: {}", avail.trim());
     run_capture(&mut make(&["tinyconfig"]))?;
     let frag_path = repo_root().join(FRAGMENT);
     let mut merge = kernel_cmd("scripts/kconfig/merge_config.sh");
-    merge.current_dir(&src).args(["-m", ".config"]).arg(&frag_path);
+    merge
+        .current_dir(&src)
+        .args(["-m", ".config"])
+        .arg(&frag_path);
     run_capture(&mut merge)?;
     run_capture(&mut make(&["olddefconfig"]))?;
     let wanted = parse_fragment(&fs::read_to_string(&frag_path)?);
@@ -149,16 +165,29 @@ pub fn ensure() -> Result<Kernel> {
         });
     }
 
-    let jobs = std::thread::available_parallelism().map(|n| n.get() + 1).unwrap_or(3);
-    build_with_progress(make(&[&format!("-j{jobs}"), "bzImage", "modules"]), &log_path, "build")?;
+    let jobs = std::thread::available_parallelism()
+        .map(|n| n.get() + 1)
+        .unwrap_or(3);
+    build_with_progress(
+        make(&[&format!("-j{jobs}"), "bzImage", "modules"]),
+        &log_path,
+        "build",
+    )?;
     let modroot = dir.join("modroot");
     let mut inst = make(&["modules_install", "INSTALL_MOD_STRIP=1"]);
     inst.arg(format!("INSTALL_MOD_PATH={}", modroot.display()));
     build_with_progress(inst, &log_path, "modules_install")?;
-    fs::write(dir.join("complete"), format!("built in {}\n", fmt_dur(t0.elapsed())))?;
+    fs::write(
+        dir.join("complete"),
+        format!("built in {}\n", fmt_dur(t0.elapsed())),
+    )?;
     prune_old(&root, &k);
     let kern = describe_kernel(&dir)?;
-    say!("kernel: {} built in {}", kern.release, fmt_dur(t0.elapsed()));
+    say!(
+        "kernel: {} built in {}",
+        kern.release,
+        fmt_dur(t0.elapsed())
+    );
     Ok(kern)
 }
 
@@ -184,7 +213,10 @@ pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<(
         .stdout(file.try_clone()?)
         .stderr(file)
         .spawn()
-        .map_err(|e| Error { msg: format!("cannot start make: {e}"), detail: vec![] })?;
+        .map_err(|e| Error {
+            msg: format!("cannot start make: {e}"),
+            detail: vec![],
+        })?;
     let mut last_report = Instant::now();
     let status = loop {
         if let Some(st) = child.try_wait()? {
@@ -194,13 +226,19 @@ pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<(
         if last_report.elapsed() >= Duration::from_secs(30) {
             last_report = Instant::now();
             let (lines, last) = log_progress(log, start_len);
-            say!("kernel: {what}: {} elapsed, {lines} steps, now: {last}", fmt_dur(t0.elapsed()));
+            say!(
+                "kernel: {what}: {} elapsed, {lines} steps, now: {last}",
+                fmt_dur(t0.elapsed())
+            );
         }
     };
     if !status.success() {
         let text = fs::read_to_string(log).unwrap_or_default();
         return Err(Error {
-            msg: format!("kernel: {what} failed ({status}); last lines of {}:", log.display()),
+            msg: format!(
+                "kernel: {what} failed ({status}); last lines of {}:",
+                log.display()
+            ),
             detail: tail_lines(&text, 40),
         });
     }
@@ -210,7 +248,9 @@ pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<(
 
 /// Count of log lines since `from` and the last one (the current Kbuild step).
 fn log_progress(log: &Path, from: u64) -> (usize, String) {
-    let Ok(mut f) = fs::File::open(log) else { return (0, String::new()) };
+    let Ok(mut f) = fs::File::open(log) else {
+        return (0, String::new());
+    };
     if f.seek(SeekFrom::Start(from)).is_err() {
         return (0, String::new());
     }
@@ -237,11 +277,17 @@ mod tests {
         let want = parse_fragment(frag);
         assert_eq!(want.len(), 4);
         let fin = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_D=17\n# CONFIG_C is not set\n";
-        assert_eq!(lost_options(&want, fin), vec!["CONFIG_B=m (got y)".to_string()]);
+        assert_eq!(
+            lost_options(&want, fin),
+            vec!["CONFIG_B=m (got y)".to_string()]
+        );
         let fin2 = "CONFIG_B=m\nCONFIG_C=y\nCONFIG_D=17\n";
         assert_eq!(
             lost_options(&want, fin2),
-            vec!["CONFIG_A=y (got not set)".to_string(), "CONFIG_C=n (got y)".to_string()]
+            vec![
+                "CONFIG_A=y (got not set)".to_string(),
+                "CONFIG_C=n (got y)".to_string()
+            ]
         );
     }
 

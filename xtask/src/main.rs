@@ -55,10 +55,16 @@ fn parse_opts(args: &[String]) -> Result<Opts> {
     let mut i = 0;
     let next = |i: &mut usize, name: &str| -> Result<String> {
         *i += 1;
-        args.get(*i).cloned().ok_or_else(|| util::Error { msg: format!("{name} needs a value"), detail: vec![] })
+        args.get(*i).cloned().ok_or_else(|| util::Error {
+            msg: format!("{name} needs a value"),
+            detail: vec![],
+        })
     };
     let num = |s: String, name: &str| -> Result<u64> {
-        s.parse().map_err(|_| util::Error { msg: format!("{name}: not a number: {s}"), detail: vec![] })
+        s.parse().map_err(|_| util::Error {
+            msg: format!("{name}: not a number: {s}"),
+            detail: vec![],
+        })
     };
     while i < args.len() {
         match args[i].as_str() {
@@ -66,8 +72,12 @@ fn parse_opts(args: &[String]) -> Result<Opts> {
             "--quiet" => o.quiet = true,
             "--algos" => o.algos = Some(next(&mut i, "--algos")?),
             "--rate" => o.rate = Some(num(next(&mut i, "--rate")?, "--rate")? as u32),
-            "--delay-us" => o.delay_us = Some(num(next(&mut i, "--delay-us")?, "--delay-us")? as u32),
-            "--duration" => o.duration = Some(num(next(&mut i, "--duration")?, "--duration")? as u32),
+            "--delay-us" => {
+                o.delay_us = Some(num(next(&mut i, "--delay-us")?, "--delay-us")? as u32)
+            }
+            "--duration" => {
+                o.duration = Some(num(next(&mut i, "--duration")?, "--duration")? as u32)
+            }
             "--" => {
                 o.rest = args[i + 1..].to_vec();
                 break;
@@ -131,7 +141,13 @@ fn sh_quote(s: &str) -> String {
 fn prepare() -> Result<(kernel::Kernel, Vec<std::path::PathBuf>, bool)> {
     let k = kernel::ensure()?;
     let mods = modules::build(&k)?;
-    let probe = vm::build_initramfs(&k, &vm::Contents { our_modules: vec![], job: "exit 0\n".into() })?;
+    let probe = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: vec![],
+            job: "exit 0\n".into(),
+        },
+    )?;
     let kvm = vm::use_kvm(&k, &probe)?;
     Ok((k, mods, kvm))
 }
@@ -144,9 +160,22 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
          setsid cttyhack sh -l\n"
             .to_string()
     } else {
-        format!("{}\n", o.rest.iter().map(|a| sh_quote(a)).collect::<Vec<_>>().join(" "))
+        format!(
+            "{}\n",
+            o.rest
+                .iter()
+                .map(|a| sh_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
     };
-    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods, job })?;
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods,
+            job,
+        },
+    )?;
     let b = vm::Boot {
         kvm,
         interactive,
@@ -225,7 +254,13 @@ fn cmd_test(o: &Opts) -> Result<u8> {
 
     // 2. The VM: boot once, run everything.
     let (k, mods, kvm) = prepare()?;
-    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods.clone(), job: test_job(600) })?;
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods.clone(),
+            job: test_job(600),
+        },
+    )?;
     let b = vm::Boot {
         kvm,
         stream: !o.quiet,
@@ -233,7 +268,11 @@ fn cmd_test(o: &Opts) -> Result<u8> {
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("test-console.log");
-    say!("test: booting the VM ({}), console log {}", if kvm { "KVM" } else { "TCG" }, log.display());
+    say!(
+        "test: booting the VM ({}), console log {}",
+        if kvm { "KVM" } else { "TCG" },
+        log.display()
+    );
     let r = vm::boot(&k, &img, &b, &log)?;
     let vmsum = report::vm_results(&r, &mods);
     say!(
@@ -246,16 +285,27 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     );
     total.extend("vm/", vmsum);
 
-    for res in total.results.iter().filter(|r| r.outcome == ktap::Outcome::Fail) {
+    for res in total
+        .results
+        .iter()
+        .filter(|r| r.outcome == ktap::Outcome::Fail)
+    {
         println!("FAILED: {}", res.name);
     }
     println!("test: whole run {}", fmt_dur(t0.elapsed()));
     if total.skipped > 0 {
-        println!("{} passed, {} failed, {} skipped", total.passed, total.failed, total.skipped);
+        println!(
+            "{} passed, {} failed, {} skipped",
+            total.passed, total.failed, total.skipped
+        );
     } else {
         println!("{} passed, {} failed", total.passed, total.failed);
     }
-    Ok(if total.failed == 0 && total.passed > 0 { 0 } else { 1 })
+    Ok(if total.failed == 0 && total.passed > 0 {
+        0
+    } else {
+        1
+    })
 }
 
 fn cmd_run(o: &Opts) -> Result<u8> {
@@ -266,7 +316,11 @@ fn cmd_run(o: &Opts) -> Result<u8> {
     };
     if o.algos.is_none() {
         for m in &mods {
-            if let Some(n) = m.file_stem().and_then(|s| s.to_str()).and_then(|s| s.strip_prefix("tcp_")) {
+            if let Some(n) = m
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.strip_prefix("tcp_"))
+            {
                 algos.push(n.to_string());
             }
         }
@@ -279,7 +333,13 @@ fn cmd_run(o: &Opts) -> Result<u8> {
          RDCC_MODES=per-socket sh /selftests/cc_basic.sh\n",
         sh_quote(&algos.join(" "))
     );
-    let img = vm::build_initramfs(&k, &vm::Contents { our_modules: mods, job })?;
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods,
+            job,
+        },
+    )?;
     let b = vm::Boot {
         kvm,
         stream: !o.quiet,

@@ -22,7 +22,9 @@ fn find_ko(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Does modules/ declare any module (an `obj-m` line in a Kbuild file)?
 fn declares_modules(dir: &Path) -> bool {
-    let Ok(rd) = std::fs::read_dir(dir) else { return false };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return false;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -48,13 +50,23 @@ pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
         return Ok(vec![]);
     }
     let mut c = kernel_cmd("make");
-    c.arg("-C").arg(&k.src).arg(format!("M={}", root.display())).args(["LLVM=1", "modules"]);
+    c.arg("-C")
+        .arg(&k.src)
+        .arg(format!("M={}", root.display()))
+        .args(["LLVM=1", "modules"]);
     let log = out_dir()?.join("modules-build.log");
     let _ = std::fs::remove_file(&log);
     build_with_progress(c, &log, "modules")?;
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
     kos.sort();
-    say!("modules: built {}", kos.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    say!(
+        "modules: built {}",
+        kos.iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     Ok(kos)
 }

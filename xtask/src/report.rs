@@ -13,10 +13,15 @@ use std::process::{Command, Stdio};
 pub fn parse_cargo(text: &str) -> (usize, usize, usize) {
     let (mut p, mut f, mut i) = (0, 0, 0);
     for line in text.lines() {
-        let Some(rest) = line.trim().strip_prefix("test result: ") else { continue };
+        let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            continue;
+        };
         for part in rest.split(';') {
             let words: Vec<&str> = part.split_whitespace().collect();
-            let n = words.iter().find_map(|w| w.parse::<usize>().ok()).unwrap_or(0);
+            let n = words
+                .iter()
+                .find_map(|w| w.parse::<usize>().ok())
+                .unwrap_or(0);
             if part.contains(" passed") {
                 p += n;
             } else if part.contains(" failed") {
@@ -38,7 +43,10 @@ pub fn cargo_test() -> Result<Summary> {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .map_err(|e| Error { msg: format!("cannot run cargo test: {e}"), detail: vec![] })?;
+        .map_err(|e| Error {
+            msg: format!("cannot run cargo test: {e}"),
+            detail: vec![],
+        })?;
     let mut text = String::new();
     if let Some(out) = child.stdout.take() {
         for line in BufReader::new(out).lines().map_while(|l| l.ok()) {
@@ -57,11 +65,17 @@ pub fn cargo_test() -> Result<Summary> {
         s.record(&format!("cargo test failure #{n}"), false);
     }
     for n in 0..i {
-        s.results.push(ktap::TestResult { name: format!("cargo test ignored #{n}"), outcome: ktap::Outcome::Skip });
+        s.results.push(ktap::TestResult {
+            name: format!("cargo test ignored #{n}"),
+            outcome: ktap::Outcome::Skip,
+        });
         s.skipped += 1;
     }
     if !st.success() && f == 0 {
-        s.record(&format!("cargo test exited with {st} (build failure?)"), false);
+        s.record(
+            &format!("cargo test exited with {st} (build failure?)"),
+            false,
+        );
     }
     if p == 0 {
         s.record("cargo test ran no test", false);
@@ -76,11 +90,16 @@ pub fn expected_selftests() -> Vec<String> {
     if let Ok(rd) = std::fs::read_dir(repo_root().join("selftests")) {
         for e in rd.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            let Some(stem) = name.strip_suffix(".sh") else { continue };
+            let Some(stem) = name.strip_suffix(".sh") else {
+                continue;
+            };
             if stem.starts_with("lib") || stem.starts_with('_') {
                 continue;
             }
-            let exec = e.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false);
+            let exec = e
+                .metadata()
+                .map(|m| m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false);
             if exec {
                 v.push(stem.to_string());
             }
@@ -127,7 +146,10 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
             Some(e) => {
                 let rc_ok = e.trim() == "rc=0";
                 if !rc_ok && tf == 0 {
-                    s.record(&format!("selftest {name}: exit status {e} without a failing result"), false);
+                    s.record(
+                        &format!("selftest {name}: exit status {e} without a failing result"),
+                        false,
+                    );
                 }
             }
         }
@@ -137,7 +159,11 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
     }
 
     // Module loading.
-    for l in r.console.lines().filter(|l| l.contains("RDCC-INSMOD-FAILED")) {
+    for l in r
+        .console
+        .lines()
+        .filter(|l| l.contains("RDCC-INSMOD-FAILED"))
+    {
         s.record(&format!("insmod: {}", l.trim()), false);
     }
 
@@ -159,7 +185,10 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
                 eprintln!("kernel log: {p}");
             }
             s.record(
-                &format!("kernel log has no WARNING/BUG/Oops ({} problem lines)", probs.len()),
+                &format!(
+                    "kernel log has no WARNING/BUG/Oops ({} problem lines)",
+                    probs.len()
+                ),
                 probs.is_empty(),
             );
         }
@@ -199,15 +228,31 @@ pub fn table(rows: &[Row]) -> String {
     ];
     let cell = |r: &Row, k: &str| -> String {
         if k == "util" {
-            let t: f64 = r.get("tput_mbit").and_then(|v| v.parse().ok()).unwrap_or(0.0);
-            let rate: f64 = r.get("rate_mbit").and_then(|v| v.parse().ok()).unwrap_or(0.0);
-            return if rate > 0.0 { format!("{:.1}", 100.0 * t / rate) } else { "-".into() };
+            let t: f64 = r
+                .get("tput_mbit")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.0);
+            let rate: f64 = r
+                .get("rate_mbit")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.0);
+            return if rate > 0.0 {
+                format!("{:.1}", 100.0 * t / rate)
+            } else {
+                "-".into()
+            };
         }
         r.get(k).cloned().unwrap_or_else(|| "-".into())
     };
     let widths: Vec<usize> = cols
         .iter()
-        .map(|(k, h)| rows.iter().map(|r| cell(r, k).len()).chain([h.len()]).max().unwrap_or(0))
+        .map(|(k, h)| {
+            rows.iter()
+                .map(|r| cell(r, k).len())
+                .chain([h.len()])
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     let line = |cells: Vec<String>| -> String {

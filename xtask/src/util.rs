@@ -24,7 +24,10 @@ impl fmt::Display for Error {
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
-        Error { msg: format!("I/O error: {e}"), detail: vec![] }
+        Error {
+            msg: format!("I/O error: {e}"),
+            detail: vec![],
+        }
     }
 }
 
@@ -32,7 +35,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Build an error from a message.
 pub fn err<T>(msg: impl Into<String>) -> Result<T> {
-    Err(Error { msg: msg.into(), detail: vec![] })
+    Err(Error {
+        msg: msg.into(),
+        detail: vec![],
+    })
 }
 
 /// The repository root (the workspace containing xtask/).
@@ -103,10 +109,10 @@ pub fn run(cmd: &mut Command) -> Result<()> {
 
 /// Run a command quietly, returning stdout; on failure include its stderr.
 pub fn run_capture(cmd: &mut Command) -> Result<String> {
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error { msg: format!("cannot start {:?}: {e}", cmd.get_program()), detail: vec![] })?;
+    let out = cmd.stdin(Stdio::null()).output().map_err(|e| Error {
+        msg: format!("cannot start {:?}: {e}", cmd.get_program()),
+        detail: vec![],
+    })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         return Err(Error {

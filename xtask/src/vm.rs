@@ -79,7 +79,9 @@ fn which(bin: &str) -> Result<PathBuf> {
             return Ok(fs::canonicalize(&p)?);
         }
     }
-    err(format!("initramfs: {bin} not found (run `cargo xtask deps`)"))
+    err(format!(
+        "initramfs: {bin} not found (run `cargo xtask deps`)"
+    ))
 }
 
 /// Shared libraries of an ELF binary (and the dynamic loader), as absolute paths.
@@ -109,15 +111,31 @@ pub fn build_initramfs(k: &Kernel, c: &Contents) -> Result<PathBuf> {
         fs::remove_dir_all(&root)?;
     }
     for d in [
-        "bin", "sbin", "usr/bin", "usr/sbin", "lib", "lib64", "proc", "sys", "dev", "tmp", "etc",
-        "root", "run", "rdcc", "selftests", "lib/modules/rdcc",
+        "bin",
+        "sbin",
+        "usr/bin",
+        "usr/sbin",
+        "lib",
+        "lib64",
+        "proc",
+        "sys",
+        "dev",
+        "tmp",
+        "etc",
+        "root",
+        "run",
+        "rdcc",
+        "selftests",
+        "lib/modules/rdcc",
     ] {
         fs::create_dir_all(root.join(d))?;
     }
     // busybox and its applets (real binaries copied below win on PATH and by overwrite).
     let bb = Path::new("/bin/busybox");
     if !bb.exists() {
-        return err("initramfs: /bin/busybox missing (Debian busybox-static; run `cargo xtask deps`)");
+        return err(
+            "initramfs: /bin/busybox missing (Debian busybox-static; run `cargo xtask deps`)",
+        );
     }
     copy_file(bb, &root.join("bin/busybox"))?;
     let list = run_capture(Command::new(bb).arg("--list-full"))?;
@@ -159,7 +177,10 @@ pub fn build_initramfs(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     }
     fs::write(root.join("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n")?;
     fs::write(root.join("etc/group"), "root:x:0:\n")?;
-    fs::write(root.join("etc/hosts"), "127.0.0.1 localhost\n::1 localhost\n")?;
+    fs::write(
+        root.join("etc/hosts"),
+        "127.0.0.1 localhost\n::1 localhost\n",
+    )?;
     write_exec(&root.join("init"), INIT)?;
     write_exec(&root.join("rdcc/job.sh"), &c.job)?;
 
@@ -171,7 +192,11 @@ pub fn build_initramfs(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     );
     run_capture(Command::new("sh").arg("-c").arg(script))?;
     let size = fs::metadata(&img).map(|m| m.len()).unwrap_or(0);
-    say!("vm: initramfs {} MB in {}", size / 1_000_000, fmt_dur(t0.elapsed()));
+    say!(
+        "vm: initramfs {} MB in {}",
+        size / 1_000_000,
+        fmt_dur(t0.elapsed())
+    );
     Ok(img)
 }
 
@@ -245,13 +270,23 @@ impl Default for Boot {
 
 fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
     let mut c = Command::new("qemu-system-x86_64");
-    c.args(["-nographic", "-no-reboot", "-smp", "2", "-m", &b.mem_mib.to_string()]);
+    c.args([
+        "-nographic",
+        "-no-reboot",
+        "-smp",
+        "2",
+        "-m",
+        &b.mem_mib.to_string(),
+    ]);
     if b.kvm {
         c.args(["-enable-kvm", "-cpu", "host"]);
     } else {
         c.args(["-accel", "tcg", "-cpu", "max"]);
     }
-    c.args(["-nic", "none", "-kernel"]).arg(&k.bzimage).arg("-initrd").arg(initrd);
+    c.args(["-nic", "none", "-kernel"])
+        .arg(&k.bzimage)
+        .arg("-initrd")
+        .arg(initrd);
     // loglevel=4: errors and worse reach the console live; everything is in dmesg, which the
     // jobs dump at the end. panic=-1 reboots (= exits QEMU) at once on a panic.
     let append = format!("console=ttyS0 panic=-1 oops=panic loglevel=4 {}", b.append);
@@ -278,7 +313,10 @@ pub fn boot(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResult
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error { msg: format!("vm: cannot start qemu-system-x86_64: {e}"), detail: vec![] })?;
+        .map_err(|e| Error {
+            msg: format!("vm: cannot start qemu-system-x86_64: {e}"),
+            detail: vec![],
+        })?;
     let (tx, rx) = mpsc::channel::<String>();
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
@@ -350,7 +388,13 @@ pub fn boot(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResult
     let _ = child.wait();
     let _ = h1.join();
     let _ = h2.join();
-    Ok(RunResult { status, console, elapsed: t0.elapsed(), boot_time, timed_out })
+    Ok(RunResult {
+        status,
+        console,
+        elapsed: t0.elapsed(),
+        boot_time,
+        timed_out,
+    })
 }
 
 /// Should this machine use KVM? `RDCC_KVM=0|1` decides; otherwise a quick probe boot with KVM
@@ -361,7 +405,12 @@ pub fn use_kvm(k: &Kernel, initrd_probe: &Path) -> Result<bool> {
         Ok("1") => return Ok(true),
         _ => {}
     }
-    if fs::OpenOptions::new().read(true).write(true).open("/dev/kvm").is_err() {
+    if fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/kvm")
+        .is_err()
+    {
         return Ok(false);
     }
     let boot_id = fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
@@ -374,11 +423,28 @@ pub fn use_kvm(k: &Kernel, initrd_probe: &Path) -> Result<bool> {
         }
     }
     say!("vm: probing KVM with a 20 s test boot");
-    let b = Boot { kvm: true, timeout: Duration::from_secs(20), stream: false, ..Boot::default() };
+    let b = Boot {
+        kvm: true,
+        timeout: Duration::from_secs(20),
+        stream: false,
+        ..Boot::default()
+    };
     let log = out_dir()?.join("kvm-probe.log");
-    let ok = boot(k, initrd_probe, &b, &log).map(|r| r.status == Some(0)).unwrap_or(false);
-    say!("vm: KVM {}", if ok { "works" } else { "does not work here; using TCG" });
-    fs::write(&cache, format!("{} {}\n", boot_id.trim(), if ok { "yes" } else { "no" }))?;
+    let ok = boot(k, initrd_probe, &b, &log)
+        .map(|r| r.status == Some(0))
+        .unwrap_or(false);
+    say!(
+        "vm: KVM {}",
+        if ok {
+            "works"
+        } else {
+            "does not work here; using TCG"
+        }
+    );
+    fs::write(
+        &cache,
+        format!("{} {}\n", boot_id.trim(), if ok { "yes" } else { "no" }),
+    )?;
     Ok(ok)
 }
 

@@ -1,0 +1,65 @@
+//! Prints the byte layout of the boundary records in the form the C glue's header asserts, and
+//! checks that the checked-in header `modules/glue/rdcc_abi.h` states exactly these numbers.
+//! Regenerate the assertion block with `cargo test -p rdcc-core --test abi_offsets -- --nocapture`.
+
+use core::mem::{offset_of, size_of};
+use rdcc_core::event::{AckEvent, Decision, LossEvent};
+
+fn layout() -> Vec<String> {
+    let mut v = Vec::new();
+    macro_rules! off {
+        ($t:ty, $c:literal, $($f:ident),*) => {
+            v.push(format!("RDCC_ABI_SIZE(struct {}, {});", $c, size_of::<$t>()));
+            $( v.push(format!("RDCC_ABI_OFF(struct {}, {}, {});", $c, stringify!($f), offset_of!($t, $f))); )*
+        };
+    }
+    off!(
+        AckEvent,
+        "rdcc_ack_event",
+        now_ns,
+        rtt_ns,
+        remote_delay_ns,
+        delivered_bytes,
+        acked_bytes,
+        inflight_bytes,
+        mss_bytes,
+        snd_una,
+        snd_nxt,
+        flags,
+        hops,
+        telemetry
+    );
+    off!(LossEvent, "rdcc_loss_event", now_ns, mss_bytes, kind);
+    off!(
+        Decision,
+        "rdcc_decision",
+        cwnd_bytes_q16,
+        pacing_rate_bps,
+        signal,
+        reason
+    );
+    v
+}
+
+#[test]
+fn c_header_matches_rust_layout() {
+    let want = layout();
+    for l in &want {
+        println!("{l}");
+    }
+    let hdr = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../modules/glue/rdcc_abi.h"
+    ))
+    .expect("modules/glue/rdcc_abi.h");
+    let have: Vec<String> = hdr
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("RDCC_ABI_SIZE(") || l.starts_with("RDCC_ABI_OFF("))
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        have, want,
+        "the C header's layout assertions differ from the Rust layout"
+    );
+}
