@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdcc_abi.h - the one C/Rust boundary of the rdcc modules.
+ *
+ * These records mirror core/src/event.rs (#[repr(C)]). The C compiler checks the layout below
+ * against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs checks that those numbers
+ * are the Rust layout (cargo test fails when either side changes alone). The Rust side of each
+ * module also asserts the sizes at compile time (modules/glue/glue.rs).
+ */
+#ifndef _RDCC_ABI_H
+#define _RDCC_ABI_H
+
+#include <linux/types.h>
+#include <linux/stddef.h>
+#include <linux/build_bug.h>
+
+/* struct rdcc_ack_event.flags (event.rs ACK_*) */
+#define RDCC_ACK_HAS_RTT		(1U << 0)
+#define RDCC_ACK_HAS_REMOTE_DELAY	(1U << 1)
+#define RDCC_ACK_HAS_HOPS		(1U << 2)
+#define RDCC_ACK_ECE			(1U << 3)
+#define RDCC_ACK_APP_LIMITED		(1U << 4)
+#define RDCC_ACK_DELAYED		(1U << 5)
+#define RDCC_ACK_IN_RECOVERY		(1U << 6)
+#define RDCC_ACK_HAS_TELEMETRY		(1U << 7)
+
+/* struct rdcc_loss_event.kind (event.rs LossKind) */
+#define RDCC_LOSS_FAST_RECOVERY		1U
+#define RDCC_LOSS_RTO			2U
+
+/* Bytes of icsk_ca_priv the core's per-flow state may use (event.rs CORE_STATE_BUDGET). */
+#define RDCC_CORE_STATE_BYTES		72
+
+struct rdcc_ack_event {
+	u64 now_ns;
+	u64 rtt_ns;
+	u64 remote_delay_ns;
+	u64 delivered_bytes;
+	u32 acked_bytes;
+	u32 inflight_bytes;
+	u32 mss_bytes;
+	u32 snd_una;
+	u32 snd_nxt;
+	u32 flags;
+	u8 hops;
+	u8 _pad[7];
+	u64 telemetry;
+};
+
+struct rdcc_loss_event {
+	u64 now_ns;
+	u32 mss_bytes;
+	u32 kind;
+};
+
+struct rdcc_decision {
+	u64 cwnd_bytes_q16;	/* window, bytes << 16 */
+	u64 pacing_rate_bps;	/* bytes per second, 0 = not paced by the law */
+	s64 signal;		/* the law's main signal (see Documentation/algorithms) */
+	u32 reason;		/* event.rs Reason */
+	u32 _pad;
+};
+
+#define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
+#define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
+
+/* Generated from the Rust layout by core/tests/abi_offsets.rs; do not edit by hand. */
+RDCC_ABI_SIZE(struct rdcc_ack_event, 72);
+RDCC_ABI_OFF(struct rdcc_ack_event, now_ns, 0);
+RDCC_ABI_OFF(struct rdcc_ack_event, rtt_ns, 8);
+RDCC_ABI_OFF(struct rdcc_ack_event, remote_delay_ns, 16);
+RDCC_ABI_OFF(struct rdcc_ack_event, delivered_bytes, 24);
+RDCC_ABI_OFF(struct rdcc_ack_event, acked_bytes, 32);
+RDCC_ABI_OFF(struct rdcc_ack_event, inflight_bytes, 36);
+RDCC_ABI_OFF(struct rdcc_ack_event, mss_bytes, 40);
+RDCC_ABI_OFF(struct rdcc_ack_event, snd_una, 44);
+RDCC_ABI_OFF(struct rdcc_ack_event, snd_nxt, 48);
+RDCC_ABI_OFF(struct rdcc_ack_event, flags, 52);
+RDCC_ABI_OFF(struct rdcc_ack_event, hops, 56);
+RDCC_ABI_OFF(struct rdcc_ack_event, telemetry, 64);
+RDCC_ABI_SIZE(struct rdcc_loss_event, 16);
+RDCC_ABI_OFF(struct rdcc_loss_event, now_ns, 0);
+RDCC_ABI_OFF(struct rdcc_loss_event, mss_bytes, 8);
+RDCC_ABI_OFF(struct rdcc_loss_event, kind, 12);
+RDCC_ABI_SIZE(struct rdcc_decision, 32);
+RDCC_ABI_OFF(struct rdcc_decision, cwnd_bytes_q16, 0);
+RDCC_ABI_OFF(struct rdcc_decision, pacing_rate_bps, 8);
+RDCC_ABI_OFF(struct rdcc_decision, signal, 16);
+RDCC_ABI_OFF(struct rdcc_decision, reason, 24);
+
+#endif /* _RDCC_ABI_H */
