@@ -1,0 +1,870 @@
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # 'local' is an ash/dash extension; the guest shell is busybox ash.
+#
+# selftests/lib.sh - helpers sourced by the rdcc in-VM selftests.
+#
+# Written for busybox ash (the guest's /bin/sh); also runs under dash. No bash, python, perl or
+# jq. Sourcing this file:
+#   - sets the defaults of the RDCC_* variables below (a value from the environment wins),
+#   - resolves the real iproute2 `ip`, `tc`, `ss` and `iperf3` (never the busybox applets),
+#   - creates a private temp dir and installs traps (EXIT, INT, TERM, HUP) that kill every
+#     process this library started, delete the two network namespaces and remove the temp dir.
+#
+# Tunables (environment variables; defaults in brackets):
+#   RDCC_RATE_MBIT     [100]   bottleneck rate (HTB rate and ceil), Mbit/s = 10^6 bit/s, integer
+#   RDCC_DELAY_US      [100]   netem one-way delay on the sender's egress (data direction only), us
+#   RDCC_QLIMIT_PKTS   [1000]  packet limit of the queue under HTB (netem `limit`, or pfifo)
+#   RDCC_DURATION      [5]     iperf3 -t seconds for each measured run
+#   RDCC_PORT          [5201]  iperf3 server port (inside the receiver namespace)
+#   RDCC_SAMPLE_MS     [100]   period of the `ss -tin` sampler, ms
+#   RDCC_IPERF_SLACK   [30]    seconds an iperf3 client may run beyond its -t before it is killed
+#   RDCC_NS_SND        [rdcc_snd]  sender namespace name
+#   RDCC_NS_RCV        [rdcc_rcv]  receiver namespace name
+#   RDCC_MODULE_DIRS   ["/lib/modules/rdcc /lib/modules/$(uname -r)"]  where load_cc looks
+#                              for tcp_<name>.ko when modprobe fails (searched recursively)
+#   RDCC_ARTIFACT_DIR  [unset] if set, every iperf3 JSON and ss sample file is copied there
+#   RDCC_KEEP_TMP      [0]     1 = keep the temp dir (its path is printed as a diagnostic)
+#   RDCC_IP, RDCC_TC, RDCC_SS, RDCC_IPERF3  override the tool paths
+#
+# Topology built by rdcc_topo_setup (addresses exist only inside these two namespaces):
+#
+#   netns rdcc_snd                                         netns rdcc_rcv
+#   +--------------------------------------+               +-------------------------+
+#   | iperf3 -c (sender), ss sampler       |               | iperf3 -s (receiver)    |
+#   | veth_snd 10.0.0.1/24, fd00::1/64     |=== veth ======| veth_rcv 10.0.0.2/24,   |
+#   |  egress qdisc tree:                  |               |          fd00::2/64     |
+#   |   1:  htb default 10                 |  data  --->   |  egress: noqueue        |
+#   |   1:10 htb rate R ceil R             |  <---  ACKs   |  (ACKs undelayed)       |
+#   |   10: netem delay D limit L          |               |                         |
+#   +--------------------------------------+               +-------------------------+
+#   R = RDCC_RATE_MBIT mbit, D = RDCC_DELAY_US us, L = RDCC_QLIMIT_PKTS packets.
+#   With RDCC_DELAY_US=0 and no netem in the kernel, the leaf is `pfifo limit L` instead.
+
+# ----------------------------------------------------------------------------------------------
+# configuration
+
+: "${RDCC_RATE_MBIT:=100}"
+: "${RDCC_DELAY_US:=100}"
+: "${RDCC_QLIMIT_PKTS:=1000}"
+: "${RDCC_DURATION:=5}"
+: "${RDCC_PORT:=5201}"
+: "${RDCC_SAMPLE_MS:=100}"
+: "${RDCC_IPERF_SLACK:=30}"
+: "${RDCC_NS_SND:=rdcc_snd}"
+: "${RDCC_NS_RCV:=rdcc_rcv}"
+: "${RDCC_KEEP_TMP:=0}"
+: "${RDCC_ARTIFACT_DIR:=}"
+if [ -z "${RDCC_MODULE_DIRS:-}" ]; then
+	RDCC_MODULE_DIRS="/lib/modules/rdcc /lib/modules/$(uname -r 2>/dev/null)"
+fi
+
+RDCC_SND_IF=veth_snd
+RDCC_RCV_IF=veth_rcv
+RDCC_SND_IP4=10.0.0.1
+RDCC_RCV_IP4=10.0.0.2
+RDCC_SND_IP6=fd00::1
+RDCC_RCV_IP6=fd00::2
+RDCC_CC_SYSCTL=/proc/sys/net/ipv4/tcp_congestion_control
+RDCC_CC_AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
+RDCC_CC_ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+
+# ----------------------------------------------------------------------------------------------
+# TAP output (TAP version 13; KTAP-compatible subset)
+
+RDCC_TAP_NUM=0
+RDCC_TAP_PASS=0
+RDCC_TAP_FAIL=0
+RDCC_TAP_SKIP=0
+RDCC_TAP_PLANNED=0
+
+# tap_diag MSG... : print MSG as diagnostic line(s), each prefixed with "# ".
+tap_diag() {
+	printf '%s\n' "$*" | while IFS= read -r _l; do printf '# %s\n' "$_l"; done
+}
+
+# tap_diag_file FILE [MAXLINES] : print (the first MAXLINES, default 20, lines of) FILE as diags.
+tap_diag_file() {
+	[ -s "$1" ] || return 0
+	head -n "${2:-20}" "$1" | while IFS= read -r _l; do printf '#   %s\n' "$_l"; done
+}
+
+# A '#' in a description would start a TAP directive: replace it.
+rdcc_tap_desc() {
+	printf '%s' "$*" | tr '#\n' '_ '
+}
+
+tap_header() { printf 'TAP version 13\n'; }
+
+# tap_plan N : print the plan. Call once, before the first result.
+tap_plan() {
+	RDCC_TAP_PLANNED=$1
+	printf '1..%s\n' "$1"
+}
+
+tap_ok() {
+	RDCC_TAP_NUM=$((RDCC_TAP_NUM + 1))
+	RDCC_TAP_PASS=$((RDCC_TAP_PASS + 1))
+	printf 'ok %d - %s\n' "$RDCC_TAP_NUM" "$(rdcc_tap_desc "$*")"
+}
+
+tap_not_ok() {
+	RDCC_TAP_NUM=$((RDCC_TAP_NUM + 1))
+	RDCC_TAP_FAIL=$((RDCC_TAP_FAIL + 1))
+	printf 'not ok %d - %s\n' "$RDCC_TAP_NUM" "$(rdcc_tap_desc "$*")"
+}
+
+# tap_skip DESC REASON : a check whose prerequisite is absent.
+tap_skip() {
+	RDCC_TAP_NUM=$((RDCC_TAP_NUM + 1))
+	RDCC_TAP_SKIP=$((RDCC_TAP_SKIP + 1))
+	printf 'ok %d - %s # SKIP %s\n' "$RDCC_TAP_NUM" "$(rdcc_tap_desc "$1")" "$(rdcc_tap_desc "$2")"
+}
+
+# tap_result STATUS DESC : ok if STATUS is 0, else not ok.
+tap_result() {
+	local st="$1"
+	shift
+	if [ "$st" -eq 0 ]; then tap_ok "$@"; else tap_not_ok "$@"; fi
+}
+
+# tap_bail REASON : abort the whole test (TAP "Bail out!"); the EXIT trap cleans up.
+tap_bail() {
+	printf 'Bail out! %s\n' "$(rdcc_tap_desc "$*")"
+	exit 1
+}
+
+# tap_finish : clean up, report results that were planned but never emitted as failures,
+# print the totals line and exit 0 only if nothing failed.
+tap_finish() {
+	rdcc_cleanup
+	if [ "$RDCC_TAP_NUM" -lt "$RDCC_TAP_PLANNED" ]; then
+		tap_diag "planned $RDCC_TAP_PLANNED results but produced $RDCC_TAP_NUM"
+		while [ "$RDCC_TAP_NUM" -lt "$RDCC_TAP_PLANNED" ]; do
+			tap_not_ok "result never produced (test ended early)"
+		done
+	elif [ "$RDCC_TAP_NUM" -gt "$RDCC_TAP_PLANNED" ]; then
+		tap_diag "BUG: planned $RDCC_TAP_PLANNED results but produced $RDCC_TAP_NUM"
+		RDCC_TAP_FAIL=$((RDCC_TAP_FAIL + 1))
+	fi
+	printf '# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n' \
+		"$RDCC_TAP_PASS" "$RDCC_TAP_FAIL" "$RDCC_TAP_SKIP"
+	if [ "$RDCC_TAP_FAIL" -eq 0 ]; then exit 0; fi
+	exit 1
+}
+
+# ----------------------------------------------------------------------------------------------
+# small utilities
+
+# rdcc_is_uint VALUE : VALUE is a non-empty decimal integer.
+rdcc_is_uint() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	return 0
+}
+
+# rdcc_fcmp A OP B : floating-point comparison via awk; OP is one of < <= > >= == !=.
+rdcc_fcmp() {
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		a += 0; b += 0
+		if (op == "<") r = a < b; else if (op == "<=") r = a <= b
+		else if (op == ">") r = a > b; else if (op == ">=") r = a >= b
+		else if (op == "==") r = a == b; else r = a != b
+		exit !r }'
+}
+
+# rdcc_calc EXPR : evaluate an awk arithmetic expression, print with %.1f.
+rdcc_calc() {
+	awk "BEGIN { printf \"%.1f\", ($1) }"
+}
+
+# Fractional sleep is a busybox build option (FEATURE_FLOAT_SLEEP); fall back to 1 s steps.
+if sleep 0.01 2>/dev/null; then
+	RDCC_TICK=0.1
+	RDCC_TICKS_PER_S=10
+else
+	RDCC_TICK=1
+	RDCC_TICKS_PER_S=1
+fi
+
+# rdcc_alive PID : the process exists and is not a zombie.
+rdcc_alive() {
+	local line st
+	[ -n "$1" ] && [ -r "/proc/$1/stat" ] || return 1
+	read -r line <"/proc/$1/stat" 2>/dev/null || return 1
+	st=${line##*) }
+	st=${st%% *}
+	[ "$st" != Z ] && [ "$st" != X ]
+}
+
+RDCC_PIDS=""
+
+rdcc_track() { RDCC_PIDS="$RDCC_PIDS $1"; }
+
+rdcc_untrack() {
+	local p keep=""
+	for p in $RDCC_PIDS; do [ "$p" = "$1" ] || keep="$keep $p"; done
+	RDCC_PIDS=$keep
+}
+
+# rdcc_kill PID : SIGTERM, wait up to 2 s, then SIGKILL; reap it if it is our child.
+rdcc_kill() {
+	local pid="$1" i=0
+	[ -n "$pid" ] || return 0
+	if rdcc_alive "$pid"; then
+		kill -TERM "$pid" 2>/dev/null
+		while rdcc_alive "$pid" && [ "$i" -lt $((2 * RDCC_TICKS_PER_S)) ]; do
+			sleep "$RDCC_TICK"
+			i=$((i + 1))
+		done
+		rdcc_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	rdcc_untrack "$pid"
+	return 0
+}
+
+# rdcc_run LOG CMD... : run CMD, append its stderr/stdout to LOG; on failure print it as diag.
+rdcc_run() {
+	local log="$1" rc
+	shift
+	"$@" >>"$log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tap_diag "command failed (rc=$rc): $*"
+		tail -n 5 "$log" | while IFS= read -r _l; do printf '#   %s\n' "$_l"; done
+	fi
+	return "$rc"
+}
+
+# ----------------------------------------------------------------------------------------------
+# tools
+
+# rdcc_pick_tool VAR OVERRIDE NAME PATTERN CANDIDATES... : set VAR to OVERRIDE if that is set,
+# else to the first of CANDIDATES and `command -v NAME`; the chosen program's version output
+# (-V, then --version) must match PATTERN (this rejects busybox's ip/tc applets).
+rdcc_pick_tool() {
+	local var="$1" over="$2" name="$3" pat="$4" c
+	shift 4
+	[ -z "$over" ] || set -- "$over"
+	[ -n "$over" ] || set -- "$@" "$(command -v "$name" 2>/dev/null)"
+	for c in "$@"; do
+		if [ -z "$c" ] || [ ! -x "$c" ]; then continue; fi
+		if { "$c" -V 2>&1; "$c" --version 2>&1; } | grep -q "$pat"; then
+			eval "$var=\$c"
+			return 0
+		fi
+	done
+	eval "$var="
+	return 1
+}
+
+# rdcc_find_tools : resolve IP, TC, SS, IPERF3 (real iproute2 and iperf3, not busybox applets).
+rdcc_find_tools() {
+	local rc=0
+	rdcc_pick_tool IP "${RDCC_IP:-}" ip iproute2 /usr/bin/ip /usr/sbin/ip /bin/ip /sbin/ip || rc=1
+	rdcc_pick_tool TC "${RDCC_TC:-}" tc iproute2 /usr/bin/tc /usr/sbin/tc /bin/tc /sbin/tc || rc=1
+	rdcc_pick_tool SS "${RDCC_SS:-}" ss iproute2 /usr/bin/ss /usr/sbin/ss /bin/ss /sbin/ss || rc=1
+	rdcc_pick_tool IPERF3 "${RDCC_IPERF3:-}" iperf3 'iperf 3' /usr/bin/iperf3 /usr/local/bin/iperf3 ||
+		rc=1
+	return "$rc"
+}
+
+# require_root : bail out unless running as uid 0.
+require_root() {
+	local uid
+	uid=""
+	command -v id >/dev/null 2>&1 && uid=$(id -u 2>/dev/null)
+	if [ -z "$uid" ] && [ -r /proc/self/status ]; then
+		uid=$(awk '/^Uid:/ { print $2 }' /proc/self/status)
+	fi
+	if [ "$uid" != 0 ]; then
+		tap_not_ok "running as root (uid=${uid:-unknown})"
+		tap_bail "root is required (network namespaces, qdiscs, sysctls, modules)"
+	fi
+}
+
+# rdcc_check_env : verify tools, /proc and the numeric tunables; diag every problem.
+rdcc_check_env() {
+	local rc=0 v
+	if ! rdcc_find_tools; then
+		tap_diag "missing tool(s): ip=${IP:-?} tc=${TC:-?} ss=${SS:-?} iperf3=${IPERF3:-?}" \
+			"(need iproute2 ip/tc/ss and iperf3; busybox applets do not support netns/ss)"
+		rc=1
+	fi
+	if [ ! -r "$RDCC_CC_AVAIL" ]; then
+		tap_diag "$RDCC_CC_AVAIL not readable (is /proc mounted? CONFIG_INET?)"
+		rc=1
+	fi
+	for v in RDCC_RATE_MBIT RDCC_DELAY_US RDCC_QLIMIT_PKTS RDCC_DURATION RDCC_PORT \
+		RDCC_SAMPLE_MS RDCC_IPERF_SLACK; do
+		eval "_val=\${$v}"
+		# shellcheck disable=SC2154 # _val is assigned by the eval above
+		if ! rdcc_is_uint "$_val"; then
+			tap_diag "$v='$_val' is not a non-negative integer"
+			rc=1
+		fi
+	done
+	if [ "$rc" -eq 0 ]; then
+		if [ "$RDCC_RATE_MBIT" -lt 1 ] || [ "$RDCC_DURATION" -lt 1 ] ||
+			[ "$RDCC_QLIMIT_PKTS" -lt 1 ] || [ "$RDCC_SAMPLE_MS" -lt 1 ]; then
+			tap_diag "RDCC_RATE_MBIT, RDCC_DURATION, RDCC_QLIMIT_PKTS, RDCC_SAMPLE_MS must be >= 1"
+			rc=1
+		fi
+	fi
+	return "$rc"
+}
+
+# ----------------------------------------------------------------------------------------------
+# temp dir, cleanup, traps
+
+RDCC_TMP="${TMPDIR:-/tmp}/rdcc-selftest.$$"
+rm -rf "$RDCC_TMP" 2>/dev/null
+if ! mkdir -p "$RDCC_TMP"; then
+	echo "lib.sh: cannot create $RDCC_TMP" >&2
+	exit 1
+fi
+RDCC_CLEANED=0
+RDCC_SERVER_PID=""
+
+# rdcc_ns_kill_all NS : kill every process still inside namespace NS (all of them were started
+# by this library: nothing else runs in these namespaces).
+rdcc_ns_kill_all() {
+	local p
+	[ -n "${IP:-}" ] || return 0
+	for p in $("$IP" netns pids "$1" 2>/dev/null); do
+		rdcc_kill "$p"
+	done
+}
+
+rdcc_ns_exists() {
+	[ -n "${IP:-}" ] || return 1
+	"$IP" netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'
+}
+
+# rdcc_topo_teardown : kill everything in the namespaces and delete them (idempotent).
+rdcc_topo_teardown() {
+	local ns
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV"; do
+		if rdcc_ns_exists "$ns"; then
+			rdcc_ns_kill_all "$ns"
+			"$IP" netns del "$ns" 2>/dev/null ||
+				tap_diag "cleanup: could not delete netns $ns"
+		fi
+	done
+	RDCC_SERVER_PID=""
+}
+
+# rdcc_cleanup : kill tracked processes, delete namespaces, remove the temp dir. Runs once.
+rdcc_cleanup() {
+	local p
+	[ "$RDCC_CLEANED" = 1 ] && return 0
+	RDCC_CLEANED=1
+	if [ -d "$RDCC_TMP" ]; then : >"$RDCC_TMP/stop" 2>/dev/null; fi
+	for p in $RDCC_PIDS; do rdcc_kill "$p"; done
+	rdcc_topo_teardown
+	rdcc_cc_allow_restore
+	if [ "$RDCC_KEEP_TMP" = 1 ]; then
+		tap_diag "temp dir kept: $RDCC_TMP"
+	else
+		rm -rf "$RDCC_TMP"
+	fi
+}
+
+rdcc_on_exit() {
+	local rc=$?
+	trap '' INT TERM HUP
+	rdcc_cleanup
+	exit "$rc"
+}
+
+rdcc_on_signal() {
+	trap '' INT TERM HUP
+	printf 'Bail out! interrupted by SIG%s\n' "$1"
+	exit "$2" # runs the EXIT trap, which cleans up
+}
+
+trap rdcc_on_exit EXIT
+trap 'rdcc_on_signal INT 130' INT
+trap 'rdcc_on_signal TERM 143' TERM
+trap 'rdcc_on_signal HUP 129' HUP
+# A closed stdout (the reader died, e.g. Ctrl-C on `cc_basic.sh | tee`) must not kill the
+# shell before it has cleaned up: with SIGPIPE ignored, writes just fail with EPIPE.
+trap '' PIPE
+
+# ----------------------------------------------------------------------------------------------
+# topology
+
+# rdcc_topo_setup : build the two namespaces, veth pair, addresses and the qdisc tree.
+rdcc_topo_setup() {
+	local log="$RDCC_TMP/setup.log" ns leaf
+	: >"$log"
+	mkdir -p /run/netns 2>/dev/null
+	rdcc_recover_stale
+	rdcc_run "$log" "$IP" netns add "$RDCC_NS_SND" || return 1
+	rdcc_run "$log" "$IP" netns add "$RDCC_NS_RCV" || return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link add "$RDCC_SND_IF" type veth \
+		peer name "$RDCC_RCV_IF" netns "$RDCC_NS_RCV" || return 1
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV"; do
+		rdcc_run "$log" "$IP" -n "$ns" link set lo up || return 1
+	done
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" addr add "$RDCC_SND_IP4/24" dev "$RDCC_SND_IF" || return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" addr add "$RDCC_RCV_IP4/24" dev "$RDCC_RCV_IF" || return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" -6 addr add "$RDCC_SND_IP6/64" dev "$RDCC_SND_IF" nodad ||
+		return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" -6 addr add "$RDCC_RCV_IP6/64" dev "$RDCC_RCV_IF" nodad ||
+		return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link set "$RDCC_SND_IF" up || return 1
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link set "$RDCC_RCV_IF" up || return 1
+
+	# Bottleneck on the sender's egress. quantum is explicit only to silence HTB's "quantum is
+	# big" warning (a single class never round-robins, so its value does not matter).
+	rdcc_run "$log" "$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" root handle 1: \
+		htb default 10 || return 1
+	rdcc_run "$log" "$TC" -n "$RDCC_NS_SND" class add dev "$RDCC_SND_IF" parent 1: \
+		classid 1:10 htb rate "${RDCC_RATE_MBIT}mbit" ceil "${RDCC_RATE_MBIT}mbit" \
+		quantum 60000 || return 1
+	if "$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" parent 1:10 handle 10: \
+		netem delay "${RDCC_DELAY_US}us" limit "$RDCC_QLIMIT_PKTS" >>"$log" 2>&1; then
+		leaf=netem
+	elif [ "$RDCC_DELAY_US" -eq 0 ]; then
+		tap_diag "netem unavailable; RDCC_DELAY_US=0, so the HTB leaf is pfifo limit $RDCC_QLIMIT_PKTS"
+		rdcc_run "$log" "$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" parent 1:10 \
+			handle 10: pfifo limit "$RDCC_QLIMIT_PKTS" || return 1
+		leaf=pfifo
+	else
+		tap_diag "cannot add netem delay ${RDCC_DELAY_US}us (CONFIG_NET_SCH_NETEM missing?)"
+		tap_diag_file "$log" 5
+		tap_diag "hint: RDCC_DELAY_US=0 runs without netem"
+		return 1
+	fi
+	# Verify the tree really is what we asked for.
+	"$TC" -n "$RDCC_NS_SND" qdisc show dev "$RDCC_SND_IF" >"$RDCC_TMP/qdisc.txt" 2>&1
+	"$TC" -n "$RDCC_NS_SND" class show dev "$RDCC_SND_IF" >>"$RDCC_TMP/qdisc.txt" 2>&1
+	if ! grep -q '^qdisc htb 1: root' "$RDCC_TMP/qdisc.txt" ||
+		! grep -q "^qdisc $leaf 10: parent 1:10" "$RDCC_TMP/qdisc.txt" ||
+		! grep -q '^class htb 1:10 ' "$RDCC_TMP/qdisc.txt"; then
+		tap_diag "qdisc tree on $RDCC_SND_IF is not htb 1: / class 1:10 / $leaf 10:"
+		tap_diag_file "$RDCC_TMP/qdisc.txt"
+		return 1
+	fi
+	if ! "$IP" -n "$RDCC_NS_RCV" addr show dev "$RDCC_RCV_IF" 2>/dev/null | grep -q "$RDCC_RCV_IP6/64"; then
+		tap_diag "IPv6 address $RDCC_RCV_IP6 missing on $RDCC_RCV_IF (CONFIG_IPV6?)"
+		return 1
+	fi
+	tap_diag "topology: $RDCC_NS_SND($RDCC_SND_IP4,$RDCC_SND_IP6) -> $RDCC_NS_RCV($RDCC_RCV_IP4,$RDCC_RCV_IP6)"
+	tap_diag_file "$RDCC_TMP/qdisc.txt"
+	# shellcheck disable=SC2034 # read by the tests (the leaf qdisc actually installed)
+	RDCC_LEAF_QDISC=$leaf
+	return 0
+}
+
+# ----------------------------------------------------------------------------------------------
+# iperf3 server (receiver namespace)
+
+rdcc_server_listening() {
+	"$SS" -N "$RDCC_NS_RCV" -ltnH "( sport = :$RDCC_PORT )" 2>/dev/null | grep -q .
+}
+
+# rdcc_server_start : start `iperf3 -s` in the receiver namespace in the background, write its pid
+# to $RDCC_TMP/iperf3-server.pid and wait (at most 5 s) until the port is listening.
+rdcc_server_start() {
+	local i=0
+	if [ -n "$RDCC_SERVER_PID" ] && rdcc_alive "$RDCC_SERVER_PID" && rdcc_server_listening; then
+		return 0
+	fi
+	[ -n "$RDCC_SERVER_PID" ] && rdcc_kill "$RDCC_SERVER_PID"
+	"$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -p "$RDCC_PORT" \
+		>>"$RDCC_TMP/iperf3-server.log" 2>&1 &
+	RDCC_SERVER_PID=$!
+	rdcc_track "$RDCC_SERVER_PID"
+	echo "$RDCC_SERVER_PID" >"$RDCC_TMP/iperf3-server.pid"
+	while [ "$i" -lt $((5 * RDCC_TICKS_PER_S)) ]; do
+		if ! rdcc_alive "$RDCC_SERVER_PID"; then
+			tap_diag "iperf3 server exited at start:"
+			tap_diag_file "$RDCC_TMP/iperf3-server.log" 10
+			return 1
+		fi
+		rdcc_server_listening && return 0
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
+	tap_diag "iperf3 server not listening on port $RDCC_PORT after 5 s"
+	return 1
+}
+
+rdcc_server_restart() {
+	[ -n "$RDCC_SERVER_PID" ] && rdcc_kill "$RDCC_SERVER_PID"
+	RDCC_SERVER_PID=""
+	rdcc_server_start
+}
+
+# ----------------------------------------------------------------------------------------------
+# ss sampler
+
+# rdcc_sampler OUT STOPFILE MAXITER : every RDCC_SAMPLE_MS ms append `ss -tin` of the sender's
+# established connections to port RDCC_PORT to OUT, each sample headed by "@@ <n>". Stops when
+# STOPFILE exists or after MAXITER samples. Run it in the background.
+rdcc_sampler() {
+	local out="$1" stop="$2" max="$3" i=0 period
+	if [ "$RDCC_TICK" = 1 ]; then
+		period=1
+	else
+		period=$(awk -v ms="$RDCC_SAMPLE_MS" 'BEGIN { printf "%.3f", ms / 1000 }')
+	fi
+	: >"$out"
+	while [ "$i" -lt "$max" ] && [ ! -e "$stop" ]; do
+		i=$((i + 1))
+		{
+			printf '@@ %d\n' "$i"
+			"$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$RDCC_PORT )" 2>/dev/null
+		} >>"$out"
+		sleep "$period"
+	done
+}
+
+# rdcc_ss_records SAMPLES : one line per (sample, socket): "sample lport alg rtt_us cwnd acked".
+# ss prints per socket a header line (Recv-Q Send-Q Local Peer) and an indented info line:
+# "[ts] [sack] [ecn] [ecnseen] [fastopen] <ca-name> wscale:.. rto:.. rtt:<srtt_ms>/<var> ..".
+rdcc_ss_records() {
+	awk '
+	/^@@/ { smp = $2; have = 0; next }
+	/^[^ \t]/ {
+		loc = ($1 ~ /^[0-9]+$/) ? $3 : $4
+		n = split(loc, a, ":"); lport = a[n]; have = 1; next
+	}
+	/^[ \t]/ {
+		if (!have) next
+		alg = ""; rtt = ""; cwnd = 0; acked = 0; colon = 0
+		for (i = 1; i <= NF; i++) {
+			t = $i
+			if (t ~ /:/) colon = 1
+			if (!colon && alg == "" && t ~ /^[A-Za-z_][A-Za-z0-9_]*$/ && t != "ts" &&
+			    t != "sack" && t != "ecn" && t != "ecnseen" && t != "fastopen")
+				alg = t
+			if (t ~ /^rtt:/) { split(substr(t, 5), r, "/"); rtt = sprintf("%.1f", r[1] * 1000) }
+			else if (t ~ /^cwnd:/) cwnd = substr(t, 6) + 0
+			else if (t ~ /^bytes_acked:/) acked = substr(t, 13) + 0
+		}
+		if (alg == "") alg = "-"
+		if (rtt != "") print smp, lport, alg, rtt, cwnd, acked
+		have = 0
+	}' "$1"
+}
+
+# rdcc_ss_stats RECORDS : pick the data socket (the local port with the most bytes acked; the
+# iperf3 control connection carries a few hundred bytes) and print key=value statistics of its
+# samples: dport, samples, rtt_mean, rtt_p99 (nearest rank: sorted[ceil(0.99 n)]), rtt_min,
+# rtt_max, cwnd_mean, cwnd_max, algs (alg=count,...).
+rdcc_ss_stats() {
+	awk '
+	{ rec[NR] = $0; if (!($2 in best) || $6 + 0 > best[$2]) best[$2] = $6 + 0 }
+	END {
+		dp = ""; bm = -1
+		for (p in best) if (best[p] > bm) { bm = best[p]; dp = p }
+		n = 0; s = 0; cs = 0; cm = 0; algs = ""
+		for (j = 1; j <= NR; j++) {
+			split(rec[j], f, " ")
+			if (f[2] != dp) continue
+			n++; v = f[4] + 0; s += v; cs += f[5]; if (f[5] + 0 > cm) cm = f[5] + 0
+			if (!(f[3] in ac)) order[++na] = f[3]
+			ac[f[3]]++
+			# insertion sort (n is at most a few hundred)
+			k = n - 1
+			while (k >= 1 && r[k] > v) { r[k + 1] = r[k]; k-- }
+			r[k + 1] = v
+		}
+		for (j = 1; j <= na; j++) algs = algs (j > 1 ? "," : "") order[j] "=" ac[order[j]]
+		if (n == 0) {
+			printf "dport=\nsamples=0\nrtt_mean=0.0\nrtt_p99=0.0\nrtt_min=0.0\nrtt_max=0.0\n"
+			printf "cwnd_mean=0.0\ncwnd_max=0\nalgs=\n"
+			exit
+		}
+		k = int(0.99 * n); if (k < 0.99 * n) k++; if (k < 1) k = 1
+		printf "dport=%s\nsamples=%d\nrtt_mean=%.1f\nrtt_p99=%.1f\n", dp, n, s / n, r[k]
+		printf "rtt_min=%.1f\nrtt_max=%.1f\ncwnd_mean=%.1f\ncwnd_max=%d\nalgs=%s\n", \
+			r[1], r[n], cs / n, cm, algs
+	}' "$1"
+}
+
+# ----------------------------------------------------------------------------------------------
+# iperf3 client
+
+# rdcc_iperf_json FILE : key=value lines from iperf3 -J output: tput (sum_received Mbit/s),
+# sent (sum_sent Mbit/s), retrans (sum_sent retransmits), bytes (sum_received bytes),
+# cc (sender_tcp_congestion), err (the "error" string, if any).
+rdcc_iperf_json() {
+	awk '
+	function val(s) { sub(/^[^:]*:[ \t]*/, "", s); sub(/[ \t]*,?[ \t]*$/, "", s); gsub(/"/, "", s); return s }
+	/"[A-Za-z_]+":[ \t]*\{/ { key = $0; sub(/^[ \t]*"/, "", key); sub(/".*/, "", key); next }
+	/"bits_per_second":/ {
+		if (key == "sum_received" && rbps == "") rbps = val($0)
+		if (key == "sum_sent" && sbps == "") sbps = val($0)
+	}
+	/"bytes":/ { if (key == "sum_received" && rbytes == "") rbytes = val($0) }
+	/"retransmits":/ { if (key == "sum_sent" && retr == "") retr = val($0) }
+	/"sender_tcp_congestion":/ { cc = val($0) }
+	/^[ \t]*"error":/ { err = val($0) }
+	END {
+		printf "tput=%.1f\nsent=%.1f\nretrans=%d\nbytes=%d\n", rbps / 1e6, sbps / 1e6, retr, rbytes
+		gsub(/[^A-Za-z0-9_]/, "", cc)
+		printf "cc=%s\nerr=%s\n", cc, err
+	}' "$1"
+}
+
+# rdcc_iperf_run LABEL DST ALGO SAMPLE IPERF3-ARGS... : run one iperf3 client in the sender
+# namespace towards DST (port RDCC_PORT), with `-C ALGO` unless ALGO is empty (then the netns
+# default applies), and the extra IPERF3-ARGS (e.g. -t 5 or -n 256K). With SAMPLE=1, ss is
+# sampled in the background during the run. The client is killed after its -t plus
+# RDCC_IPERF_SLACK seconds. Returns 0 if iperf3 exited 0, reported no error and moved data.
+# Results (always set):
+#   RDCC_R_RC (exit status; 124 = killed on timeout), RDCC_R_ERR (iperf3 error text),
+#   RDCC_R_TPUT (receiver Mbit/s, %.1f), RDCC_R_SENT (sender Mbit/s), RDCC_R_RETRANS,
+#   RDCC_R_BYTES (bytes received), RDCC_R_CC (iperf3's sender_tcp_congestion),
+#   RDCC_R_SAMPLES, RDCC_R_RTT_MEAN, RDCC_R_RTT_P99, RDCC_R_RTT_MIN, RDCC_R_RTT_MAX (us),
+#   RDCC_R_CWND_MEAN, RDCC_R_CWND_MAX (packets), RDCC_R_ALGS (ss algorithm counts on the data
+#   socket, "name=count,..."), RDCC_R_DPORT (the data socket's local port).
+rdcc_iperf_run() {
+	local label="$1" dst="$2" algo="$3" sample="$4" base pid spid i limit t=0 k v prev=""
+	shift 4
+	base="$RDCC_TMP/$label"
+	RDCC_R_RC=1 RDCC_R_ERR="" RDCC_R_TPUT=0.0 RDCC_R_SENT=0.0 RDCC_R_RETRANS=0 RDCC_R_BYTES=0
+	RDCC_R_CC="" RDCC_R_SAMPLES=0 RDCC_R_RTT_MEAN=0.0 RDCC_R_RTT_P99=0.0 RDCC_R_RTT_MIN=0.0
+	RDCC_R_RTT_MAX=0.0 RDCC_R_CWND_MEAN=0.0 RDCC_R_CWND_MAX=0 RDCC_R_ALGS="" RDCC_R_DPORT=""
+
+	if ! rdcc_server_start; then
+		RDCC_R_ERR="iperf3 server not running"
+		return 1
+	fi
+	# Deadline: the -t of the args (if any) plus the slack.
+	for k in "$@"; do
+		[ "$prev" = "-t" ] && rdcc_is_uint "$k" && t=$k
+		prev=$k
+	done
+	limit=$(((t + RDCC_IPERF_SLACK) * RDCC_TICKS_PER_S))
+
+	rm -f "$base.stop"
+	if [ "$sample" = 1 ]; then
+		rdcc_sampler "$base.ss" "$base.stop" $(((t + RDCC_IPERF_SLACK) * 1000 / RDCC_SAMPLE_MS + 1)) &
+		spid=$!
+		rdcc_track "$spid"
+	fi
+	if [ -n "$algo" ]; then
+		"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$dst" -p "$RDCC_PORT" -J -C "$algo" "$@" \
+			>"$base.json" 2>"$base.err" &
+	else
+		"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$dst" -p "$RDCC_PORT" -J "$@" \
+			>"$base.json" 2>"$base.err" &
+	fi
+	pid=$!
+	rdcc_track "$pid"
+	i=0
+	while rdcc_alive "$pid" && [ "$i" -lt "$limit" ]; do
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
+	if rdcc_alive "$pid"; then
+		tap_diag "iperf3 client still running after $((limit / RDCC_TICKS_PER_S)) s: killed"
+		rdcc_kill "$pid"
+		RDCC_R_RC=124
+	else
+		wait "$pid"
+		RDCC_R_RC=$?
+		rdcc_untrack "$pid"
+	fi
+	if [ "$sample" = 1 ]; then
+		: >"$base.stop"
+		i=0
+		while rdcc_alive "$spid" && [ "$i" -lt $((3 * RDCC_TICKS_PER_S)) ]; do
+			sleep "$RDCC_TICK"
+			i=$((i + 1))
+		done
+		rdcc_kill "$spid"
+		rdcc_ss_records "$base.ss" >"$base.rec"
+		rdcc_ss_stats "$base.rec" >"$base.stats"
+		while IFS='=' read -r k v; do
+			case $k in
+			dport) RDCC_R_DPORT=$v ;;
+			samples) RDCC_R_SAMPLES=$v ;;
+			rtt_mean) RDCC_R_RTT_MEAN=$v ;;
+			rtt_p99) RDCC_R_RTT_P99=$v ;;
+			rtt_min) RDCC_R_RTT_MIN=$v ;;
+			rtt_max) RDCC_R_RTT_MAX=$v ;;
+			cwnd_mean) RDCC_R_CWND_MEAN=$v ;;
+			cwnd_max) RDCC_R_CWND_MAX=$v ;;
+			algs) RDCC_R_ALGS=$v ;;
+			esac
+		done <"$base.stats"
+	fi
+	rdcc_iperf_json "$base.json" >"$base.kv"
+	while IFS='=' read -r k v; do
+		case $k in
+		tput) RDCC_R_TPUT=$v ;;
+		sent) RDCC_R_SENT=$v ;;
+		retrans) RDCC_R_RETRANS=$v ;;
+		bytes) RDCC_R_BYTES=$v ;;
+		cc) RDCC_R_CC=$v ;;
+		err) RDCC_R_ERR=$v ;;
+		esac
+	done <"$base.kv"
+	if [ -z "$RDCC_R_ERR" ] && [ ! -s "$base.json" ]; then
+		RDCC_R_ERR=$(head -n 1 "$base.err" 2>/dev/null)
+		[ -n "$RDCC_R_ERR" ] || RDCC_R_ERR="no output from iperf3"
+	fi
+	if [ -n "$RDCC_ARTIFACT_DIR" ]; then
+		mkdir -p "$RDCC_ARTIFACT_DIR" 2>/dev/null &&
+			for k in json ss; do
+				[ -f "$base.$k" ] && cp "$base.$k" "$RDCC_ARTIFACT_DIR/$label.$k" 2>/dev/null
+			done
+	fi
+	if [ "$RDCC_R_RC" -ne 0 ] || [ -n "$RDCC_R_ERR" ] || [ "$RDCC_R_BYTES" -le 0 ]; then
+		# The server may be stuck in the aborted test: start a fresh one for the next run.
+		rdcc_server_restart >/dev/null 2>&1
+		return 1
+	fi
+	return 0
+}
+
+# rdcc_iperf_diag : one diagnostic line describing the last rdcc_iperf_run.
+rdcc_iperf_diag() {
+	tap_diag "iperf3 rc=$RDCC_R_RC tput=${RDCC_R_TPUT}Mbit/s (sender ${RDCC_R_SENT}) retrans=$RDCC_R_RETRANS cc=${RDCC_R_CC:-?} ss[port ${RDCC_R_DPORT:-?}]: algs=${RDCC_R_ALGS:-none} samples=$RDCC_R_SAMPLES rtt_us mean=$RDCC_R_RTT_MEAN p99=$RDCC_R_RTT_P99 min=$RDCC_R_RTT_MIN max=$RDCC_R_RTT_MAX cwnd mean=$RDCC_R_CWND_MEAN max=$RDCC_R_CWND_MAX"
+	[ -z "$RDCC_R_ERR" ] || tap_diag "iperf3 error: $RDCC_R_ERR"
+}
+
+# ----------------------------------------------------------------------------------------------
+# congestion control selection
+
+# rdcc_cc_available NAME : NAME is listed in tcp_available_congestion_control (global list).
+rdcc_cc_available() {
+	case " $(cat "$RDCC_CC_AVAIL" 2>/dev/null) " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# load_cc NAME : make congestion control NAME available. Succeeds at once if it is already
+# listed; otherwise tries `modprobe tcp_NAME`, then `insmod` of the first tcp_NAME.ko found
+# under RDCC_MODULE_DIRS. Every failed attempt is reported as a diagnostic.
+load_cc() {
+	local name="$1" d f err="$RDCC_TMP/load_cc.err"
+	case $name in
+	'' | *[!A-Za-z0-9_]*)
+		tap_diag "load_cc: invalid algorithm name '$name'"
+		return 2
+		;;
+	esac
+	if rdcc_cc_available "$name"; then
+		tap_diag "load_cc $name: already available"
+		return 0
+	fi
+	if command -v modprobe >/dev/null 2>&1; then
+		if modprobe "tcp_$name" >"$err" 2>&1 && rdcc_cc_available "$name"; then
+			tap_diag "load_cc $name: loaded with modprobe tcp_$name"
+			return 0
+		fi
+		tap_diag "load_cc $name: modprobe tcp_$name failed: $(head -n 2 "$err" | tr '\n' ' ')"
+	else
+		tap_diag "load_cc $name: no modprobe"
+	fi
+	for d in $RDCC_MODULE_DIRS; do
+		[ -d "$d" ] || continue
+		f=""
+		for f in "$d/tcp_$name.ko" "$d/kernel/net/ipv4/tcp_$name.ko" "$d/extra/tcp_$name.ko" \
+			"$d/updates/tcp_$name.ko"; do
+			[ -f "$f" ] && break
+			f=""
+		done
+		if [ -z "$f" ] && command -v find >/dev/null 2>&1; then
+			f=$(find "$d" -name "tcp_$name.ko" -type f 2>/dev/null | head -n 1)
+		fi
+		[ -n "$f" ] || continue
+		if insmod "$f" >"$err" 2>&1 && rdcc_cc_available "$name"; then
+			tap_diag "load_cc $name: loaded with insmod $f"
+			return 0
+		fi
+		tap_diag "load_cc $name: insmod $f failed: $(head -n 2 "$err" | tr '\n' ' ')"
+	done
+	tap_diag "load_cc $name: NOT available (no module tcp_$name via modprobe, no tcp_$name.ko under: $RDCC_MODULE_DIRS)"
+	tap_diag "available: $(cat "$RDCC_CC_AVAIL" 2>/dev/null)"
+	return 1
+}
+
+# A network namespace other than the initial one may only make an algorithm its default
+# (net.ipv4.tcp_congestion_control) if the algorithm is "allowed" (listed in the global
+# net.ipv4.tcp_allowed_congestion_control, which initially holds only reno and the boot default);
+# otherwise the write fails with EPERM (tcp_set_default_congestion_control). Per-socket
+# TCP_CONGESTION is not restricted for root (CAP_NET_ADMIN).
+RDCC_ALLOWED_ORIG=""
+RDCC_ALLOWED_SAVED=0
+# The original list is also kept in this file until it is restored, so that a run killed
+# with SIGKILL (no trap runs) is repaired by the next run (rdcc_recover_stale).
+RDCC_ALLOWED_STATE="${TMPDIR:-/tmp}/rdcc-selftest.allowed-orig"
+
+# rdcc_cc_allow NAME : add NAME to tcp_allowed_congestion_control (saving the original list
+# once; rdcc_cc_allow_restore and the cleanup put it back).
+rdcc_cc_allow() {
+	local cur
+	cur=$(cat "$RDCC_CC_ALLOWED" 2>/dev/null)
+	case " $cur " in *" $1 "*) return 0 ;; esac
+	if [ "$RDCC_ALLOWED_SAVED" = 0 ]; then
+		RDCC_ALLOWED_ORIG=$cur
+		RDCC_ALLOWED_SAVED=1
+		printf '%s\n' "$cur" >"$RDCC_ALLOWED_STATE" 2>/dev/null
+	fi
+	if ! printf '%s\n' "$cur $1" >"$RDCC_CC_ALLOWED" 2>/dev/null; then
+		tap_diag "cannot add $1 to $RDCC_CC_ALLOWED (now: $cur)"
+		return 1
+	fi
+	tap_diag "added $1 to tcp_allowed_congestion_control (was: $cur)"
+	return 0
+}
+
+# rdcc_cc_allow_restore : put back the tcp_allowed_congestion_control saved by rdcc_cc_allow.
+rdcc_cc_allow_restore() {
+	[ "$RDCC_ALLOWED_SAVED" = 1 ] || return 0
+	if printf '%s\n' "$RDCC_ALLOWED_ORIG" >"$RDCC_CC_ALLOWED" 2>/dev/null; then
+		RDCC_ALLOWED_SAVED=0
+		rm -f "$RDCC_ALLOWED_STATE"
+		return 0
+	fi
+	tap_diag "could not restore tcp_allowed_congestion_control to '$RDCC_ALLOWED_ORIG'"
+	return 1
+}
+
+# rdcc_ns_cc_get : print net.ipv4.tcp_congestion_control of the sender namespace.
+rdcc_ns_cc_get() {
+	"$IP" netns exec "$RDCC_NS_SND" cat "$RDCC_CC_SYSCTL" 2>/dev/null
+}
+
+# rdcc_ns_cc_set NAME : write NAME to net.ipv4.tcp_congestion_control in the sender namespace
+# (per-netns since Linux 4.15). Returns the status of the write; errors go to $RDCC_TMP/sysctl.err.
+rdcc_ns_cc_set() {
+	# shellcheck disable=SC2016 # $1 and $2 are expanded by the inner sh
+	"$IP" netns exec "$RDCC_NS_SND" sh -c 'printf "%s\n" "$1" > "$2"' rdcc_sysctl \
+		"$1" "$RDCC_CC_SYSCTL" 2>"$RDCC_TMP/sysctl.err"
+}
+
+# rdcc_recover_stale : undo what a run killed with SIGKILL left behind: its namespaces (and the
+# processes in them) and a tcp_allowed_congestion_control it had extended.
+rdcc_recover_stale() {
+	local orig d pid noglob=0
+	if rdcc_ns_exists "$RDCC_NS_SND" || rdcc_ns_exists "$RDCC_NS_RCV"; then
+		tap_diag "removing stale namespaces from an earlier run"
+		rdcc_topo_teardown
+	fi
+	if [ "$RDCC_ALLOWED_SAVED" = 0 ] && [ -s "$RDCC_ALLOWED_STATE" ]; then
+		orig=$(cat "$RDCC_ALLOWED_STATE")
+		tap_diag "restoring tcp_allowed_congestion_control='$orig' left by an earlier run"
+		printf '%s\n' "$orig" >"$RDCC_CC_ALLOWED" 2>/dev/null
+		rm -f "$RDCC_ALLOWED_STATE"
+	fi
+	# temp dirs of runs whose shell no longer exists
+	case $- in *f*) noglob=1 ;; esac
+	set +f
+	for d in "${TMPDIR:-/tmp}"/rdcc-selftest.*; do
+		[ -d "$d" ] || continue
+		pid=${d##*.}
+		rdcc_is_uint "$pid" || continue
+		[ "$pid" = "$$" ] || [ -d "/proc/$pid" ] || rm -rf "$d"
+	done
+	[ "$noglob" = 1 ] && set -f
+	return 0
+}
