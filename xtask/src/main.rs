@@ -330,7 +330,7 @@ fn cmd_run(o: &Opts) -> Result<u8> {
     let dur = o.duration.unwrap_or(5);
     let job = format!(
         "RDCC_ALGOS={} RDCC_RATE_MBIT={rate} RDCC_DELAY_US={delay} RDCC_DURATION={dur} \
-         RDCC_MODES=per-socket sh /selftests/cc_basic.sh\n",
+         sh /selftests/cc_basic.sh\n",
         sh_quote(&algos.join(" "))
     );
     let img = vm::build_initramfs(

@@ -60,6 +60,7 @@ pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
     kos.sort();
+    check_no_panics(&kos)?;
     say!(
         "modules: built {}",
         kos.iter()
@@ -69,4 +70,36 @@ pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
             .join(" ")
     );
     Ok(kos)
+}
+
+/// Undefined symbols of a module that name a Rust panic entry point (`core::panicking::*`,
+/// `panic_const_*` overflow checks, bounds-check failures). The modules must have none: every
+/// arithmetic operation in the core and the glue is explicit, so no event can panic the kernel.
+pub fn panic_symbols(ko: &Path) -> Result<Vec<String>> {
+    let out = crate::util::run_capture(kernel_cmd("llvm-nm").arg("-u").arg(ko))?;
+    Ok(out
+        .lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .filter(|s| s.contains("panic") || s.contains("_fail") && s.starts_with("_R"))
+        .map(String::from)
+        .collect())
+}
+
+fn check_no_panics(kos: &[PathBuf]) -> Result<()> {
+    let mut bad = Vec::new();
+    for k in kos {
+        for s in panic_symbols(k)? {
+            bad.push(format!("{}: {s}", k.display()));
+        }
+    }
+    if bad.is_empty() {
+        say!("modules: no module references a panic symbol");
+        Ok(())
+    } else {
+        Err(crate::util::Error {
+            msg: "modules: panic paths found (an overflow, bounds or unwrap check in Rust code):"
+                .into(),
+            detail: bad,
+        })
+    }
 }

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One trace event per decision: <system>:decision, where the system is the module name
+ * (tcp_swift, tcp_timely, ...). Use with trace-cmd or perf, e.g.
+ *   trace-cmd record -e tcp_swift:decision      perf record -e tcp_swift:decision
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM RDCC_TRACE_SYSTEM
+
+#if !defined(_RDCC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _RDCC_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <net/sock.h>
+#include <net/inet_sock.h>
+
+TRACE_EVENT(decision,
+	TP_PROTO(const struct sock *sk, u64 now_ns, u64 rtt_ns, s64 signal, u64 cwnd_bytes_q16,
+		 u64 law_rate_bps, u64 pacing_rate_bps, u32 reason),
+	TP_ARGS(sk, now_ns, rtt_ns, signal, cwnd_bytes_q16, law_rate_bps, pacing_rate_bps, reason),
+	TP_STRUCT__entry(
+		__field(u64, now_ns)
+		__field(u32, saddr)
+		__field(u32, daddr)
+		__field(u16, sport)
+		__field(u16, dport)
+		__field(u64, rtt_ns)
+		__field(s64, signal)
+		__field(u64, cwnd_bytes_q16)
+		__field(u64, law_rate_bps)
+		__field(u64, pacing_rate_bps)
+		__field(u32, reason)
+	),
+	TP_fast_assign(
+		const struct inet_sock *inet = inet_sk(sk);
+
+		__entry->now_ns = now_ns;
+		__entry->saddr = be32_to_cpu(inet->inet_saddr);
+		__entry->daddr = be32_to_cpu(inet->inet_daddr);
+		__entry->sport = ntohs(inet->inet_sport);
+		__entry->dport = ntohs(inet->inet_dport);
+		__entry->rtt_ns = rtt_ns;
+		__entry->signal = signal;
+		__entry->cwnd_bytes_q16 = cwnd_bytes_q16;
+		__entry->law_rate_bps = law_rate_bps;
+		__entry->pacing_rate_bps = pacing_rate_bps;
+		__entry->reason = reason;
+	),
+	TP_printk("t=%llu %pI4h:%u>%pI4h:%u rtt_ns=%llu signal=%lld cwnd_bytes=%llu.%04llu law_rate=%llu pacing=%llu reason=%u",
+		  __entry->now_ns, &__entry->saddr, __entry->sport, &__entry->daddr, __entry->dport,
+		  __entry->rtt_ns, __entry->signal, __entry->cwnd_bytes_q16 >> 16,
+		  ((__entry->cwnd_bytes_q16 & 0xffff) * 10000) >> 16, __entry->law_rate_bps,
+		  __entry->pacing_rate_bps, __entry->reason)
+);
+
+#endif /* _RDCC_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE rdcc_trace
+#include <trace/define_trace.h>

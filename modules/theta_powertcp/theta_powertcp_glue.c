@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tcp_theta_powertcp: the C half of the module. Everything but the name and the parameter list is the
+ * shared glue in modules/glue/rdcc_glue.c. Each parameter is a field of the law's Config
+ * (core/src/powertcp.rs) with the same name; unset parameters take the paper's default and
+ * /sys/module/tcp_theta_powertcp/parameters/ shows the effective values after load.
+ */
+#define RDCC_NAME "theta_powertcp"
+#define RDCC_TRACE_SYSTEM tcp_theta_powertcp
+#define RDCC_PARAMS(P) \
+	P(gamma_q16, "EWMA weight gamma of the new window, 65536 = 1.0 (Alg. 2)") \
+	P(base_rtt_ns, "base RTT tau, ns") \
+	P(host_bw_bps, "host NIC rate, bytes/s") \
+	P(expected_flows, "expected flows N for beta = HostBw*tau/N") \
+	P(beta_bytes, "additive increase beta, bytes (0 = HostBw*tau/N)") \
+	P(min_cwnd_bytes, "window floor, bytes") \
+	P(max_cwnd_bytes, "window ceiling, bytes (0 = HostBw*tau)") \
+	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0") \
+	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)") \
+	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)") \
+	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)")
+
+#include "../glue/rdcc_glue.c"

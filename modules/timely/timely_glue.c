@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tcp_timely: the C half of the module. Everything but the name and the parameter list is the
+ * shared glue in modules/glue/rdcc_glue.c. Each parameter is a field of the law's Config
+ * (core/src/timely.rs) with the same name; unset parameters take the paper's default and
+ * /sys/module/tcp_timely/parameters/ shows the effective values after load.
+ */
+#define RDCC_NAME "timely"
+#define RDCC_TRACE_SYSTEM tcp_timely
+#define RDCC_PARAMS(P) \
+	P(segment_bytes, "bytes acknowledged per completion event (§3.1: 16 KB)") \
+	P(t_low_ns, "T_low, ns (Alg. 1)") \
+	P(t_high_ns, "T_high, ns (Alg. 1)") \
+	P(min_rtt_ns, "minRTT gradient normaliser, ns (§4.3)") \
+	P(alpha_q16, "EWMA weight of a new RTT difference, 65536 = 1.0") \
+	P(beta_q16, "multiplicative decrement factor, 65536 = 1.0 (Alg. 1)") \
+	P(delta_mbps, "additive increment, Mbit/s (Alg. 1)") \
+	P(hai_threshold, "negative-gradient completions before hyperactive increase") \
+	P(hai_factor, "hyperactive increase multiplier N (1 disables)") \
+	P(hai_in_low_guard, "1 = the T_low branch also uses hyperactive increase") \
+	P(line_rate_mbps, "rate ceiling, Mbit/s") \
+	P(min_rate_mbps, "rate floor, Mbit/s") \
+	P(init_rate_mbps, "rate at connection start, Mbit/s") \
+	P(app_limit_q16, "increase only above this fraction of the rate, 65536 = 1.0 (§5)") \
+	P(update_mode, "0 per round, 1 per minRTT, 2 per completion (see Documentation)") \
+	P(rto_beta_q16, "rate decrease on an RTO, 65536 = 1.0") \
+	P(rto_reset_count, "consecutive RTOs that drop the rate to the floor") \
+	P(skip_delayed_acks, "1 = ignore RTT samples of possibly delayed ACKs")
+
+#include "../glue/rdcc_glue.c"
