@@ -4,11 +4,20 @@
 # selftests/lib.sh - helpers sourced by the rdcc in-VM selftests.
 #
 # Written for busybox ash (the guest's /bin/sh); also runs under dash. No bash, python, perl or
-# jq. Sourcing this file:
-#   - sets the defaults of the RDCC_* variables below (a value from the environment wins),
-#   - resolves the real iproute2 `ip`, `tc`, `ss` and `iperf3` (never the busybox applets),
-#   - creates a private temp dir and installs traps (EXIT, INT, TERM, HUP) that kill every
-#     process this library started, delete the two network namespaces and remove the temp dir.
+# jq. Sourcing this file sets the defaults of the RDCC_* variables below (a value from the
+# environment wins), creates a private temp dir, ignores SIGPIPE and installs traps (EXIT, INT,
+# TERM, HUP) that kill every process this library started, delete the two network namespaces,
+# restore tcp_allowed_congestion_control and remove the temp dir.
+#
+# API for tests (see cc_basic.sh for a complete example):
+#   TAP:       tap_header, tap_plan N, tap_ok/tap_not_ok/tap_skip/tap_result, tap_diag,
+#              tap_diag_file, tap_bail, tap_finish (cleanup + totals + exit status)
+#   checks:    require_root, rdcc_check_env (resolves $IP $TC $SS $IPERF3: real iproute2 and
+#              iperf3, never busybox applets), rdcc_fcmp A OP B, rdcc_is_uint
+#   topology:  rdcc_topo_setup, rdcc_topo_teardown, rdcc_server_start
+#   traffic:   rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag
+#   CC:        load_cc NAME, rdcc_cc_available NAME, rdcc_ns_cc_get, rdcc_ns_cc_set NAME,
+#              rdcc_cc_allow NAME, rdcc_cc_allow_restore
 #
 # Tunables (environment variables; defaults in brackets):
 #   RDCC_RATE_MBIT     [100]   bottleneck rate (HTB rate and ceil), Mbit/s = 10^6 bit/s, integer
@@ -21,7 +30,8 @@
 #   RDCC_NS_SND        [rdcc_snd]  sender namespace name
 #   RDCC_NS_RCV        [rdcc_rcv]  receiver namespace name
 #   RDCC_MODULE_DIRS   ["/lib/modules/rdcc /lib/modules/$(uname -r)"]  where load_cc looks
-#                              for tcp_<name>.ko when modprobe fails (searched recursively)
+#                              for tcp_<name>.ko when modprobe fails (also kernel/net/ipv4/,
+#                              extra/, updates/; recursively if `find` exists)
 #   RDCC_ARTIFACT_DIR  [unset] if set, every iperf3 JSON and ss sample file is copied there
 #   RDCC_KEEP_TMP      [0]     1 = keep the temp dir (its path is printed as a diagnostic)
 #   RDCC_IP, RDCC_TC, RDCC_SS, RDCC_IPERF3  override the tool paths
