@@ -236,14 +236,23 @@ for algo in $RDCC_ALGOS; do
 		tap_diag "ss on the data socket: '${RDCC_R_ALGS}' over $RDCC_R_SAMPLES samples (first=$RDCC_R_ALG_FIRST last=$RDCC_R_ALG_LAST changes=$RDCC_R_ALG_CHANGES); iperf3 sender_tcp_congestion='$RDCC_R_CC'"
 	fi
 
-	# system-wide selection: the sender namespace's net.ipv4.tcp_congestion_control
+	# system-wide selection: net.ipv4.tcp_congestion_control of both namespaces (both "hosts"),
+	# as a data center would deploy it. Both ends matter for ECN algorithms: a dctcp sender marks
+	# its SYN ECT, and a listener whose own algorithm does not need ECN refuses ECN for such a
+	# SYN (RFC 3168 §6.1.1 guard in tcp_ecn_create_request), so dctcp would fall back to
+	# dctcp-reno. The receiver's setting is best effort and restored like the sender's.
 	prev=$(rdcc_ns_cc_get)
+	prev_rcv=$(rdcc_ns_cc_get "$RDCC_NS_RCV")
 	allowed_prev=$(cat "$RDCC_CC_ALLOWED" 2>/dev/null)
 	set_ok=0
 	# A non-initial netns may only default to an "allowed" algorithm (EPERM otherwise).
 	rdcc_cc_allow "$algo"
 	if rdcc_ns_cc_set "$algo" && [ "$(rdcc_ns_cc_get)" = "$algo" ]; then
 		set_ok=1
+		rdcc_ns_cc_set "$algo" "$RDCC_NS_RCV" ||
+			tap_diag "receiver namespace default not set: $(tr '\n' ' ' <"$RDCC_TMP/sysctl.err")"
+		# A listener's own algorithm decides whether it accepts ECN: restart the server.
+		rdcc_server_restart || tap_diag "iperf3 server restart failed"
 		tap_ok "$algo sysctl: tcp_congestion_control=$algo in $RDCC_NS_SND"
 	else
 		tap_not_ok "$algo sysctl: tcp_congestion_control=$algo in $RDCC_NS_SND"
@@ -273,6 +282,10 @@ for algo in $RDCC_ALGOS; do
 		tap_diag "not run: the sysctl could not be set"
 	fi
 	rdcc_ns_cc_set "$prev"
+	if [ -n "$prev_rcv" ] && [ "$prev_rcv" != "$(rdcc_ns_cc_get "$RDCC_NS_RCV")" ]; then
+		rdcc_ns_cc_set "$prev_rcv" "$RDCC_NS_RCV"
+		rdcc_server_restart || tap_diag "iperf3 server restart failed"
+	fi
 	now=$(rdcc_ns_cc_get)
 	rdcc_cc_allow_restore
 	allowed_now=$(cat "$RDCC_CC_ALLOWED" 2>/dev/null)

@@ -424,6 +424,14 @@ rdcc_topo_setup() {
 		return 1
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link set "$RDCC_SND_IF" up || return 1
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link set "$RDCC_RCV_IF" up || return 1
+	# Negotiate ECN in both namespaces (net.ipv4.tcp_ecn is per netns): dctcp without ECN falls
+	# back to its "dctcp-reno" ops, so it would not be dctcp that is measured. Nothing in this
+	# topology marks CE (the HTB leaf is netem/pfifo, drop-tail), so ECN changes no other
+	# algorithm's behaviour; dctcp then reacts to loss like Reno.
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV"; do
+		rdcc_run "$log" "$IP" netns exec "$ns" sh -c 'echo 1 > /proc/sys/net/ipv4/tcp_ecn' ||
+			return 1
+	done
 
 	# Bottleneck on the sender's egress. quantum is explicit only to silence HTB's "quantum is
 	# big" warning (a single class never round-robins, so its value does not matter).
@@ -853,14 +861,14 @@ rdcc_cc_allow_restore() {
 
 # rdcc_ns_cc_get : print net.ipv4.tcp_congestion_control of the sender namespace.
 rdcc_ns_cc_get() {
-	"$IP" netns exec "$RDCC_NS_SND" cat "$RDCC_CC_SYSCTL" 2>/dev/null
+	"$IP" netns exec "${1:-$RDCC_NS_SND}" cat "$RDCC_CC_SYSCTL" 2>/dev/null
 }
 
 # rdcc_ns_cc_set NAME : write NAME to net.ipv4.tcp_congestion_control in the sender namespace
 # (per-netns since Linux 4.15). Returns the status of the write; errors go to $RDCC_TMP/sysctl.err.
 rdcc_ns_cc_set() {
 	# shellcheck disable=SC2016 # $1 and $2 are expanded by the inner sh
-	"$IP" netns exec "$RDCC_NS_SND" sh -c 'printf "%s\n" "$1" > "$2"' rdcc_sysctl \
+	"$IP" netns exec "${2:-$RDCC_NS_SND}" sh -c 'printf "%s\n" "$1" > "$2"' rdcc_sysctl \
 		"$1" "$RDCC_CC_SYSCTL" 2>"$RDCC_TMP/sysctl.err"
 }
 
