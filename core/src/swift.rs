@@ -614,19 +614,24 @@ impl Controller for Swift {
         if let Some(h) = ev.hop_count() {
             s.hops = h; // §3.5: forward hop count reflected in the ACK
         }
-        let raw_rtt = match ev.rtt() {
-            Some(r) if !ev.has(ACK_DELAYED) => r,
-            // No delay sample (Karn, dup-ACK) or one inflated by the receiver's ACK timer.
-            _ => return decide(p, s, mss, Reason::NoSample),
+        let Some(raw_rtt) = ev.rtt() else {
+            // No delay sample (Karn, dup-ACK).
+            return decide(p, s, mss, Reason::NoSample);
         };
+        // A possibly delayed ACK (the receiver's ACK timer held it) can only overstate the delay:
+        // if even the overstated delay is below target, the additive increase is safe; a
+        // decrease, or the RTT used for the guard and pacing, must not come from it.
+        let delayed = ev.has(ACK_DELAYED);
         let rtt = clamp_rtt_ns(raw_rtt);
         let now = ev.now_ns;
         // Alg. 1 lines 2-3, evaluated before this ACK is processed (with the RTT known so far).
         let prev_f = s.fcwnd_q20;
         let prev_e = s.ecwnd_q20;
-        let can_f = can_decrease(now, &mut s.t_last_decrease_f_ns, s.rtt_ns);
-        let can_e = can_decrease(now, &mut s.t_last_decrease_e_ns, s.rtt_ns);
-        s.rtt_ns = rtt;
+        let can_f = can_decrease(now, &mut s.t_last_decrease_f_ns, s.rtt_ns) && !delayed;
+        let can_e = can_decrease(now, &mut s.t_last_decrease_e_ns, s.rtt_ns) && !delayed;
+        if !delayed {
+            s.rtt_ns = rtt;
+        }
         // §3.1/§3.3: endpoint delay = remote queuing (+ local NIC Rx, unavailable: 0);
         // fabric delay = RTT - endpoint delay. A remote delay above the RTT is clamped to it.
         let remote = ev.remote_delay().map(|r| if r > rtt { rtt } else { r });

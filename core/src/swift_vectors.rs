@@ -448,11 +448,11 @@ pub const CASES: &[Case<Config>] = &[
         steps: &[
             // No RTT sample: nothing to compare with the target, W = 10 held.
             on(no_rtt(a(100, 0, 1024)), w(W10_BYTES, Reason::NoSample)),
-            // A possibly-delayed ACK (500 µs RTT): its delay includes the receiver's ACK timer,
-            // so it is not used (no decrease).
+            // A possibly-delayed ACK (500 µs RTT): its delay may include the receiver's ACK
+            // timer, so it cannot justify a decrease: W = 10 held (guarded).
             on(
                 with_flags(a(110, 500, 1024), ACK_DELAYED),
-                w(W10_BYTES, Reason::NoSample),
+                w(W10_BYTES, GUARD),
             ),
             // Application-limited, below target: no growth.
             on(
@@ -461,6 +461,14 @@ pub const CASES: &[Case<Config>] = &[
             ),
             // Application-limited, above target: decreases still apply: W = 6.
             on(with_flags(a(130, 50, 0), ACK_APP_LIMITED), w(W6_BYTES, MD)),
+            // A possibly-delayed ACK below target (20 µs < 25 µs): the true delay is even
+            // smaller, so the increase applies: W = 6 + 1/6 = 6.1667 (Alg. 1 line 8). Q20: the
+            // MD left 10485760 * 39322 / 65536 = 6291520 (see W6_BYTES); + 2^40 / 6291520 =
+            // 174760 (floor of 174760.89) = 6466280; bytes Q16 = 6466280 * 1024 / 16 = 413841920.
+            on(with_flags(a(140, 20, 1024), ACK_DELAYED), w(413_841_920, AI)),
+            // A possibly-delayed ACK far above target at 200 µs (a whole RTT after the last
+            // decrease at 130): still no decrease from a delayed sample: held.
+            on(with_flags(a(200, 500, 0), ACK_DELAYED), w(413_841_920, GUARD)),
         ],
     },
     Case {

@@ -473,13 +473,11 @@ impl Controller for SwiftVaiSf {
         if let Some(h) = ev.hop_count() {
             s.hops = h;
         }
-        let raw_rtt = match ev.rtt() {
-            Some(r) if !ev.has(ACK_DELAYED) => r,
-            _ => return decide(p, s, mss, Reason::NoSample),
+        let Some(raw_rtt) = ev.rtt() else {
+            return decide(p, s, mss, Reason::NoSample);
         };
         let now = ev.now_ns;
         let rtt = clamp_rtt_ns(raw_rtt);
-        s.rtt_ns = rtt;
         let remote = match ev.remote_delay() {
             Some(r) if r > rtt => rtt,
             Some(r) => r,
@@ -487,6 +485,16 @@ impl Controller for SwiftVaiSf {
         };
         let d = rtt.saturating_sub(remote); // fabric delay (Swift §3.3); SL is fabric-only
         let t = target_delay_ns(p, s.hops); // step 1
+        // A possibly delayed ACK can only overstate the delay (as in swift.rs): below target it
+        // is a valid increase sample; at or above target it proves nothing and is skipped, and
+        // it never becomes the RTT estimate.
+        if ev.has(ACK_DELAYED) {
+            if d >= t {
+                return decide(p, s, mss, Reason::DecreaseGuarded);
+            }
+        } else {
+            s.rtt_ns = rtt;
+        }
 
         // Step 2: per-RTT trackers and the SF counter.
         if d > s.max_delay_ns {

@@ -18,9 +18,15 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("unreachable!", "no panics"),
     ("todo!", "no panics"),
     ("unimplemented!", "no panics"),
-    ("assert!(", "no runtime panics (use const _: () = assert!(...) for compile-time checks)"),
+    (
+        "assert!(",
+        "no runtime panics (use const _: () = assert!(...) for compile-time checks)",
+    ),
     ("std::", "no_std"),
-    ("crate::", "files are included side by side by kernel modules: use super::"),
+    (
+        "crate::",
+        "files are included side by side by kernel modules: use super::",
+    ),
     ("extern crate", "no dependencies"),
 ];
 
@@ -94,13 +100,26 @@ fn core_sources_follow_the_kernel_rules() {
                     continue;
                 }
                 if is_word_match(&code, pat) {
-                    violations.push(format!("{}:{}: `{pat}` ({why}): {}", p.display(), n + 1, line.trim()));
+                    violations.push(format!(
+                        "{}:{}: `{pat}` ({why}): {}",
+                        p.display(),
+                        n + 1,
+                        line.trim()
+                    ));
                 }
             }
         }
     }
-    assert!(files >= 5, "expected the core's sources in {}", dir.display());
-    assert!(violations.is_empty(), "core rule violations:\n{}", violations.join("\n"));
+    assert!(
+        files >= 5,
+        "expected the core's sources in {}",
+        dir.display()
+    );
+    assert!(
+        violations.is_empty(),
+        "core rule violations:\n{}",
+        violations.join("\n")
+    );
 }
 
 #[test]
