@@ -144,7 +144,7 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
         match end {
             None => s.record(&format!("selftest {name}: cut off"), false),
             Some(e) => {
-                let rc_ok = e.trim() == "rc=0";
+                let rc_ok = end_status(e) == Some(0);
                 if !rc_ok && tf == 0 {
                     s.record(
                         &format!("selftest {name}: exit status {e} without a failing result"),
@@ -197,6 +197,11 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
     s
 }
 
+/// The exit status in the rest of an end marker line (`<name> rc=<n>`).
+pub fn end_status(rest: &str) -> Option<i32> {
+    rest.split_whitespace().find_map(|w| w.strip_prefix("rc=")).and_then(|n| n.parse().ok())
+}
+
 /// One `# RESULT key=value ...` line.
 pub type Row = BTreeMap<String, String>;
 
@@ -224,7 +229,9 @@ pub fn table(rows: &[Row]) -> String {
         ("retrans", "retrans"),
         ("rtt_mean_us", "RTT mean us"),
         ("rtt_p99_us", "RTT p99 us"),
-        ("samples", "ss samples"),
+        ("bound_us", "RTT bound us"),
+        ("jain4", "Jain 4 flows"),
+        ("delay_us", "delay us"),
     ];
     let cell = |r: &Row, k: &str| -> String {
         if k == "util" {
@@ -277,6 +284,13 @@ pub fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn end_marker_status() {
+        assert_eq!(end_status("cc_basic rc=0"), Some(0));
+        assert_eq!(end_status("rdcc_cc rc=143"), Some(143));
+        assert_eq!(end_status("x"), None);
+    }
 
     #[test]
     fn cargo_summary_lines() {
