@@ -465,10 +465,16 @@ pub const CASES: &[Case<Config>] = &[
             // smaller, so the increase applies: W = 6 + 1/6 = 6.1667 (Alg. 1 line 8). Q20: the
             // MD left 10485760 * 39322 / 65536 = 6291520 (see W6_BYTES); + 2^40 / 6291520 =
             // 174760 (floor of 174760.89) = 6466280; bytes Q16 = 6466280 * 1024 / 16 = 413841920.
-            on(with_flags(a(140, 20, 1024), ACK_DELAYED), w(413_841_920, AI)),
+            on(
+                with_flags(a(140, 20, 1024), ACK_DELAYED),
+                w(413_841_920, AI),
+            ),
             // A possibly-delayed ACK far above target at 200 µs (a whole RTT after the last
             // decrease at 130): still no decrease from a delayed sample: held.
-            on(with_flags(a(200, 500, 0), ACK_DELAYED), w(413_841_920, GUARD)),
+            on(
+                with_flags(a(200, 500, 0), ACK_DELAYED),
+                w(413_841_920, GUARD),
+            ),
         ],
     },
     Case {

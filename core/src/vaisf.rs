@@ -485,9 +485,9 @@ impl Controller for SwiftVaiSf {
         };
         let d = rtt.saturating_sub(remote); // fabric delay (Swift §3.3); SL is fabric-only
         let t = target_delay_ns(p, s.hops); // step 1
-        // A possibly delayed ACK can only overstate the delay (as in swift.rs): below target it
-        // is a valid increase sample; at or above target it proves nothing and is skipped, and
-        // it never becomes the RTT estimate.
+                                            // A possibly delayed ACK can only overstate the delay (as in swift.rs): below target it
+                                            // is a valid increase sample; at or above target it proves nothing and is skipped, and
+                                            // it never becomes the RTT estimate.
         if ev.has(ACK_DELAYED) {
             if d >= t {
                 return decide(p, s, mss, Reason::DecreaseGuarded);
