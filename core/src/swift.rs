@@ -387,7 +387,7 @@ const F_INIT: u8 = 1 << 0;
 const F_HAS_EWMA: u8 = 1 << 1;
 const F_UNDO_ARMED: u8 = 1 << 2;
 
-/// Per-flow Swift state (64 bytes). All-zero is "not initialised": every handler initialises
+/// Per-flow Swift state (72 bytes: exactly `CORE_STATE_BUDGET`). All-zero is "not initialised": every handler initialises
 /// lazily.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct State {
@@ -413,6 +413,10 @@ pub struct State {
     hops: u8,
     /// `F_*` bits.
     flags: u8,
+    /// Bytes acknowledged by ACKs whose delay could not be used (no RTT sample, or a possibly
+    /// delayed ACK above target), carried to the next usable sample's additive increase so a
+    /// flow below target still gains `ai` per RTT however its ACKs are flagged (deviation D12b).
+    pending_acked_bytes: u32,
 }
 
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
@@ -474,6 +478,7 @@ fn init_state(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) {
         retransmit_cnt: 0,
         hops: c.default_hops as u8, // validated <= 255
         flags: F_INIT,
+        pending_acked_bytes: 0,
     };
 }
 
@@ -615,7 +620,8 @@ impl Controller for Swift {
             s.hops = h; // §3.5: forward hop count reflected in the ACK
         }
         let Some(raw_rtt) = ev.rtt() else {
-            // No delay sample (Karn, dup-ACK).
+            // No delay sample (Karn, dup-ACK): its acked bytes wait for the next sample.
+            s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(ev.acked_bytes);
             return decide(p, s, mss, Reason::NoSample);
         };
         // A possibly delayed ACK (the receiver's ACK timer held it) can only overstate the delay:
@@ -636,10 +642,18 @@ impl Controller for Swift {
         // fabric delay = RTT - endpoint delay. A remote delay above the RTT is clamped to it.
         let remote = ev.remote_delay().map(|r| if r > rtt { rtt } else { r });
         let fabric = rtt.saturating_sub(remote.unwrap_or(0));
-        let acked = acked_pkts_q20(ev.acked_bytes, mss);
         let app_limited = ev.has(ACK_APP_LIMITED);
 
         let target = target_delay_ns(p, s.fcwnd_q20, s.hops); // Alg. 1 line 5, §3.5
+        if delayed && fabric >= target && remote.is_none() {
+            // A possibly delayed sample above target says nothing (see above): keep its acked
+            // bytes for the next usable sample and hold the window.
+            s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(ev.acked_bytes);
+            return decide(p, s, mss, Reason::DecreaseGuarded);
+        }
+        // num_acked (Alg. 1 line 8) includes the bytes of ACKs that carried no usable delay.
+        let acked = acked_pkts_q20(ev.acked_bytes.saturating_add(s.pending_acked_bytes), mss);
+        s.pending_acked_bytes = 0;
         let (f, reason_f) = window_step(p, prev_f, fabric, target, acked, can_f, app_limited);
         s.fcwnd_q20 = f;
         refresh_guard(p, &mut s.t_last_decrease_f_ns, now, f, prev_f);

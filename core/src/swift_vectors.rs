@@ -478,6 +478,22 @@ pub const CASES: &[Case<Config>] = &[
         ],
     },
     Case {
+        name: "acked_bytes_without_usable_delay_carry_to_the_next_sample",
+        config: BASE,
+        steps: &[
+            init(M, w(W10_BYTES, Reason::Init)),
+            // No RTT sample, 1 packet acked: held; its 1024 bytes wait for the next sample.
+            on(no_rtt(a(100, 0, 1024)), w(W10_BYTES, Reason::NoSample)),
+            // A usable sample below target (20 µs < 25 µs), 1 more packet: num_acked = 2, so
+            // W = 10 + 1/10 * 2 = 10.2 (Alg. 1 line 8). Q20: 2^20 * 2^21 / 10485760 = 209715.2
+            // -> 209715; W = 10695475; bytes Q16 = 10695475 * 1024 / 16 = 684510400.
+            on(a(110, 20, 1024), w(684_510_400, AI)),
+            // The carry is consumed: a further below-target packet adds 1/10.2 only. Q20:
+            // 2^40 / 10695475 = 102801.6 -> 102801; W = 10798276; bytes = 691089664.
+            on(a(120, 20, 1024), w(691_089_664, AI)),
+        ],
+    },
+    Case {
         name: "max_cwnd_clamp",
         config: Config {
             max_cwnd_pkts_q20: 12 * PKT_Q20_ONE,
