@@ -43,6 +43,10 @@
 #   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta 5 Mbit/s, line rate
 #                  100 Mbit/s. Bound: mean RTT <= T_high (the guard above which it always cuts).
 #   theta_powertcp tau 6 ms (the path RTT under load in TCG; the idle minimum is ~3 ms), HostBw 100 Mbit/s, N = 4 expected flows.
+#                  Gradient per ACK (Alg. 2 as printed): the default per-RTT gradient avoids
+#                  us-quantisation noise at us RTTs; at this ms path, per-RTT gradients over the
+#                  emulation's jitter drove a limit cycle (power 0.5 <-> 4.6, window x2 / x4 per
+#                  update, mean RTT 8.2-8.7 ms); per ACK the mean RTT is 7.2-7.5 ms.
 #                  Equilibrium RTT is tau * (1 + beta/BDP) = tau * (1 + 1/N) (PowerTCP Thm. 1).
 #                  Bound: mean RTT <= max(tau, smallest ss RTT of the run) * (1 + 1/N) + J.
 #
@@ -74,7 +78,7 @@ profile_params() {
 	swift) echo "base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600" ;;
 	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=6250 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
 	timely) echo "t_low_ns=4000000 t_high_ns=12000000 min_rtt_ns=10000000 line_rate_mbps=100 init_rate_mbps=100 delta_mbps=5" ;;
-	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=12500000 expected_flows=4 max_cwnd_bytes=200000" ;;
+	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=12500000 expected_flows=4 max_cwnd_bytes=200000 gradient_mode=1" ;;
 	esac
 }
 
