@@ -18,8 +18,8 @@
 //! Pacing at τ = 20 µs is `cwnd_bytes · 50,000` B/s.
 
 use super::event::{AckEvent, LossEvent, LossKind, Reason, ACK_HAS_RTT};
-use super::powertcp::{Config, Params, ThetaPowerTcp, GRADIENT_PER_ACK, GRADIENT_PER_RTT};
-use super::vectors::{exact, run_steps, Case, Expect, Input, Mismatch, Step};
+use super::powertcp::{Config, Params, GRADIENT_PER_ACK, GRADIENT_PER_RTT};
+use super::vectors::{exact, Case, Expect, Input, Mismatch, Step};
 
 /// The vector configuration: 100 Gbit/s host, τ = 20 µs, β = 25,000 B, window [1448 B, 1 MB].
 pub const VEC: Config = Config {
@@ -677,20 +677,14 @@ pub const CASES: &[Case<Config>] = &[
 /// mismatch. An invalid configuration is reported as a mismatch at step `usize::MAX`. Never
 /// panics (KUnit calls this inside the kernel).
 pub fn run_all() -> Result<usize, (usize, Mismatch)> {
-    let mut passed: usize = 0;
-    for (i, case) in CASES.iter().enumerate() {
-        run_case(case).map_err(|m| (i, m))?;
-        passed = passed.saturating_add(1);
-    }
-    Ok(passed)
+    super::vectors::run_cases::<super::powertcp::ThetaPowerTcp, Config>(CASES, |c| {
+        Params::new(c).ok()
+    })
 }
 
 /// Validate one case's configuration and run its steps.
 pub fn run_case(case: &Case<Config>) -> Result<(), Mismatch> {
-    let p = Params::new(&case.config).map_err(|_| Mismatch {
-        step: usize::MAX,
-        got: super::event::Decision::default(),
-        want: exact(0, 0, Reason::Hold),
-    })?;
-    run_steps::<ThetaPowerTcp>(&p, case.steps)
+    super::vectors::run_case::<super::powertcp::ThetaPowerTcp, Config>(case, |c| {
+        Params::new(c).ok()
+    })
 }

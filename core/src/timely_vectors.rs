@@ -21,10 +21,8 @@ use super::event::{
     AckEvent, LossEvent, LossKind, Reason, ACK_APP_LIMITED, ACK_DELAYED, ACK_HAS_RTT,
 };
 use super::fixed::BYTES_Q16_SHIFT;
-use super::timely::{
-    Config, Params, Timely, UPDATE_PER_COMPLETION, UPDATE_PER_MIN_RTT, UPDATE_PER_ROUND,
-};
-use super::vectors::{ack, exact, run_steps, Case, Expect, Input, Mismatch, Step};
+use super::timely::{Config, Params, UPDATE_PER_COMPLETION, UPDATE_PER_MIN_RTT, UPDATE_PER_ROUND};
+use super::vectors::{ack, exact, Case, Expect, Input, Mismatch, Step};
 
 const MSS: u32 = 1448;
 const SEG: u32 = 16_384;
@@ -742,29 +740,5 @@ pub const CASES: &[Case<Config>] = &[
 /// Run every case: the number passed, or the first failing case's index and mismatch. An
 /// invalid configuration is reported as a mismatch at step `usize::MAX`. Never panics.
 pub fn run_all() -> Result<usize, (usize, Mismatch)> {
-    let mut passed: usize = 0;
-    for (i, case) in CASES.iter().enumerate() {
-        let p = match Params::new(&case.config) {
-            Ok(p) => p,
-            Err(_) => {
-                return Err((
-                    i,
-                    Mismatch {
-                        step: usize::MAX,
-                        got: super::event::Decision::default(),
-                        want: Expect {
-                            cwnd_bytes_q16: 0,
-                            cwnd_tol: 0,
-                            pacing_rate_bps: 0,
-                            pacing_tol: 0,
-                            reason: None,
-                        },
-                    },
-                ))
-            }
-        };
-        run_steps::<Timely>(&p, case.steps).map_err(|m| (i, m))?;
-        passed = passed.saturating_add(1);
-    }
-    Ok(passed)
+    super::vectors::run_cases::<super::timely::Timely, Config>(CASES, |c| Params::new(c).ok())
 }

@@ -15,12 +15,12 @@
 //! Uses `super::vaisf`, `super::vectors`, `super::event` and `super::fixed` only.
 
 use super::event::{
-    AckEvent, Decision, LossEvent, LossKind, Reason, ACK_APP_LIMITED, ACK_DELAYED, ACK_HAS_HOPS,
+    AckEvent, LossEvent, LossKind, Reason, ACK_APP_LIMITED, ACK_DELAYED, ACK_HAS_HOPS,
     ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
 };
 use super::fixed::PKT_Q20_ONE;
-use super::vaisf::{token_numerator, Config, Params, SwiftVaiSf};
-use super::vectors::{exact, run_steps, Case, Expect, Input, Mismatch, Step};
+use super::vaisf::{token_numerator, Config, Params};
+use super::vectors::{exact, Case, Expect, Input, Mismatch, Step};
 
 /// MSS of every case, bytes.
 const M: u32 = 1024;
@@ -503,21 +503,5 @@ pub const CASES: &[Case<Config>] = &[
 /// passed, or the index of the first failing case and its mismatch. A configuration that fails
 /// validation is reported as a mismatch with `step == usize::MAX`.
 pub fn run_all() -> Result<usize, (usize, Mismatch)> {
-    for (i, case) in CASES.iter().enumerate() {
-        let p = match Params::new(&case.config) {
-            Ok(p) => p,
-            Err(_) => {
-                return Err((
-                    i,
-                    Mismatch {
-                        step: usize::MAX,
-                        got: Decision::default(),
-                        want: exact(0, 0, Reason::Hold),
-                    },
-                ))
-            }
-        };
-        run_steps::<SwiftVaiSf>(&p, case.steps).map_err(|m| (i, m))?;
-    }
-    Ok(CASES.len())
+    super::vectors::run_cases::<super::vaisf::SwiftVaiSf, Config>(CASES, |c| Params::new(c).ok())
 }

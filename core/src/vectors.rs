@@ -123,6 +123,48 @@ pub fn run_steps<C: Controller>(p: &C::Params, steps: &[Step]) -> Result<(), Mis
     Ok(())
 }
 
+/// What a case reports when its configuration does not validate: step `usize::MAX`.
+pub const INVALID_CONFIG: Mismatch = Mismatch {
+    step: usize::MAX,
+    got: Decision {
+        cwnd_bytes_q16: 0,
+        pacing_rate_bps: 0,
+        signal: 0,
+        reason: Reason::Hold,
+        _pad: 0,
+    },
+    want: Expect {
+        cwnd_bytes_q16: 0,
+        cwnd_tol: 0,
+        pacing_rate_bps: 0,
+        pacing_tol: 0,
+        reason: None,
+    },
+};
+
+/// Run one case: validate its configuration with `params`, then run its steps.
+pub fn run_case<C: Controller, Cfg>(
+    case: &Case<Cfg>,
+    params: impl Fn(&Cfg) -> Option<C::Params>,
+) -> Result<(), Mismatch> {
+    match params(&case.config) {
+        Some(p) => run_steps::<C>(&p, case.steps),
+        None => Err(INVALID_CONFIG),
+    }
+}
+
+/// Run a law's whole table (host tests and KUnit call this through `<law>_vectors::run_all`):
+/// the number of cases passed, or the index of the first failing case and its mismatch.
+pub fn run_cases<C: Controller, Cfg>(
+    cases: &[Case<Cfg>],
+    params: impl Fn(&Cfg) -> Option<C::Params>,
+) -> Result<usize, (usize, Mismatch)> {
+    for (i, case) in cases.iter().enumerate() {
+        run_case::<C, Cfg>(case, &params).map_err(|m| (i, m))?;
+    }
+    Ok(cases.len())
+}
+
 /// Shorthand for an expectation with exact values and a checked reason.
 pub const fn exact(cwnd_bytes_q16: u64, pacing_rate_bps: u64, reason: Reason) -> Expect {
     Expect {

@@ -179,6 +179,19 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
             if k.passed + k.failed + k.skipped == 0 {
                 s.record("KUnit produced results", false);
             }
+            // Every module of ours registers a KUnit suite rdcc_<name>: it must have reported.
+            for m in our_modules {
+                let Some(name) = m
+                    .file_stem()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_prefix("tcp_"))
+                else {
+                    continue;
+                };
+                let suite = format!("rdcc_{name}/");
+                let ran = k.results.iter().any(|r| r.name.starts_with(&suite));
+                s.record(&format!("KUnit suite rdcc_{name} reported"), ran);
+            }
             s.extend("kunit/", k);
             let probs = ktap::kernel_problems(&d);
             for p in &probs {
@@ -193,13 +206,14 @@ pub fn vm_results(r: &RunResult, our_modules: &[PathBuf]) -> Summary {
             );
         }
     }
-    let _ = our_modules;
     s
 }
 
 /// The exit status in the rest of an end marker line (`<name> rc=<n>`).
 pub fn end_status(rest: &str) -> Option<i32> {
-    rest.split_whitespace().find_map(|w| w.strip_prefix("rc=")).and_then(|n| n.parse().ok())
+    rest.split_whitespace()
+        .find_map(|w| w.strip_prefix("rc="))
+        .and_then(|n| n.parse().ok())
 }
 
 /// One `# RESULT key=value ...` line.
@@ -284,6 +298,31 @@ pub fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_kunit_suite_of_a_module_fails() {
+        let console = "RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_swift\n    1..1\n    ok 1 rdcc_kunit_vectors\nok 1 rdcc_swift\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n";
+        let r = RunResult {
+            status: Some(0),
+            console: console.into(),
+            elapsed: std::time::Duration::ZERO,
+            boot_time: None,
+            timed_out: false,
+        };
+        let mods = vec![
+            PathBuf::from("modules/tcp_swift.ko"),
+            PathBuf::from("modules/tcp_timely.ko"),
+        ];
+        let s = vm_results(&r, &mods);
+        assert!(s.results.iter().any(
+            |x| x.name == "KUnit suite rdcc_swift reported" && x.outcome == ktap::Outcome::Pass
+        ));
+        assert!(s
+            .results
+            .iter()
+            .any(|x| x.name == "KUnit suite rdcc_timely reported"
+                && x.outcome == ktap::Outcome::Fail));
+    }
 
     #[test]
     fn end_marker_status() {
