@@ -3,7 +3,8 @@
 //! fixed-point arithmetic, shared unchanged by the Linux kernel modules, KUnit, host tests and
 //! the network simulator.
 //!
-//! Rules every file here follows (checked by `cargo xtask lint-core` and by review):
+//! Rules every file here follows (checked by `core/tests/forbidden.rs`, the clippy lints denied
+//! below, and review):
 //! - `no_std`, no dependencies, no `unsafe`, no floats, no 128-bit integers, no allocation, no
 //!   clock reads: time arrives in events.
 //! - No panics: no `unwrap`/`expect`, no indexing that can go out of bounds, no division by a

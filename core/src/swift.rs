@@ -53,6 +53,64 @@ pub const FALLBACK_MSS_BYTES: u32 = 536;
 /// Shift from "packets Q20 times bytes" to "bytes Q16" (`PKT_Q20_SHIFT - BYTES_Q16_SHIFT`).
 const Q20_TO_Q16_BYTES_DIV: u64 = 1 << 4;
 
+/// The parameters Swift and Swift with VAI/SF (`super::vaisf`) share, by value, so both
+/// validate them with the same ranges in one place.
+pub struct SharedFields {
+    /// `beta`, Q16.
+    pub beta_q16: u64,
+    /// `max_mdf`, Q16.
+    pub max_mdf_q16: u64,
+    /// Window floor, packets Q20.
+    pub min_cwnd_pkts_q20: u64,
+    /// Window ceiling, packets Q20.
+    pub max_cwnd_pkts_q20: u64,
+    /// Initial window, packets Q20.
+    pub init_cwnd_pkts_q20: u64,
+    /// `RETX_RESET_THRESHOLD`.
+    pub retx_reset_threshold: u64,
+    /// Base target delay, ns.
+    pub base_target_ns: u64,
+    /// Target per hop, ns.
+    pub per_hop_ns: u64,
+    /// Hop count until one is echoed.
+    pub default_hops: u64,
+}
+
+/// Range checks of [`SharedFields`] (Swift Alg. 1 line 1 constants, §3.4-§3.5 windows and
+/// targets); each error names the module parameter.
+pub fn check_shared(c: &SharedFields) -> Result<(), ParamError> {
+    ParamError::check("beta_q16", c.beta_q16, 1, Q16_ONE)?;
+    ParamError::check("max_mdf_q16", c.max_mdf_q16, 1, Q16_ONE - 1)?;
+    ParamError::check(
+        "max_cwnd_pkts_q20",
+        c.max_cwnd_pkts_q20,
+        PKT_Q20_ONE,
+        MAX_CWND_Q20,
+    )?;
+    ParamError::check(
+        "min_cwnd_pkts_q20",
+        c.min_cwnd_pkts_q20,
+        1,
+        c.max_cwnd_pkts_q20,
+    )?;
+    ParamError::check(
+        "init_cwnd_pkts_q20",
+        c.init_cwnd_pkts_q20,
+        c.min_cwnd_pkts_q20,
+        c.max_cwnd_pkts_q20,
+    )?;
+    ParamError::check("retx_reset_threshold", c.retx_reset_threshold, 1, 255)?;
+    ParamError::check(
+        "base_target_ns",
+        c.base_target_ns,
+        NS_PER_US,
+        10_000 * NS_PER_US,
+    )?;
+    ParamError::check("per_hop_ns", c.per_hop_ns, 0, 1_000 * NS_PER_US)?;
+    ParamError::check("default_hops", c.default_hops, 0, 255)?;
+    Ok(())
+}
+
 /// Raw Swift parameters, as a host (module parameters, simulator scenario) supplies them.
 /// Validate with [`Params::new`].
 ///
@@ -156,35 +214,17 @@ impl Params {
     /// needs no signed arithmetic; the two inverse square roots are precomputed here.
     pub fn new(c: &Config) -> Result<Params, ParamError> {
         ParamError::check("ai_pkts_q20", c.ai_pkts_q20, 1, 1024 << PKT_Q20_SHIFT)?;
-        ParamError::check("beta_q16", c.beta_q16, 1, Q16_ONE)?;
-        ParamError::check("max_mdf_q16", c.max_mdf_q16, 1, Q16_ONE - 1)?;
-        ParamError::check(
-            "max_cwnd_pkts_q20",
-            c.max_cwnd_pkts_q20,
-            PKT_Q20_ONE,
-            MAX_CWND_Q20,
-        )?;
-        ParamError::check(
-            "min_cwnd_pkts_q20",
-            c.min_cwnd_pkts_q20,
-            1,
-            c.max_cwnd_pkts_q20,
-        )?;
-        ParamError::check(
-            "init_cwnd_pkts_q20",
-            c.init_cwnd_pkts_q20,
-            c.min_cwnd_pkts_q20,
-            c.max_cwnd_pkts_q20,
-        )?;
-        ParamError::check("retx_reset_threshold", c.retx_reset_threshold, 1, 255)?;
-        ParamError::check(
-            "base_target_ns",
-            c.base_target_ns,
-            NS_PER_US,
-            10_000 * NS_PER_US,
-        )?;
-        ParamError::check("per_hop_ns", c.per_hop_ns, 0, 1_000 * NS_PER_US)?;
-        ParamError::check("default_hops", c.default_hops, 0, 255)?;
+        check_shared(&SharedFields {
+            beta_q16: c.beta_q16,
+            max_mdf_q16: c.max_mdf_q16,
+            min_cwnd_pkts_q20: c.min_cwnd_pkts_q20,
+            max_cwnd_pkts_q20: c.max_cwnd_pkts_q20,
+            init_cwnd_pkts_q20: c.init_cwnd_pkts_q20,
+            retx_reset_threshold: c.retx_reset_threshold,
+            base_target_ns: c.base_target_ns,
+            per_hop_ns: c.per_hop_ns,
+            default_hops: c.default_hops,
+        })?;
         ParamError::check("fs_range_ns", c.fs_range_ns, 0, 10_000 * NS_PER_US)?;
         ParamError::check(
             "fs_max_cwnd_pkts_q20",

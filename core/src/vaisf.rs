@@ -33,11 +33,11 @@ use super::event::{
 };
 use super::fixed::{
     clamp, div_or_max, mul_div, mul_q16, seq_after, seq_after_eq, MAX_RATE_BPS, NS_PER_S,
-    NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE, Q16_SHIFT,
+    NS_PER_US, PKT_Q20_SHIFT, Q16_ONE, Q16_SHIFT,
 };
 use super::swift::{
-    acked_pkts_q20, can_decrease, clamp_rtt_ns, md_factor_q16, pacing_rate_bps, resolve_mss,
-    window_bytes_q16, MAX_CWND_Q20,
+    acked_pkts_q20, can_decrease, check_shared, clamp_rtt_ns, md_factor_q16, pacing_rate_bps,
+    resolve_mss, window_bytes_q16, SharedFields,
 };
 
 /// How the VAI token count is derived from the RTT's largest delay (SL Alg. 1 line 2; the
@@ -145,35 +145,17 @@ impl Params {
     /// Check every field of `c`.
     pub fn new(c: &Config) -> Result<Params, ParamError> {
         ParamError::check("base_ai_bps", c.base_ai_bps, 1, MAX_RATE_BPS)?;
-        ParamError::check("beta_q16", c.beta_q16, 1, Q16_ONE)?;
-        ParamError::check("max_mdf_q16", c.max_mdf_q16, 1, Q16_ONE - 1)?;
-        ParamError::check(
-            "max_cwnd_pkts_q20",
-            c.max_cwnd_pkts_q20,
-            PKT_Q20_ONE,
-            MAX_CWND_Q20,
-        )?;
-        ParamError::check(
-            "min_cwnd_pkts_q20",
-            c.min_cwnd_pkts_q20,
-            1,
-            c.max_cwnd_pkts_q20,
-        )?;
-        ParamError::check(
-            "init_cwnd_pkts_q20",
-            c.init_cwnd_pkts_q20,
-            c.min_cwnd_pkts_q20,
-            c.max_cwnd_pkts_q20,
-        )?;
-        ParamError::check("retx_reset_threshold", c.retx_reset_threshold, 1, 255)?;
-        ParamError::check(
-            "base_target_ns",
-            c.base_target_ns,
-            NS_PER_US,
-            10_000 * NS_PER_US,
-        )?;
-        ParamError::check("per_hop_ns", c.per_hop_ns, 0, 1_000 * NS_PER_US)?;
-        ParamError::check("default_hops", c.default_hops, 0, 255)?;
+        check_shared(&SharedFields {
+            beta_q16: c.beta_q16,
+            max_mdf_q16: c.max_mdf_q16,
+            min_cwnd_pkts_q20: c.min_cwnd_pkts_q20,
+            max_cwnd_pkts_q20: c.max_cwnd_pkts_q20,
+            init_cwnd_pkts_q20: c.init_cwnd_pkts_q20,
+            retx_reset_threshold: c.retx_reset_threshold,
+            base_target_ns: c.base_target_ns,
+            per_hop_ns: c.per_hop_ns,
+            default_hops: c.default_hops,
+        })?;
         ParamError::check("sf_acks", c.sf_acks, 0, u16::MAX as u64)?;
         ParamError::check("sf_count_segments", c.sf_count_segments, 0, 1)?;
         ParamError::check(
