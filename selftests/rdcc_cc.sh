@@ -18,10 +18,11 @@
 #      fast-recovery, RTO and undo hooks in the kernel.
 # The harness fails the run on any WARNING/BUG/Oops in the kernel log.
 #
-# Checks 3 and 6 are performance checks, run with RDCC_PERF=1 (and by `cargo xtask run`); under
-# TCG their outcome still varies from run to run (Swift's 4-flow Jain index ranged 0.38-0.99
-# over runs with the same build), so `cargo xtask test` runs the functional checks only until
-# they are robust (see the open modules issue).
+# Checks 3 and 6 are performance checks. Under TCG one run of them varies (Swift's 4-flow Jain
+# index ranged 0.87-0.999 over single runs of one build), so each is repeated up to RDCC_TRIALS
+# (3) times and the median trial decides: trials stop as soon as a majority agrees (two passes or
+# two failures), so a healthy build pays for two trials. Every trial is printed as a diagnostic.
+# RDCC_PERF=0 skips them (functional checks only, for quick iterations).
 #
 # PROFILE. The bottleneck is 100 Mbit/s with a 2 ms netem delay on the data direction: well below
 # what the emulated guest pushes (1.65 Gbit/s unshaped), so it is the bottleneck we configured.
@@ -34,10 +35,14 @@
 #                  fs_range 3 ms (the paper's fs_range is 4x its base target; 0.1 ms would
 #                  make flow scaling, Swift's fairness aid, vanish at ms targets).
 #                  Bound: mean RTT <= base_target + fs_range + J.
-#   swift_vaisf    base_target 6 ms. SL's constants are for 100 Gbit/s; scaled so queue bytes and
-#                  link fractions stay the same: base AI 50 kbit/s (SL: 50 Mbit/s = 0.05 % of the
-#                  link), AI_DIV 30 us (SL: 30 ns = 375 B of queue per token), Token_Thresh
+#   swift_vaisf    base_target 6 ms. SL's constants are for 100 Gbit/s; scaled so queue bytes stay
+#                  the same: AI_DIV 30 us (SL: 30 ns = 375 B of queue per token), Token_Thresh
 #                  4 ms above target (SL: 4 us = 50 KB), and SL's line-rate start (50 packets).
+#                  Base AI 500 kbit/s (0.26 packets per 6 ms RTT). Keeping SL's link fraction
+#                  (50 Mbit/s = 0.05 %, i.e. 50 kbit/s here) gives 0.026 packets per RTT: ~600
+#                  RTTs to regrow 15 packets after a decrease, seconds at ms RTTs where SL's 5 us
+#                  RTTs take 3 ms. Measured with it under host load: 44-89 Mbit/s single flow;
+#                  with 500 kbit/s: 95.5-95.6 Mbit/s at a 5.8-6.0 ms mean RTT (the target).
 #                  Bound: mean RTT <= base_target + Token_Thresh + J: above it VAI mints tokens
 #                  (SL's "heavy congestion"), below it the law operates.
 #   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta 5 Mbit/s, line rate
@@ -53,8 +58,10 @@
 # Environment: RDCC_RATE_MBIT [100], RDCC_DELAY_US [2000], RDCC_DURATION [8] (single flow),
 # RDCC_FLOWS [4], RDCC_WARMUP [5] (seconds omitted from the multi-flow statistics),
 # RDCC_MULTI_DURATION [12] (seconds the multi-flow statistics cover),
-# RDCC_MIN_UTIL_PCT [90], RDCC_MIN_JAIN [0.9], RDCC_RDCC_ALGOS [all four].
-# One diagnostic per single-flow run, for the harness's table:
+# RDCC_MIN_UTIL_PCT [90], RDCC_MIN_JAIN [0.9], RDCC_RDCC_ALGOS [all four], RDCC_TRIALS [3],
+# RDCC_PERF [1].
+# One diagnostic per algorithm, for the harness's table (medians over the trials; retrans and p99
+# from the first trial):
 #   # RESULT algo=<name> mode=rdcc rate_mbit=<R> delay_us=<D> tput_mbit=<x> retrans=<n>
 #            rtt_mean_us=<x> rtt_p99_us=<x> samples=<n> bound_us=<x> jain4=<x>
 
@@ -70,13 +77,13 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_MIN_UTIL_PCT:=90}"
 : "${RDCC_MIN_JAIN:=0.9}"
 : "${RDCC_RDCC_ALGOS:=swift swift_vaisf timely theta_powertcp}"
-: "${RDCC_PERF:=0}"
+: "${RDCC_PERF:=1}"
 
 # Module parameters of the VM profile (see PROFILE above).
 profile_params() {
 	case $1 in
 	swift) echo "base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600" ;;
-	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=6250 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
+	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=62500 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
 	timely) echo "t_low_ns=4000000 t_high_ns=12000000 min_rtt_ns=10000000 line_rate_mbps=100 init_rate_mbps=100 delta_mbps=5" ;;
 	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=12500000 expected_flows=4 max_cwnd_bytes=200000 gradient_mode=1" ;;
 	esac
@@ -112,7 +119,7 @@ jain_json() {
 
 N_ALGOS=$(echo "$RDCC_RDCC_ALGOS" | wc -w)
 tap_header
-# 5 functional checks per algorithm, 3 more with RDCC_PERF=1.
+# 5 functional checks per algorithm, 3 more with RDCC_PERF=1 (the default).
 if [ "$RDCC_PERF" = 1 ]; then PER_ALGO=8; else PER_ALGO=5; fi
 tap_plan $((3 + PER_ALGO * N_ALGOS))
 require_root
@@ -190,25 +197,49 @@ for algo in $RDCC_RDCC_ALGOS; do
 		rdcc_cc_available "$algo" || insmod "$ko" $params
 	fi
 
-	# 3 + 5. one flow, with the tracepoint enabled.
+	# 3 + 5. one flow, with the tracepoint enabled on the first trial.
 	ev="$TRACEFS/events/$mod/decision"
 	[ -d "$ev" ] && echo 1 >"$ev/enable" && : >"$TRACEFS/trace"
-	rdcc_iperf_run "$algo-1" "$RDCC_RCV_IP4" "$algo" 1 -C "$algo" -t "$RDCC_DURATION"
-	rdcc_iperf_diag
-	[ -d "$ev" ] && echo 0 >"$ev/enable"
-	bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN")
 	min_tput=$(rdcc_calc "$RDCC_RATE_MBIT * $RDCC_MIN_UTIL_PCT / 100")
-	if [ "$RDCC_PERF" = 1 ]; then
-		if rdcc_fcmp "$RDCC_R_TPUT" ">=" "$min_tput"; then
-			tap_ok "$algo: one flow reaches ${RDCC_MIN_UTIL_PCT}% of ${RDCC_RATE_MBIT} Mbit/s ($RDCC_R_TPUT)"
-		else
-			tap_not_ok "$algo: one flow reaches ${RDCC_MIN_UTIL_PCT}% of ${RDCC_RATE_MBIT} Mbit/s ($RDCC_R_TPUT)"
+	tputs="" rtts="" bounds="" tp_ok=0 tp_bad=0 rtt_ok=0 rtt_bad=0 t=1
+	while [ "$t" -le "$RDCC_TRIALS" ]; do
+		label="$algo-1"
+		[ "$t" -gt 1 ] && label="$algo-1.t$t"
+		rdcc_iperf_run "$label" "$RDCC_RCV_IP4" "$algo" 1 -C "$algo" -t "$RDCC_DURATION"
+		rdcc_iperf_diag
+		if [ "$t" = 1 ]; then
+			[ -d "$ev" ] && echo 0 >"$ev/enable"
+			res_retr=$RDCC_R_RETRANS res_p99=$RDCC_R_RTT_P99 res_n=$RDCC_R_SAMPLES
 		fi
+		[ "$RDCC_PERF" = 1 ] || break
+		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN")
+		tputs="$tputs $RDCC_R_TPUT" rtts="$rtts $RDCC_R_RTT_MEAN" bounds="$bounds $bound"
+		if rdcc_fcmp "$RDCC_R_TPUT" ">=" "$min_tput"; then tp_ok=$((tp_ok + 1)); else tp_bad=$((tp_bad + 1)); fi
 		if [ "$RDCC_R_SAMPLES" -gt 0 ] && rdcc_fcmp "$RDCC_R_RTT_MEAN" "<=" "$bound"; then
-			tap_ok "$algo: mean ss RTT $RDCC_R_RTT_MEAN us <= bound $bound us"
+			rtt_ok=$((rtt_ok + 1))
 		else
-			tap_not_ok "$algo: mean ss RTT $RDCC_R_RTT_MEAN us <= bound $bound us"
+			rtt_bad=$((rtt_bad + 1))
 		fi
+		tap_diag "$algo: trial $t: $RDCC_R_TPUT Mbit/s, mean RTT $RDCC_R_RTT_MEAN us (bound $bound us)"
+		rdcc_decided "$tp_ok" "$tp_bad" && rdcc_decided "$rtt_ok" "$rtt_bad" && break
+		t=$((t + 1))
+	done
+	res_tput=$RDCC_R_TPUT res_mean=$RDCC_R_RTT_MEAN
+	if [ "$RDCC_PERF" = 1 ]; then
+		# shellcheck disable=SC2086 # word lists on purpose
+		res_tput=$(rdcc_median $tputs) res_mean=$(rdcc_median $rtts) bound=$(rdcc_median $bounds)
+		if rdcc_majority "$tp_ok" "$tp_bad"; then
+			tap_ok "$algo: one flow reaches ${RDCC_MIN_UTIL_PCT}% of ${RDCC_RATE_MBIT} Mbit/s (median $res_tput of$tputs)"
+		else
+			tap_not_ok "$algo: one flow reaches ${RDCC_MIN_UTIL_PCT}% of ${RDCC_RATE_MBIT} Mbit/s (median $res_tput of$tputs)"
+		fi
+		if rdcc_majority "$rtt_ok" "$rtt_bad"; then
+			tap_ok "$algo: mean ss RTT <= bound (median $res_mean us of$rtts; bounds$bounds us)"
+		else
+			tap_not_ok "$algo: mean ss RTT <= bound (median $res_mean us of$rtts; bounds$bounds us)"
+		fi
+	else
+		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN")
 	fi
 	# 4. get_info record on the data socket.
 	if grep -q 'bbr:(bw:' "$RDCC_TMP/$algo-1.ss" 2>/dev/null; then
@@ -225,32 +256,42 @@ for algo in $RDCC_RDCC_ALGOS; do
 		tap_not_ok "$algo: tracepoint $mod:decision fired"
 	fi
 	: >"$TRACEFS/trace" 2>/dev/null
-	res_tput=$RDCC_R_TPUT res_retr=$RDCC_R_RETRANS res_mean=$RDCC_R_RTT_MEAN
-	res_p99=$RDCC_R_RTT_P99 res_n=$RDCC_R_SAMPLES
 
-	# 6. competing flows (RDCC_PERF=1).
+	# 6. competing flows.
 	jain=-
 	if [ "$RDCC_PERF" = 1 ]; then
-		rdcc_iperf_run "$algo-$RDCC_FLOWS" "$RDCC_RCV_IP4" "$algo" 0 -C "$algo" -P "$RDCC_FLOWS" \
-			-t $((RDCC_MULTI_DURATION + RDCC_WARMUP)) -O "$RDCC_WARMUP"
-		# shellcheck disable=SC2046 # split into index, count and rates on purpose
-		set -- $(jain_json "$RDCC_TMP/$algo-$RDCC_FLOWS.json")
-		jain=${1:-0} nflows=${2:-0}
-		shift 2 2>/dev/null
-		if [ "$nflows" -eq "$RDCC_FLOWS" ] && rdcc_fcmp "$jain" ">=" "$RDCC_MIN_JAIN"; then
-			tap_ok "$algo: $RDCC_FLOWS flows, Jain index $jain >= $RDCC_MIN_JAIN (Mbit/s:$*)"
+		jains="" j_ok=0 j_bad=0 t=1
+		while [ "$t" -le "$RDCC_TRIALS" ]; do
+			rdcc_iperf_run "$algo-$RDCC_FLOWS.t$t" "$RDCC_RCV_IP4" "$algo" 0 -C "$algo" -P "$RDCC_FLOWS" \
+				-t $((RDCC_MULTI_DURATION + RDCC_WARMUP)) -O "$RDCC_WARMUP"
+			# shellcheck disable=SC2046 # split into index, count and rates on purpose
+			set -- $(jain_json "$RDCC_TMP/$algo-$RDCC_FLOWS.t$t.json")
+			j=${1:-0} nflows=${2:-0}
+			shift 2 2>/dev/null
+			jains="$jains $j"
+			if [ "$nflows" -eq "$RDCC_FLOWS" ] && rdcc_fcmp "$j" ">=" "$RDCC_MIN_JAIN"; then
+				j_ok=$((j_ok + 1))
+			else
+				j_bad=$((j_bad + 1))
+			fi
+			tap_diag "$algo: trial $t: $RDCC_FLOWS flows ($nflows parsed), Jain $j, Mbit/s:$*"
+			rdcc_decided "$j_ok" "$j_bad" && break
+			t=$((t + 1))
+		done
+		# shellcheck disable=SC2086 # word list on purpose
+		jain=$(rdcc_median $jains)
+		if rdcc_majority "$j_ok" "$j_bad"; then
+			tap_ok "$algo: $RDCC_FLOWS flows, Jain index >= $RDCC_MIN_JAIN (median $jain of$jains)"
 		else
-			tap_not_ok "$algo: $RDCC_FLOWS flows, Jain index $jain >= $RDCC_MIN_JAIN (Mbit/s:$*)"
-			tap_diag "streams parsed: $nflows; total $RDCC_R_TPUT Mbit/s"
+			tap_not_ok "$algo: $RDCC_FLOWS flows, Jain index >= $RDCC_MIN_JAIN (median $jain of$jains)"
 		fi
-
 	fi
 
 	# 7. random loss: recovery, RTO and undo paths.
-	"$TC" -n "$RDCC_NS_SND" qdisc change dev "$RDCC_SND_IF" parent 1:10 handle 10: \
+	"$TC" -n "$RDCC_BN_NS" qdisc change dev "$RDCC_BN_IF" parent 1:10 handle 10: \
 		netem delay "${RDCC_DELAY_US}us" loss 1% limit "$RDCC_QLIMIT_PKTS" 2>/dev/null
 	rdcc_iperf_run "$algo-loss" "$RDCC_RCV_IP4" "$algo" 0 -C "$algo" -t 4
-	"$TC" -n "$RDCC_NS_SND" qdisc change dev "$RDCC_SND_IF" parent 1:10 handle 10: \
+	"$TC" -n "$RDCC_BN_NS" qdisc change dev "$RDCC_BN_IF" parent 1:10 handle 10: \
 		netem delay "${RDCC_DELAY_US}us" limit "$RDCC_QLIMIT_PKTS" 2>/dev/null
 	if [ "$RDCC_R_RC" = 0 ] && rdcc_fcmp "$RDCC_R_TPUT" ">" 0 && [ "$RDCC_R_RETRANS" -gt 0 ]; then
 		tap_ok "$algo: with 1% loss the flow recovers ($RDCC_R_TPUT Mbit/s, $RDCC_R_RETRANS retransmits)"

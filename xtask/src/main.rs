@@ -259,13 +259,13 @@ fn cmd_test(o: &Opts) -> Result<u8> {
         &k,
         &vm::Contents {
             our_modules: mods.clone(),
-            job: test_job(600),
+            job: test_job(1500),
         },
     )?;
     let b = vm::Boot {
         kvm,
         stream: !o.quiet,
-        timeout: Duration::from_secs(o.timeout.unwrap_or(1800)),
+        timeout: Duration::from_secs(o.timeout.unwrap_or(2700)),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("test-console.log");
