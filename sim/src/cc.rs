@@ -368,11 +368,9 @@ fn reno_ack(p: &DctcpParams, s: &mut DctcpState, ev: &AckEvent, ecn: bool) -> De
             s.window_started = true;
         } else if seq_after_eq(ev.snd_una, s.window_end) {
             // End of an observation window (dctcp_update_alpha).
-            let f_q16 = if s.acked_in_window > 0 {
-                s.ce_in_window * Q16 / s.acked_in_window
-            } else {
-                0
-            };
+            let f_q16 = (s.ce_in_window * Q16)
+                .checked_div(s.acked_in_window)
+                .unwrap_or(0);
             s.alpha_q16 = (s.alpha_q16 * (Q16 - p.g_q16) + f_q16 * p.g_q16) / Q16;
             s.acked_in_window = 0;
             s.ce_in_window = 0;
@@ -380,9 +378,19 @@ fn reno_ack(p: &DctcpParams, s: &mut DctcpState, ev: &AckEvent, ecn: bool) -> De
             s.reduced = false;
         }
     }
-    if reason == Reason::Hold && !ev.has(rdcc_core::event::ACK_IN_RECOVERY) && acked > 0 {
-        if s.cwnd_bytes < s.ssthresh_bytes {
-            s.cwnd_bytes += acked; // slow start
+    // Linux grows the window only while it limits the sender (tcp_is_cwnd_limited): in slow
+    // start while less than twice the data in flight, afterwards while the flight fills it.
+    let flight = ev.inflight_bytes as u64 + acked;
+    let slow_start = s.cwnd_bytes < s.ssthresh_bytes;
+    let limited = if slow_start {
+        s.cwnd_bytes < 2 * flight
+    } else {
+        flight + mss >= s.cwnd_bytes
+    };
+    if reason == Reason::Hold && !ev.has(rdcc_core::event::ACK_IN_RECOVERY) && acked > 0 && limited
+    {
+        if slow_start {
+            s.cwnd_bytes += acked;
         } else {
             s.cwnd_bytes += (mss * acked / s.cwnd_bytes.max(1)).max(1); // Reno CA
         }

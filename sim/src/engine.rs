@@ -299,6 +299,8 @@ pub struct Series {
     pub flow_bps: Vec<Vec<f64>>,
     /// Per traced flow: window, bytes.
     pub flow_cwnd_bytes: Vec<Vec<f64>>,
+    /// Per traced flow: pacing rate in force, bits/s (0 = unpaced).
+    pub flow_rate_bps: Vec<Vec<f64>>,
     /// Jain index over flows active for the whole interval (NaN when none).
     pub jain: Vec<f64>,
     /// Number of flows in `jain`.
@@ -354,10 +356,6 @@ pub struct Sim {
     last_rx: Vec<u64>,
     rtt_samples: Vec<u32>,
     ideal: Vec<u64>,
-}
-
-fn ser_ns(bytes: u64, rate_bits_per_s: u64) -> u64 {
-    (bytes * 8 * 1_000_000_000).div_ceil(rate_bits_per_s)
 }
 
 impl Sim {
@@ -464,6 +462,7 @@ impl Sim {
         let series = Series {
             flow_bps: vec![Vec::new(); n_traced],
             flow_cwnd_bytes: vec![Vec::new(); n_traced],
+            flow_rate_bps: vec![Vec::new(); n_traced],
             queue_bytes: vec![Vec::new(); monitors.len()],
             queue_max_bytes: vec![Vec::new(); monitors.len()],
             ..Default::default()
@@ -652,20 +651,25 @@ impl Sim {
         if f.spec.size_bytes == 0 {
             return 0;
         }
+        // A lower bound that is exact when all packets have one size: every hop forwards the
+        // last packet, the slowest hop carries everything before it; the ACK comes straight
+        // back. Serialization rounds down.
         let mss = self.cfg.mss_bytes as u64;
-        let first = f.spec.size_bytes.min(mss) + self.cfg.header_bytes as u64;
-        let wire_total = f.spec.size_bytes + f.total_segs * self.cfg.header_bytes as u64;
+        let hdr = self.cfg.header_bytes as u64;
+        let last = f.spec.size_bytes - (f.total_segs - 1) * mss + hdr;
+        let wire_total = f.spec.size_bytes + f.total_segs * hdr;
+        let ser = |b: u64, r: u64| b * 8 * 1_000_000_000 / r;
         let mut t = 0;
         let mut min_rate = u64::MAX;
         for (n, p) in self.path(flow, false) {
             let port = &self.nodes[n as usize].ports[p as usize];
-            t += port.delay_ns + ser_ns(first, port.rate_bits_per_s);
+            t += port.delay_ns + ser(last, port.rate_bits_per_s);
             min_rate = min_rate.min(port.rate_bits_per_s);
         }
-        t += ser_ns(wire_total - first, min_rate);
+        t += ser(wire_total - last, min_rate);
         for (n, p) in self.path(flow, true) {
             let port = &self.nodes[n as usize].ports[p as usize];
-            t += port.delay_ns + ser_ns(self.cfg.ack_bytes as u64, port.rate_bits_per_s);
+            t += port.delay_ns + ser(self.cfg.ack_bytes as u64, port.rate_bits_per_s);
         }
         t
     }
@@ -852,12 +856,11 @@ impl Sim {
                 self.hosts[h as usize].ready.push_back(f);
                 self.kick_host(h);
             }
-            Some(t) => {
-                if fl.wake_at == 0 || fl.wake_at > t {
-                    fl.wake_at = t;
-                    self.schedule(t, Ev::Wake(f));
-                }
+            Some(t) if fl.wake_at == 0 || fl.wake_at > t => {
+                fl.wake_at = t;
+                self.schedule(t, Ev::Wake(f));
             }
+            Some(_) => {}
         }
     }
 
@@ -1330,6 +1333,7 @@ impl Sim {
             if i < s.flow_bps.len() {
                 s.flow_bps[i].push(bps);
                 s.flow_cwnd_bytes[i].push(f.cwnd_q16 as f64 / 65536.0);
+                s.flow_rate_bps[i].push(f.pacing_bps as f64 * 8.0);
             }
             let active = f.started && f.spec.start_ns <= t0 && (!f.done || f.finish_ns >= now);
             if active {

@@ -348,7 +348,7 @@ pub fn run_csvs(out: &RunOutput) -> Vec<(&'static str, String)> {
     let mut cw = String::from("t_us");
     for i in 0..s.flow_bps.len() {
         let _ = write!(thr, ",flow{i}_gbps");
-        let _ = write!(cw, ",flow{i}_cwnd_bytes");
+        let _ = write!(cw, ",flow{i}_cwnd_bytes,flow{i}_pacing_gbps");
     }
     thr.push_str(",total_gbps\n");
     cw.push('\n');
@@ -364,7 +364,12 @@ pub fn run_csvs(out: &RunOutput) -> Vec<(&'static str, String)> {
         let _ = write!(cw, "{tu:.3}");
         for i in 0..s.flow_bps.len() {
             let _ = write!(thr, ",{:.4}", s.flow_bps[i][k] / 1e9);
-            let _ = write!(cw, ",{:.1}", s.flow_cwnd_bytes[i][k]);
+            let _ = write!(
+                cw,
+                ",{:.1},{:.4}",
+                s.flow_cwnd_bytes[i][k],
+                s.flow_rate_bps[i][k] / 1e9
+            );
         }
         let _ = writeln!(thr, ",{:.4}", s.total_bps[k] / 1e9);
         cw.push('\n');
