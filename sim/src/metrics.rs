@@ -61,6 +61,8 @@ pub struct Summary {
     pub rtt_p99_us: f64,
     /// Mean Jain index over the measurement window (samples with at least 2 active flows).
     pub jain_mean: f64,
+    /// Jain index of the long-lived traced flows' mean goodput over the measurement window.
+    pub jain_window: f64,
     /// First time at or after `jain_from` with Jain >= 0.9, µs.
     pub jain09_first_us: Option<f64>,
     /// Earliest time at or after `jain_from` from which Jain stays >= 0.9 while at least two
@@ -138,6 +140,21 @@ pub fn summarize(
     } else {
         js.iter().sum::<f64>() / js.len() as f64
     };
+    let means: Vec<f64> = s
+        .flow_bps
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let f = &out.flows[*i];
+            f.spec.size_bytes == 0 && f.spec.start_ns <= measure_from_ns
+        })
+        .map(|(_, v)| win.iter().map(|&i| v[i]).sum::<f64>() / win.len().max(1) as f64)
+        .collect();
+    let jain_window = if means.len() >= 2 {
+        jain(&means).unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
     // Jain settling: samples from jain_from until the first completion (the set of flows
     // changes then) or the end.
     let first_finish = out
@@ -214,6 +231,7 @@ pub fn summarize(
         rtt_p50_us: percentile_sorted(&rtts, 50.0),
         rtt_p99_us: percentile_sorted(&rtts, 99.0),
         jain_mean,
+        jain_window,
         jain09_first_us,
         jain09_settled_us: settled,
         queue_mean_kb,
@@ -236,7 +254,7 @@ pub fn table(rows: &[Summary]) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+        "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
         "algorithm",
         "Gbit/s",
         "util",
@@ -244,6 +262,7 @@ pub fn table(rows: &[Summary]) -> String {
         "RTTp50",
         "RTTp99",
         "Jain",
+        "Jwin",
         "J>=.9 us",
         "J.9set us",
         "Qavg KB",
@@ -256,7 +275,7 @@ pub fn table(rows: &[Summary]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{:<16} {:>8.2} {:>6.3} {:>9.1} {:>8.1} {:>8.1} {:>6.3} {:>9} {:>9} {:>8.1} {:>8.1} {:>8.1} {:>6} {:>5} {:>9}",
+            "{:<16} {:>8.2} {:>6.3} {:>9.1} {:>8.1} {:>8.1} {:>6.3} {:>6.3} {:>9} {:>9} {:>8.1} {:>8.1} {:>8.1} {:>6} {:>5} {:>9}",
             r.name,
             r.goodput_gbps,
             r.utilization,
@@ -264,6 +283,7 @@ pub fn table(rows: &[Summary]) -> String {
             r.rtt_p50_us,
             r.rtt_p99_us,
             r.jain_mean,
+            r.jain_window,
             opt(r.jain09_first_us),
             opt(r.jain09_settled_us),
             r.queue_mean_kb,
@@ -297,13 +317,13 @@ pub fn table(rows: &[Summary]) -> String {
 /// Summary rows as CSV.
 pub fn summary_csv(rows: &[Summary]) -> String {
     let mut t = String::from(
-        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite\n",
+        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite\n",
     );
     let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
     for r in rows {
         let _ = writeln!(
             t,
-            "{},{:.4},{:.4},{:.3},{:.3},{:.3},{:.4},{},{},{:.3},{:.3},{:.3},{},{},{},{}",
+            "{},{:.4},{:.4},{:.3},{:.3},{:.3},{:.4},{:.4},{},{},{:.3},{:.3},{:.3},{},{},{},{}",
             r.name,
             r.goodput_gbps,
             r.utilization,
@@ -311,6 +331,7 @@ pub fn summary_csv(rows: &[Summary]) -> String {
             r.rtt_p50_us,
             r.rtt_p99_us,
             r.jain_mean,
+            r.jain_window,
             o(r.jain09_first_us),
             o(r.jain09_settled_us),
             r.queue_mean_kb,
