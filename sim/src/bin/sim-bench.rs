@@ -9,54 +9,9 @@
 use rdcc_sim::Scenario;
 use std::time::Instant;
 
-const DUMBBELL: &str = r#"
-name = "bench_dumbbell_100"
-duration_us = 20000
-sample_us = 100
-algorithms = ["swift"]
-[topology]
-kind = "dumbbell"
-left = 100
-right = 1
-host_rate_gbps = 100
-bottleneck_rate_gbps = 100
-link_delay_us = 1
-buffer_kb = 4000
-[cc.swift]
-law = "swift"
-base_target_ns = 15000
-[[flows]]
-src = 0
-dst = 100
-count = 100
-[report]
-trace_flows = 0
-"#;
+const DUMBBELL: &str = include_str!("../../scenarios/bench_dumbbell_100.toml");
 
-const LEAF_SPINE: &str = r#"
-name = "bench_leafspine_128"
-duration_us = 20000
-sample_us = 100
-algorithms = ["swift"]
-[topology]
-kind = "leaf_spine"
-leaves = 8
-spines = 4
-hosts_per_leaf = 16
-host_rate_gbps = 25
-fabric_rate_gbps = 100
-link_delay_us = 1
-buffer_kb = 1000
-[transport]
-mss_bytes = 1000
-header_bytes = 48
-[workload]
-cdf = "websearch"
-load = 0.6
-stop_us = 20000
-[report]
-trace_flows = 0
-"#;
+const LEAF_SPINE: &str = include_str!("../../scenarios/bench_leafspine_128.toml");
 
 fn main() {
     println!(
