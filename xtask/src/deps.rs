@@ -35,6 +35,7 @@ const PACKAGES: &[&str] = &[
     "gzip",
     "xz-utils",
     "make",
+    "fonts-dejavu-core",
 ];
 
 /// Packages of the Rust toolchain the kernel builds with, installed together at one version.

@@ -6,6 +6,7 @@ mod kernel;
 mod ktap;
 mod modules;
 mod report;
+mod sim;
 mod util;
 mod vm;
 
@@ -25,6 +26,9 @@ commands:
                        ends with `N passed, N failed`
   run                  the main experiment: iperf3 through the netns bottleneck for every
                        available algorithm, printed as a table
+  sim SCENARIO [--out DIR] [--algos \"A B\"]
+                       run a simulator scenario (sim/scenarios/*.toml) in release; CSV, PNG
+                       and the summary table go to DIR (default results/sim/<scenario>)
 
 options:
   --timeout SECS       VM timeout (default: vm 600, test 1800, run 1200)
@@ -96,6 +100,15 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(2);
     };
+    if cmd == "sim" {
+        return match sim::run(&args[1..]) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprint!("xtask: error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let opts = match parse_opts(&args[1..]) {
         Ok(o) => o,
         Err(e) => {

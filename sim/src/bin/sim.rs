@@ -1,0 +1,79 @@
+//! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--quiet]`: run a scenario, write CSV and PNG
+//! files under DIR (default `results/sim/<scenario name>`), print the summary table.
+
+use rdcc_sim::Scenario;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: sim SCENARIO.toml [--out DIR] [--algos \"A B\"] [--no-plots] [--quiet]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut path = None;
+    let mut out = None;
+    let mut algos = None;
+    let mut quiet = false;
+    let mut plots = true;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--out" => {
+                i += 1;
+                out = args.get(i).map(PathBuf::from);
+            }
+            "--algos" => {
+                i += 1;
+                algos = args.get(i).cloned();
+            }
+            "--quiet" => quiet = true,
+            "--no-plots" => plots = false,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            a if path.is_none() && !a.starts_with('-') => path = Some(PathBuf::from(a)),
+            a => {
+                eprintln!("sim: unexpected argument {a:?}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+        i += 1;
+    }
+    let Some(path) = path else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let mut sc = match Scenario::load(&path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sim: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(a) = algos {
+        sc.algorithms = a.split_whitespace().map(String::from).collect();
+    }
+    sc.report.plots &= plots;
+    let out = out.unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
+    match sc.run_all(&out, !quiet) {
+        Ok((results, table)) => {
+            println!("{}: {}", sc.name, sc.description.trim());
+            println!();
+            print!("{table}");
+            let wall: f64 = results.iter().map(|r| r.wall_s).sum();
+            let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();
+            println!(
+                "\n{} run(s), {} events in {:.1} s wall; output in {}",
+                results.len(),
+                ev,
+                wall,
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("sim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! rdcc-sim: a deterministic packet-level datacenter network simulator that drives the
+//! control laws of `rdcc-core` (the same code the kernel modules run) event for event as the
+//! kernel glue does.
+//!
+//! Layout: [`rng`] (the only randomness, seeded), [`topo`] (topologies and ECMP routes),
+//! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
+//! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
+//! arrivals), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod cc;
+pub mod engine;
+pub mod metrics;
+pub mod plot;
+pub mod rng;
+pub mod scenario;
+pub mod topo;
+pub mod workload;
+
+pub use engine::{FlowSpec, Profile, RunOutput, Sim, SimConfig};
+pub use scenario::Scenario;

@@ -1,0 +1,472 @@
+//! Summaries and CSV output of a run. Floats appear only here (statistics), never in the
+//! controller path. Every CSV is written from vectors in a fixed order with fixed precision, so
+//! equal runs give equal bytes.
+
+use crate::engine::RunOutput;
+use std::fmt::Write;
+
+/// Jain's fairness index of `xs`: (Σx)² / (n Σx²); 1 for equal shares, 1/n when one value
+/// takes everything. `None` for an empty or all-zero input.
+pub fn jain(xs: &[f64]) -> Option<f64> {
+    let n = xs.len() as f64;
+    let s: f64 = xs.iter().sum();
+    let q: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || q == 0.0 {
+        None
+    } else {
+        Some(s * s / (n * q))
+    }
+}
+
+/// Nearest-rank percentile (`p` in [0, 100]) of an ascending slice.
+pub fn percentile_sorted(xs: &[f64], p: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
+    xs[rank.clamp(1, xs.len()) - 1]
+}
+
+/// Slowdown statistics of one flow-size bin.
+#[derive(Clone, Debug)]
+pub struct BinStat {
+    /// Label, e.g. "<10KB".
+    pub label: String,
+    /// Completed flows in the bin.
+    pub n: usize,
+    /// Flows in the bin that did not complete.
+    pub unfinished: usize,
+    /// Median slowdown.
+    pub p50: f64,
+    /// 99th percentile slowdown.
+    pub p99: f64,
+    /// 99.9th percentile slowdown.
+    pub p999: f64,
+}
+
+/// Headline numbers of one run.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Algorithm (profile) name.
+    pub name: String,
+    /// Total goodput in the measurement window, Gbit/s.
+    pub goodput_gbps: f64,
+    /// Goodput over the first monitored port's rate.
+    pub utilization: f64,
+    /// RTT mean, µs.
+    pub rtt_mean_us: f64,
+    /// RTT median, µs.
+    pub rtt_p50_us: f64,
+    /// RTT 99th percentile, µs.
+    pub rtt_p99_us: f64,
+    /// Mean Jain index over the measurement window (samples with at least 2 active flows).
+    pub jain_mean: f64,
+    /// Jain index of the long-lived traced flows' mean goodput over the measurement window.
+    pub jain_window: f64,
+    /// First time at or after `jain_from` with Jain >= 0.9, µs.
+    pub jain09_first_us: Option<f64>,
+    /// Earliest time at or after `jain_from` from which Jain stays >= 0.9 while at least two
+    /// flows are active and none has finished, µs.
+    pub jain09_settled_us: Option<f64>,
+    /// Mean queue of the first monitored port in the window, KB.
+    pub queue_mean_kb: f64,
+    /// 99th percentile of the sampled queue, KB.
+    pub queue_p99_kb: f64,
+    /// Largest queue (any time), KB.
+    pub queue_max_kb: f64,
+    /// Packets dropped (data + ACKs).
+    pub drops: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Completed / total finite flows.
+    pub flows_done: usize,
+    /// Finite flows.
+    pub flows_finite: usize,
+    /// Slowdown per size bin.
+    pub bins: Vec<BinStat>,
+}
+
+fn kb(b: f64) -> f64 {
+    b / 1000.0
+}
+
+/// Human-readable size.
+pub fn size_label(b: u64) -> String {
+    if b >= 1_000_000 && b % 1_000_000 == 0 {
+        format!("{}MB", b / 1_000_000)
+    } else if b >= 1000 && b % 1000 == 0 {
+        format!("{}KB", b / 1000)
+    } else {
+        format!("{b}B")
+    }
+}
+
+/// Summarise `out` for its first profile. `jain_from_ns`: start of the Jain-settling search;
+/// `measure_from_ns`: start of the averaging window; `bins`: FCT bin edges in bytes.
+pub fn summarize(
+    name: &str,
+    out: &RunOutput,
+    jain_from_ns: u64,
+    measure_from_ns: u64,
+    bins: &[u64],
+) -> Summary {
+    let s = &out.series;
+    let win: Vec<usize> = (0..s.t_ns.len())
+        .filter(|&i| s.t_ns[i] > measure_from_ns)
+        .collect();
+    let goodput_gbps = if win.is_empty() {
+        f64::NAN
+    } else {
+        win.iter().map(|&i| s.total_bps[i]).sum::<f64>() / win.len() as f64 / 1e9
+    };
+    let utilization = match out.monitor_rates.first() {
+        Some(&r) if r > 0 => goodput_gbps * 1e9 / r as f64,
+        _ => f64::NAN,
+    };
+    let mut rtts: Vec<f64> = out.rtt_ns.iter().map(|&r| r as f64 / 1000.0).collect();
+    rtts.sort_by(|a, b| a.total_cmp(b));
+    let rtt_mean_us = if rtts.is_empty() {
+        f64::NAN
+    } else {
+        rtts.iter().sum::<f64>() / rtts.len() as f64
+    };
+    let js: Vec<f64> = win
+        .iter()
+        .filter(|&&i| s.active[i] >= 2 && s.jain[i].is_finite())
+        .map(|&i| s.jain[i])
+        .collect();
+    let jain_mean = if js.is_empty() {
+        f64::NAN
+    } else {
+        js.iter().sum::<f64>() / js.len() as f64
+    };
+    let means: Vec<f64> = s
+        .flow_bps
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let f = &out.flows[*i];
+            f.spec.size_bytes == 0 && f.spec.start_ns <= measure_from_ns
+        })
+        .map(|(_, v)| win.iter().map(|&i| v[i]).sum::<f64>() / win.len().max(1) as f64)
+        .collect();
+    let jain_window = if means.len() >= 2 {
+        jain(&means).unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    };
+    // Jain settling: samples from jain_from until the first completion (the set of flows
+    // changes then) or the end.
+    let first_finish = out
+        .flows
+        .iter()
+        .filter_map(|f| f.finish_ns)
+        .min()
+        .unwrap_or(u64::MAX);
+    let idx: Vec<usize> = (0..s.t_ns.len())
+        .filter(|&i| s.t_ns[i] >= jain_from_ns && s.t_ns[i] <= first_finish && s.active[i] >= 2)
+        .collect();
+    let jain09_first_us = idx
+        .iter()
+        .find(|&&i| s.jain[i] >= 0.9)
+        .map(|&i| s.t_ns[i] as f64 / 1000.0);
+    let mut settled = None;
+    for &i in idx.iter().rev() {
+        if s.jain[i] >= 0.9 {
+            settled = Some(s.t_ns[i] as f64 / 1000.0);
+        } else {
+            break;
+        }
+    }
+    let (queue_mean_kb, queue_p99_kb, queue_max_kb) = match s.queue_bytes.first() {
+        Some(q) => {
+            let mut v: Vec<f64> = win.iter().map(|&i| q[i] as f64).collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            let mean = if v.is_empty() {
+                f64::NAN
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            };
+            let max = s.queue_max_bytes[0].iter().copied().max().unwrap_or(0) as f64;
+            (kb(mean), kb(percentile_sorted(&v, 99.0)), kb(max))
+        }
+        None => (f64::NAN, f64::NAN, f64::NAN),
+    };
+    let finite: Vec<_> = out.flows.iter().filter(|f| f.spec.size_bytes > 0).collect();
+    let mut bin_stats = Vec::new();
+    for b in 0..=bins.len() {
+        let lo = if b == 0 { 0 } else { bins[b - 1] };
+        let hi = bins.get(b).copied().unwrap_or(u64::MAX);
+        let label = match (b, bins.get(b)) {
+            (0, Some(&h)) => format!("<{}", size_label(h)),
+            (_, Some(&h)) => format!("{}-{}", size_label(lo), size_label(h)),
+            (_, None) => format!(">={}", size_label(lo)),
+        };
+        let in_bin: Vec<_> = finite
+            .iter()
+            .filter(|f| f.spec.size_bytes >= lo && f.spec.size_bytes < hi)
+            .collect();
+        let mut sl: Vec<f64> = in_bin
+            .iter()
+            .filter_map(|f| {
+                f.finish_ns
+                    .map(|t| (t - f.spec.start_ns) as f64 / f.ideal_ns.max(1) as f64)
+            })
+            .collect();
+        sl.sort_by(|a, b| a.total_cmp(b));
+        bin_stats.push(BinStat {
+            label,
+            n: sl.len(),
+            unfinished: in_bin.len() - sl.len(),
+            p50: percentile_sorted(&sl, 50.0),
+            p99: percentile_sorted(&sl, 99.0),
+            p999: percentile_sorted(&sl, 99.9),
+        });
+    }
+    Summary {
+        name: name.to_string(),
+        goodput_gbps,
+        utilization,
+        rtt_mean_us,
+        rtt_p50_us: percentile_sorted(&rtts, 50.0),
+        rtt_p99_us: percentile_sorted(&rtts, 99.0),
+        jain_mean,
+        jain_window,
+        jain09_first_us,
+        jain09_settled_us: settled,
+        queue_mean_kb,
+        queue_p99_kb,
+        queue_max_kb,
+        drops: out.counters.data_dropped + out.counters.acks_dropped,
+        timeouts: out.counters.timeouts,
+        flows_done: finite.iter().filter(|f| f.finish_ns.is_some()).count(),
+        flows_finite: finite.len(),
+        bins: bin_stats,
+    }
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.1}"))
+}
+
+/// The summary table (one row per algorithm) as aligned text.
+pub fn table(rows: &[Summary]) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+        "algorithm",
+        "Gbit/s",
+        "util",
+        "RTTavg us",
+        "RTTp50",
+        "RTTp99",
+        "Jain",
+        "Jwin",
+        "J>=.9 us",
+        "J.9set us",
+        "Qavg KB",
+        "Qp99 KB",
+        "Qmax KB",
+        "drops",
+        "RTOs",
+        "done"
+    );
+    for r in rows {
+        let _ = writeln!(
+            t,
+            "{:<16} {:>8.2} {:>6.3} {:>9.1} {:>8.1} {:>8.1} {:>6.3} {:>6.3} {:>9} {:>9} {:>8.1} {:>8.1} {:>8.1} {:>6} {:>5} {:>9}",
+            r.name,
+            r.goodput_gbps,
+            r.utilization,
+            r.rtt_mean_us,
+            r.rtt_p50_us,
+            r.rtt_p99_us,
+            r.jain_mean,
+            r.jain_window,
+            opt(r.jain09_first_us),
+            opt(r.jain09_settled_us),
+            r.queue_mean_kb,
+            r.queue_p99_kb,
+            r.queue_max_kb,
+            r.drops,
+            r.timeouts,
+            format!("{}/{}", r.flows_done, r.flows_finite)
+        );
+    }
+    if rows.iter().any(|r| r.bins.iter().any(|b| b.n > 0)) {
+        let _ = writeln!(t, "\nFCT slowdown (FCT / ideal) per flow size:");
+        let _ = writeln!(
+            t,
+            "{:<16} {:<14} {:>6} {:>6} {:>9} {:>9} {:>9}",
+            "algorithm", "size", "flows", "unfin", "p50", "p99", "p99.9"
+        );
+        for r in rows {
+            for b in &r.bins {
+                let _ = writeln!(
+                    t,
+                    "{:<16} {:<14} {:>6} {:>6} {:>9.2} {:>9.2} {:>9.2}",
+                    r.name, b.label, b.n, b.unfinished, b.p50, b.p99, b.p999
+                );
+            }
+        }
+    }
+    t
+}
+
+/// Summary rows as CSV.
+pub fn summary_csv(rows: &[Summary]) -> String {
+    let mut t = String::from(
+        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite\n",
+    );
+    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
+    for r in rows {
+        let _ = writeln!(
+            t,
+            "{},{:.4},{:.4},{:.3},{:.3},{:.3},{:.4},{:.4},{},{},{:.3},{:.3},{:.3},{},{},{},{}",
+            r.name,
+            r.goodput_gbps,
+            r.utilization,
+            r.rtt_mean_us,
+            r.rtt_p50_us,
+            r.rtt_p99_us,
+            r.jain_mean,
+            r.jain_window,
+            o(r.jain09_first_us),
+            o(r.jain09_settled_us),
+            r.queue_mean_kb,
+            r.queue_p99_kb,
+            r.queue_max_kb,
+            r.drops,
+            r.timeouts,
+            r.flows_done,
+            r.flows_finite
+        );
+    }
+    t
+}
+
+/// FCT bins as CSV.
+pub fn fct_bins_csv(rows: &[Summary]) -> String {
+    let mut t =
+        String::from("algorithm,bin,flows,unfinished,slowdown_p50,slowdown_p99,slowdown_p999\n");
+    for r in rows {
+        for b in &r.bins {
+            let _ = writeln!(
+                t,
+                "{},{},{},{},{:.4},{:.4},{:.4}",
+                r.name, b.label, b.n, b.unfinished, b.p50, b.p99, b.p999
+            );
+        }
+    }
+    t
+}
+
+/// The per-run CSV files: (file name, contents).
+pub fn run_csvs(out: &RunOutput) -> Vec<(&'static str, String)> {
+    let s = &out.series;
+    let mut thr = String::from("t_us");
+    let mut cw = String::from("t_us");
+    for i in 0..s.flow_bps.len() {
+        let _ = write!(thr, ",flow{i}_gbps");
+        let _ = write!(cw, ",flow{i}_cwnd_bytes,flow{i}_pacing_gbps");
+    }
+    thr.push_str(",total_gbps\n");
+    cw.push('\n');
+    let mut jn = String::from("t_us,jain,active_flows\n");
+    let mut q = String::from("t_us");
+    for n in &out.monitor_names {
+        let _ = write!(q, ",{n}_bytes,{n}_max_bytes");
+    }
+    q.push('\n');
+    for (k, &t) in s.t_ns.iter().enumerate() {
+        let tu = t as f64 / 1000.0;
+        let _ = write!(thr, "{tu:.3}");
+        let _ = write!(cw, "{tu:.3}");
+        for i in 0..s.flow_bps.len() {
+            let _ = write!(thr, ",{:.4}", s.flow_bps[i][k] / 1e9);
+            let _ = write!(
+                cw,
+                ",{:.1},{:.4}",
+                s.flow_cwnd_bytes[i][k],
+                s.flow_rate_bps[i][k] / 1e9
+            );
+        }
+        let _ = writeln!(thr, ",{:.4}", s.total_bps[k] / 1e9);
+        cw.push('\n');
+        if s.jain[k].is_finite() {
+            let _ = writeln!(jn, "{tu:.3},{:.5},{}", s.jain[k], s.active[k]);
+        } else {
+            let _ = writeln!(jn, "{tu:.3},,{}", s.active[k]);
+        }
+        let _ = write!(q, "{tu:.3}");
+        for m in 0..s.queue_bytes.len() {
+            let _ = write!(q, ",{},{}", s.queue_bytes[m][k], s.queue_max_bytes[m][k]);
+        }
+        q.push('\n');
+    }
+    let mut fct = String::from(
+        "flow,profile,src,dst,size_bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retransmits\n",
+    );
+    for (i, f) in out.flows.iter().enumerate() {
+        let start = f.spec.start_ns as f64 / 1000.0;
+        let (fin, fct_us, sl) = match f.finish_ns {
+            Some(t) => {
+                let d = (t - f.spec.start_ns) as f64;
+                (
+                    format!("{:.3}", t as f64 / 1000.0),
+                    format!("{:.3}", d / 1000.0),
+                    format!("{:.4}", d / f.ideal_ns.max(1) as f64),
+                )
+            }
+            None => (String::new(), String::new(), String::new()),
+        };
+        let _ = writeln!(
+            fct,
+            "{i},{},{},{},{},{start:.3},{fin},{fct_us},{:.3},{sl},{}",
+            out.profiles[f.spec.profile],
+            f.spec.src,
+            f.spec.dst,
+            f.spec.size_bytes,
+            f.ideal_ns as f64 / 1000.0,
+            f.retransmits
+        );
+    }
+    vec![
+        ("throughput.csv", thr),
+        ("cwnd.csv", cw),
+        ("jain.csv", jn),
+        ("queue.csv", q),
+        ("fct.csv", fct),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jain_cases() {
+        let cases: &[(&[f64], f64)] = &[
+            (&[1.0, 1.0, 1.0, 1.0], 1.0),
+            (&[1.0, 0.0, 0.0, 0.0], 0.25),
+            (&[2.0, 1.0], 0.9),
+            (&[5.0], 1.0),
+        ];
+        for &(xs, want) in cases {
+            let got = jain(xs).unwrap();
+            assert!((got - want).abs() < 1e-12, "{xs:?}: {got} != {want}");
+        }
+        assert_eq!(jain(&[]), None);
+        assert_eq!(jain(&[0.0, 0.0]), None);
+    }
+
+    #[test]
+    fn percentile_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(|x| x as f64).collect();
+        assert_eq!(percentile_sorted(&v, 50.0), 50.0);
+        assert_eq!(percentile_sorted(&v, 99.0), 99.0);
+        assert_eq!(percentile_sorted(&v, 99.9), 100.0);
+        assert_eq!(percentile_sorted(&v, 0.0), 1.0);
+    }
+}

@@ -1,0 +1,449 @@
+//! Scenarios: TOML files describing a topology, a transport model, algorithm profiles and
+//! traffic; one run per listed algorithm, written as CSV, PNG and a summary table.
+
+use crate::cc::{build_params, Law};
+use crate::engine::{FlowSpec, Profile, RunOutput, Sim, SimConfig};
+use crate::metrics::{self, Summary};
+use crate::rng::{mix, Rng};
+use crate::topo::TopologySpec;
+use crate::workload::{poisson, Cdf};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// A scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Name (default output directory `results/sim/<name>`).
+    pub name: String,
+    /// What this reproduces.
+    #[serde(default)]
+    pub description: String,
+    /// Seed of every random choice (workload, ECMP salts, RTT noise).
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Simulated time, µs.
+    pub duration_us: f64,
+    /// Statistics (goodput, RTT, queue, Jain mean) cover (measure_from_us, end].
+    #[serde(default)]
+    pub measure_from_us: f64,
+    /// Metrics sampling interval, µs.
+    #[serde(default = "ten")]
+    pub sample_us: f64,
+    /// Algorithms (profile names from `[cc.*]`, or law names) run one after the other; flows
+    /// without their own `cc` use the run's algorithm.
+    pub algorithms: Vec<String>,
+    /// The network.
+    pub topology: TopologySpec,
+    /// Transport model.
+    #[serde(default)]
+    pub transport: Transport,
+    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (integers,
+    /// the law's field and module-parameter names).
+    #[serde(default)]
+    pub cc: BTreeMap<String, toml::Table>,
+    /// Explicit flow groups.
+    #[serde(default)]
+    pub flows: Vec<FlowGroup>,
+    /// Generated traffic.
+    #[serde(default)]
+    pub workload: Option<Workload>,
+    /// Reporting options.
+    #[serde(default)]
+    pub report: Report,
+}
+
+fn one() -> u64 {
+    1
+}
+fn ten() -> f64 {
+    10.0
+}
+
+/// Transport model (see `engine::SimConfig`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Transport {
+    /// Payload bytes per segment.
+    pub mss_bytes: u32,
+    /// Header bytes per data packet on the wire.
+    pub header_bytes: u32,
+    /// ACK size on the wire.
+    pub ack_bytes: u32,
+    /// 1: ACK every packet; 2: every second packet (delayed-ACK timer for a lone one).
+    pub ack_every: u32,
+    /// Delayed-ACK timeout, µs.
+    pub delack_us: f64,
+    /// RTT quantum fed to the laws, ns (1000 = Linux µs).
+    pub rtt_quantum_ns: u64,
+    /// Uniform RTT noise [0, x] ns fed to the laws.
+    pub rtt_noise_ns: u64,
+    /// Minimum RTO, µs.
+    pub min_rto_us: f64,
+    /// Report the receiver's ACK hold time as remote delay.
+    pub remote_delay: bool,
+    /// Echo the forward switch-hop count.
+    pub echo_hops: bool,
+}
+
+impl Default for Transport {
+    fn default() -> Self {
+        let c = SimConfig::default();
+        Transport {
+            mss_bytes: c.mss_bytes,
+            header_bytes: c.header_bytes,
+            ack_bytes: c.ack_bytes,
+            ack_every: c.ack_every,
+            delack_us: c.delack_ns as f64 / 1000.0,
+            rtt_quantum_ns: 0,
+            rtt_noise_ns: 0,
+            min_rto_us: c.min_rto_ns as f64 / 1000.0,
+            remote_delay: false,
+            echo_hops: false,
+        }
+    }
+}
+
+/// A group of flows: flow i (0..count) goes from host `src + (i / conns_per_src) * src_step`
+/// to `dst`, starting at `start_us + stagger_us * (i / stagger_every)`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowGroup {
+    /// First sender host.
+    pub src: u32,
+    /// Receiver host.
+    pub dst: u32,
+    /// Number of flows.
+    #[serde(default = "one_u32")]
+    pub count: u32,
+    /// Flows per sender host.
+    #[serde(default = "one_u32")]
+    pub conns_per_src: u32,
+    /// Host step between senders.
+    #[serde(default = "one_u32")]
+    pub src_step: u32,
+    /// Bytes per flow; 0 = unlimited.
+    #[serde(default)]
+    pub size_bytes: u64,
+    /// Start of the first flow, µs.
+    #[serde(default)]
+    pub start_us: f64,
+    /// Start offset between consecutive batches, µs.
+    #[serde(default)]
+    pub stagger_us: f64,
+    /// Flows per batch.
+    #[serde(default = "one_u32")]
+    pub stagger_every: u32,
+    /// Algorithm for this group (default: the run's).
+    #[serde(default)]
+    pub cc: Option<String>,
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+/// Poisson traffic over all hosts (or `hosts`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// Built-in CDF name: "websearch" or "hadoop".
+    pub cdf: String,
+    /// Offered load per host as a fraction of its link rate.
+    pub load: f64,
+    /// Arrivals from, µs.
+    #[serde(default)]
+    pub start_us: f64,
+    /// Arrivals until, µs.
+    pub stop_us: f64,
+    /// Participating hosts (default: all).
+    #[serde(default)]
+    pub hosts: Option<Vec<u32>>,
+}
+
+/// Reporting options.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Report {
+    /// FCT bin edges, bytes.
+    pub fct_bins_bytes: Vec<u64>,
+    /// Jain settling is searched from here, µs (default: the last explicit flow start).
+    pub jain_from_us: Option<f64>,
+    /// Flows with per-flow time series.
+    pub trace_flows: usize,
+    /// Write PNG plots.
+    pub plots: bool,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Report {
+            fct_bins_bytes: vec![10_000, 100_000, 1_000_000],
+            jain_from_us: None,
+            trace_flows: 32,
+            plots: true,
+        }
+    }
+}
+
+/// One algorithm's run.
+pub struct RunResult {
+    /// Algorithm name.
+    pub name: String,
+    /// Raw output.
+    pub out: RunOutput,
+    /// Summary.
+    pub summary: Summary,
+    /// Wall time, seconds.
+    pub wall_s: f64,
+}
+
+impl Scenario {
+    /// Parse a scenario from TOML text.
+    pub fn parse(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
+        if s.algorithms.is_empty() {
+            return Err("algorithms: list at least one".into());
+        }
+        Ok(s)
+    }
+
+    /// Load a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    fn profile(&self, name: &str) -> Result<Profile, String> {
+        let (law, overrides) = match self.cc.get(name) {
+            Some(t) => {
+                let law_name = t
+                    .get("law")
+                    .and_then(|v| v.as_str())
+                    .ok_or_else(|| format!("cc.{name}: missing law = \"...\""))?;
+                let law = Law::parse(law_name)
+                    .ok_or_else(|| format!("cc.{name}: unknown law {law_name:?}"))?;
+                let mut ov = Vec::new();
+                for (k, v) in t {
+                    if k == "law" {
+                        continue;
+                    }
+                    let n = v
+                        .as_integer()
+                        .filter(|&n| n >= 0)
+                        .ok_or_else(|| format!("cc.{name}.{k}: expected a non-negative integer"))?;
+                    ov.push((k.clone(), n as u64));
+                }
+                (law, ov)
+            }
+            None => (
+                Law::parse(name).ok_or_else(|| format!("unknown algorithm {name:?}"))?,
+                Vec::new(),
+            ),
+        };
+        Ok(Profile {
+            name: name.to_string(),
+            law,
+            params: build_params(law, &overrides).map_err(|e| format!("cc.{name}: {e}"))?,
+        })
+    }
+
+    /// The simulator configuration.
+    pub fn sim_config(&self) -> SimConfig {
+        let t = &self.transport;
+        SimConfig {
+            mss_bytes: t.mss_bytes,
+            header_bytes: t.header_bytes,
+            ack_bytes: t.ack_bytes,
+            ack_every: t.ack_every,
+            delack_ns: (t.delack_us * 1e3) as u64,
+            rtt_quantum_ns: t.rtt_quantum_ns,
+            rtt_noise_ns: t.rtt_noise_ns,
+            min_rto_ns: (t.min_rto_us * 1e3) as u64,
+            remote_delay: t.remote_delay,
+            echo_hops: t.echo_hops,
+            sample_ns: (self.sample_us * 1e3) as u64,
+            duration_ns: (self.duration_us * 1e3) as u64,
+            measure_from_ns: (self.measure_from_us * 1e3) as u64,
+            seed: self.seed,
+            trace_flows: self.report.trace_flows,
+        }
+    }
+
+    /// Build the simulator for algorithm `alg`.
+    pub fn build(&self, alg: &str) -> Result<Sim, String> {
+        let net = self.topology.build();
+        let n_hosts = net.host_nodes.len() as u32;
+        let mut profiles = vec![self.profile(alg)?];
+        let mut flows = Vec::new();
+        for (gi, g) in self.flows.iter().enumerate() {
+            let profile = match &g.cc {
+                None => 0,
+                Some(n) => match profiles.iter().position(|p| &p.name == n) {
+                    Some(i) => i,
+                    None => {
+                        profiles.push(self.profile(n)?);
+                        profiles.len() - 1
+                    }
+                },
+            };
+            for i in 0..g.count {
+                let src = g.src + (i / g.conns_per_src.max(1)) * g.src_step;
+                if src >= n_hosts || g.dst >= n_hosts || src == g.dst {
+                    return Err(format!(
+                        "flows[{gi}]: flow {i} goes {src} -> {}; hosts are 0..{n_hosts}",
+                        g.dst
+                    ));
+                }
+                let start = g.start_us + g.stagger_us * (i / g.stagger_every.max(1)) as f64;
+                flows.push(FlowSpec {
+                    src,
+                    dst: g.dst,
+                    size_bytes: g.size_bytes,
+                    start_ns: (start * 1e3).round() as u64,
+                    profile,
+                });
+            }
+        }
+        if let Some(w) = &self.workload {
+            let cdf =
+                Cdf::named(&w.cdf).ok_or_else(|| format!("workload: unknown cdf {}", w.cdf))?;
+            let hosts: Vec<u32> = w.hosts.clone().unwrap_or_else(|| (0..n_hosts).collect());
+            let rate = net.nodes[net.host_nodes[hosts[0] as usize] as usize].ports[0]
+                .rate_bits_per_s as f64;
+            let mut rng = Rng::new(mix(self.seed, 0x3017_10ad));
+            for (src, dst, size, start) in poisson(
+                &mut rng,
+                &hosts,
+                &cdf,
+                w.load,
+                rate,
+                (w.start_us * 1e3) as u64,
+                (w.stop_us * 1e3) as u64,
+            ) {
+                flows.push(FlowSpec {
+                    src,
+                    dst,
+                    size_bytes: size,
+                    start_ns: start,
+                    profile: 0,
+                });
+            }
+        }
+        Ok(Sim::new(&net, profiles, flows, self.sim_config()))
+    }
+
+    fn jain_from_ns(&self) -> u64 {
+        match self.report.jain_from_us {
+            Some(us) => (us * 1e3) as u64,
+            None => self
+                .flows
+                .iter()
+                .map(|g| {
+                    let last = (g.count.max(1) - 1) / g.stagger_every.max(1);
+                    ((g.start_us + g.stagger_us * last as f64) * 1e3) as u64
+                })
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// Run algorithm `alg`; `progress` draws a bar on stderr.
+    pub fn run_one(&self, alg: &str, progress: bool) -> Result<RunResult, String> {
+        let mut sim = self.build(alg)?;
+        let end = (self.duration_us * 1e3) as u64;
+        let wall = Instant::now();
+        let steps = 50u64;
+        for k in 1..=steps {
+            sim.run_until(end * k / steps);
+            if progress {
+                let el = wall.elapsed().as_secs_f64();
+                eprint!(
+                    "\r{:<16} [{:<50}] {:>3}% sim {:.3} ms  {:.1} s  {:.2} Mev/s ",
+                    alg,
+                    "#".repeat(k as usize),
+                    k * 2,
+                    sim.now_ns() as f64 / 1e6,
+                    el,
+                    sim.events() as f64 / el.max(1e-9) / 1e6
+                );
+            }
+        }
+        if progress {
+            eprintln!();
+        }
+        let wall_s = wall.elapsed().as_secs_f64();
+        let out = sim.finish();
+        let summary = metrics::summarize(
+            alg,
+            &out,
+            self.jain_from_ns(),
+            (self.measure_from_us * 1e3) as u64,
+            &self.report.fct_bins_bytes,
+        );
+        Ok(RunResult {
+            name: alg.to_string(),
+            out,
+            summary,
+            wall_s,
+        })
+    }
+
+    /// Run every algorithm; write CSVs, plots and the summary under `out_dir`; return the
+    /// results and the summary table.
+    pub fn run_all(
+        &self,
+        out_dir: &Path,
+        progress: bool,
+    ) -> Result<(Vec<RunResult>, String), String> {
+        let show = progress && std::io::stderr().is_terminal();
+        let mut results = Vec::new();
+        for alg in &self.algorithms {
+            let r = self.run_one(alg, show)?;
+            if progress && !show {
+                eprintln!(
+                    "{alg}: {} events in {:.1} s ({:.2} Mev/s)",
+                    r.out.counters.events,
+                    r.wall_s,
+                    r.out.counters.events as f64 / r.wall_s.max(1e-9) / 1e6
+                );
+            }
+            results.push(r);
+        }
+        let rows: Vec<Summary> = results.iter().map(|r| r.summary.clone()).collect();
+        let table = metrics::table(&rows);
+        write_outputs(self, out_dir, &results, &rows, &table)?;
+        Ok((results, table))
+    }
+}
+
+fn write_outputs(
+    sc: &Scenario,
+    dir: &Path,
+    results: &[RunResult],
+    rows: &[Summary],
+    table: &str,
+) -> Result<(), String> {
+    let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(|e| format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for r in results {
+        let d = dir.join(&r.name);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for (name, text) in metrics::run_csvs(&r.out) {
+            w(&d.join(name), &text)?;
+        }
+    }
+    w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
+    w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
+    let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
+    txt.push_str(table);
+    w(&dir.join("summary.txt"), &txt)?;
+    if sc.report.plots {
+        crate::plot::write_plots(sc, dir, results)?;
+    }
+    let _ = std::io::stdout().flush();
+    Ok(())
+}
