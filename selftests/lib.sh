@@ -31,6 +31,14 @@
 #   RDCC_NS_SND        [rdcc_snd]  sender namespace name
 #   RDCC_NS_RCV        [rdcc_rcv]  receiver namespace name
 #   RDCC_NS_SW         [rdcc_sw]   router (bottleneck) namespace name
+#   RDCC_QUICKACK      [1]     1 = the receiver ACKs every segment immediately (route attribute
+#                              `quickack 1`), as the papers' NICs and simulators do. Linux's
+#                              delayed ACK holds a lone segment until its timer fires; the
+#                              sender cannot tell (rate_sample.is_ack_delayed only flags runts),
+#                              so the held time inflates RTT samples of flows with few packets
+#                              per RTT and delay-based laws cut those flows more. Swift removes
+#                              that hold time with the receiver-reported remote delay (the
+#                              option channel); without it, 0 shows the effect.
 #   RDCC_MODULE_DIRS   ["/lib/modules/rdcc /lib/modules/$(uname -r)"]  where load_cc looks
 #                              for tcp_<name>.ko when modprobe fails (also kernel/net/ipv4/,
 #                              extra/, updates/; recursively if `find` exists)
@@ -74,6 +82,7 @@
 : "${RDCC_NS_SND:=rdcc_snd}"
 : "${RDCC_NS_RCV:=rdcc_rcv}"
 : "${RDCC_NS_SW:=rdcc_sw}"
+: "${RDCC_QUICKACK:=1}"
 : "${RDCC_KEEP_TMP:=0}"
 : "${RDCC_ARTIFACT_DIR:=}"
 if [ -z "${RDCC_MODULE_DIRS:-}" ]; then
@@ -92,6 +101,10 @@ RDCC_SND_IP6=fd00::1
 RDCC_RCV_IP6=fd00:1::2
 RDCC_SW_SND_IP6=fd00::fe
 RDCC_SW_RCV_IP6=fd00:1::fe
+# Receiver ACK policy: RDCC_QUICKACK=1 sets the route attribute `quickack 1` on the receiver's
+# routes, so it ACKs every segment at once instead of delaying ACKs (see the variable's doc).
+RDCC_RCV_ROUTE_OPTS=""
+[ "$RDCC_QUICKACK" = 1 ] && RDCC_RCV_ROUTE_OPTS="quickack 1"
 # Where the bottleneck qdisc tree (1: htb, 1:10 class, 10: netem) lives.
 RDCC_BN_NS=$RDCC_NS_SW
 RDCC_BN_IF=$RDCC_SW_RCV_IF
@@ -475,9 +488,13 @@ rdcc_topo_setup() {
 	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_RCV_IF" "$RDCC_SW_RCV_IP4" "$RDCC_SW_RCV_IP6" ||
 		return 1
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" route add default via "$RDCC_SW_SND_IP4" || return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" route add default via "$RDCC_SW_RCV_IP4" || return 1
+	# shellcheck disable=SC2086 # RDCC_RCV_ROUTE_OPTS is a word list (or empty)
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" route add default via "$RDCC_SW_RCV_IP4" $RDCC_RCV_ROUTE_OPTS ||
+		return 1
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" -6 route add default via "$RDCC_SW_SND_IP6" || return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" -6 route add default via "$RDCC_SW_RCV_IP6" || return 1
+	# shellcheck disable=SC2086
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" -6 route add default via "$RDCC_SW_RCV_IP6" \
+		$RDCC_RCV_ROUTE_OPTS || return 1
 	rdcc_run "$log" "$IP" netns exec "$RDCC_NS_SW" sh -c \
 		'echo 1 > /proc/sys/net/ipv4/ip_forward && echo 1 > /proc/sys/net/ipv6/conf/all/forwarding' ||
 		return 1
