@@ -25,7 +25,8 @@
 # RDCC_PERF=0 skips them (functional checks only, for quick iterations).
 #
 # PROFILE. The bottleneck is 100 Mbit/s with a 2 ms netem delay on the data direction: well below
-# what the emulated guest pushes (1.65 Gbit/s unshaped), so it is the bottleneck we configured.
+# what the emulated guest pushes (cubic: 766 Mbit/s through the router with the qdisc removed,
+# idle ping RTT 0.40-0.75 ms), so it is the bottleneck we configured.
 # Under QEMU TCG the idle RTT of that path is ~3 ms minimum and ~4.5 ms mean (ping), with
 # millisecond scheduling jitter: emulation is the "host delay" a Linux Swift target must cover
 # (Documentation/algorithms/swift.md). The papers' defaults (25 us targets) assume hardware
