@@ -34,7 +34,7 @@ options:
   --timeout SECS       VM timeout (default: vm 600, test 1800, run 1200)
   --quiet              do not stream the VM console (it is still logged under target/rdcc)
   --algos \"A B\"        algorithms for `run` (default: cubic dctcp and every built module)
-  --rate MBIT          bottleneck rate for `run` (default 100)
+  --rate MBIT          bottleneck rate for `run` (default 50)
   --delay-us US        bottleneck netem delay for `run` (default 2000; the rdcc profile
                        in selftests/rdcc_cc.sh is derived for 2000)
   --duration SECS      iperf3 duration per single-flow run for `run` (default 8)
@@ -342,7 +342,7 @@ fn cmd_run(o: &Opts) -> Result<u8> {
     };
     let (mine, theirs): (Vec<String>, Vec<String>) =
         algos.into_iter().partition(|a| ours.contains(a));
-    let rate = o.rate.unwrap_or(100);
+    let rate = o.rate.unwrap_or(50);
     let delay = o.delay_us.unwrap_or(2000);
     let dur = o.duration.unwrap_or(8);
     let env = format!("RDCC_RATE_MBIT={rate} RDCC_DELAY_US={delay} RDCC_DURATION={dur}");
