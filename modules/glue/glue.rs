@@ -386,7 +386,8 @@ pub(crate) fn bounds_run<C: Controller>(p: &C::Params, seed: u64, steps: u32) ->
                     snd_nxt: nxt,
                     flags: (xorshift(&mut x) & 0xff) as u32,
                     hops: xorshift(&mut x) as u8,
-                    _pad: [0; 7],
+                    _pad: [0; 3],
+                    local_rx_delay_ns: 0,
                     telemetry: 0,
                 };
                 C::on_ack(p, &mut s, &ev)
