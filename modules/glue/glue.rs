@@ -29,7 +29,7 @@ macro_rules! rdcc_glue {
         use core::ffi::{c_char, c_int, c_ulong, c_void};
         use core::mem::{align_of, size_of, MaybeUninit};
         use core::sync::atomic::{AtomicBool, Ordering};
-        use event::{AckEvent, Controller, Decision, LossEvent};
+        use event::{AckEvent, Controller, Decision, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
 
@@ -245,6 +245,37 @@ macro_rules! rdcc_glue {
                     cwnd_pkts_q8: d.cwnd_bytes_q16.checked_div(mss).unwrap_or(0) >> 8,
                 }
             };
+        }
+
+        /// Fabric and endpoint delay, hops and binding window for the tracepoint and `ss`.
+        ///
+        /// # Safety
+        /// `st` as for [`state`] (read only); `out` a valid, writable `struct rdcc_report`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_report(st: *const c_void, out: *mut Report) {
+            let Some(p) = params() else { return };
+            // SAFETY: caller contract; shared access only.
+            let s = unsafe { &*(st as *const LawState) };
+            // SAFETY: caller contract.
+            unsafe { *out = <$law as Controller>::report(p, s) };
+        }
+
+        /// Parse the TCP option bytes of one ACK for the remote-delay option (core/src/rqd.rs);
+        /// called by the netfilter hook of rdcc_rqd.c. At most 40 bytes are read.
+        ///
+        /// # Safety
+        /// `opts` points to `len` readable bytes; `out` a valid, writable `struct rdcc_rqd_scan`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_rqd_scan(opts: *const u8, len: u32, out: *mut rqd::Scan) {
+            let len = if len as usize > rqd::MAX_OPTIONS_LEN { rqd::MAX_OPTIONS_LEN } else { len as usize };
+            let bytes: &[u8] = if opts.is_null() {
+                &[]
+            } else {
+                // SAFETY: caller contract; len was only reduced.
+                unsafe { core::slice::from_raw_parts(opts, len) }
+            };
+            // SAFETY: caller contract.
+            unsafe { *out = rqd::scan(bytes) };
         }
 
         /// Size of the law's per-socket state, for the C glue's load-time check.
