@@ -784,7 +784,11 @@ impl Controller for Swift {
         refresh_guard(p, &mut s.t_last_decrease_f_ns, now, f, prev_f);
 
         let mut reason = reason_f;
-        if let Some(r) = remote {
+        // A possibly delayed ACK's endpoint delay includes the receiver's delayed-ACK timer
+        // (up to tens of ms on Linux), which is not queuing: it stays out of the endpoint EWMA
+        // and ecwnd (D12c). Its fabric delay above is exact (the hold is in the endpoint part).
+        let endpoint_sample = if delayed { None } else { remote };
+        if let Some(r) = endpoint_sample {
             // §3.3: EWMA-filtered endpoint delay drives ecwnd against its own target.
             let d = if s.flags & F_HAS_EWMA != 0 {
                 ewma(s.endpoint_delay_ewma_ns, r, p.cfg.endpoint_ewma_q16)

@@ -72,6 +72,8 @@ enum rdcc_rqd_counter {
 	RQD_C_ACKS,		/* cong_control calls */
 	RQD_C_USED,		/* ... that found the remote delay of this very ACK and passed it on */
 	RQD_C_MISSED,		/* ... that found none */
+	RQD_C_ACKS_DATA,	/* cong_control calls for ACKs that acknowledge new data */
+	RQD_C_USED_DATA,	/* ... that found their remote delay (the hit rate's numerator) */
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
 	RQD_C_STALE,		/* ring entries of older ACKs dropped unused */
 	RQD_C_CLAMPED,		/* the law clamped a nonsensical delay (larger than the RTT) */
@@ -103,6 +105,8 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_ACKS] = "acks",
 	[RQD_C_USED] = "used",
 	[RQD_C_MISSED] = "missed",
+	[RQD_C_ACKS_DATA] = "acks_data",
+	[RQD_C_USED_DATA] = "used_data",
 	[RQD_C_FROM_SIDE] = "used_from_side",
 	[RQD_C_STALE] = "stale_dropped",
 	[RQD_C_CLAMPED] = "clamped",
@@ -413,6 +417,8 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, struct rdcc_ack_event *ev)
 	unsigned int i;
 
 	RQD_INC(RQD_C_ACKS);
+	if (ev->acked_bytes)
+		RQD_INC(RQD_C_ACKS_DATA);
 	for (i = 0; i < RQD_RING; i++) {
 		if (!(ring[i].flags & RQD_E_VALID))
 			continue;
@@ -435,6 +441,8 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, struct rdcc_ack_event *ev)
 		return;
 	}
 	RQD_INC(RQD_C_USED);
+	if (ev->acked_bytes)
+		RQD_INC(RQD_C_USED_DATA);
 	ev->remote_delay_ns = e.delay_ns;
 	ev->flags |= RDCC_ACK_HAS_REMOTE_DELAY;
 	if (e.flags & RQD_E_HOPS) {
