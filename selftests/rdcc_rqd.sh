@@ -23,7 +23,9 @@
 #      window binds on >= 50 % of the ACKs, holding the endpoint delay near its target, while
 #      the fabric delay stays below the fabric target and the bottleneck queue stays short;
 #   8. receiver detached: no option, every ACK fabric-only (no endpoint estimate, no binding);
-#   9. rmmod tcp_swift while its hook sees traffic (a cubic flow) is clean, and it reloads.
+#   9. kernel RX timestamps (rxstamp run --rx-stamps): software RX stamps as arrival times at the
+#      receiver (the sender's local Rx delay of each ACK is reported; veth gives none, see 9.);
+#  10. rmmod tcp_swift while its hook sees traffic (a cubic flow) is clean, and it reloads.
 # One diagnostic line per measurement for the notes:
 #   # RESULT rqd <key>=<value> ...
 #
@@ -120,7 +122,7 @@ rxstamp_stats() {
 }
 
 tap_header
-tap_plan 10
+tap_plan 11
 tap_diag "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 require_root
 rdcc_find_tools
@@ -299,7 +301,32 @@ else
 	tap_diag_file "$RDCC_TMP/detach.log"
 fi
 
-# 9. unload with the hook active: a cubic flow keeps every hook busy while tcp_swift goes away.
+# 9. kernel RX timestamps: `rxstamp run --rx-stamps` (foreground, holds a SO_TIMESTAMPNS socket
+# so the kernel stamps every received packet): the receiver uses the software RX stamp as the
+# arrival time. The sender's local Rx delay (t6 - t5) is reported, not checked: over veth an ACK
+# reaches LOCAL_IN still carrying the peer's monotonic delivery time (EDT), which the kernel
+# replaces by a receive stamp only in ip_local_deliver_finish, after the hook; the hook uses
+# only realtime receive stamps, so it measures none here (Documentation/remote-delay.md).
+"$RXSTAMP" run "$CG" --pin "$PIN" --rx-stamps --secs $((RDCC_DURATION + 5)) >"$RDCC_TMP/rxrun.log" 2>&1 &
+rx_pid=$!
+rdcc_track "$rx_pid"
+sleep 2
+flow_with_counters rxstamps "$RDCC_RCV_IP4"
+local_rx=$(delta "$RDCC_TMP/rxstamps.a" "$RDCC_TMP/rxstamps.b" local_rx)
+wait "$rx_pid" 2>/dev/null
+rdcc_untrack "$rx_pid"
+sw=$(cnt "$RDCC_TMP/rxrun.log" ing_src_sw_rx)
+ing=$(cnt "$RDCC_TMP/rxrun.log" ing_data)
+tap_diag "RESULT rqd phase=rxstamps hit_pct=$HIT local_rx_acks=$local_rx acks=$ACKS $(awk '{ printf "%s=%s ", $1, $2 }' "$RDCC_TMP/rxrun.log")"
+if [ "$FLOW_OK" -eq 0 ] && [ "$ing" -gt 100 ] && [ $((sw * 100)) -ge $((ing * 90)) ] &&
+	rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT"; then
+	tap_ok "RX timestamps: $sw of $ing arrivals stamped by the kernel, hit rate $HIT % ($local_rx ACKs with a local Rx delay)"
+else
+	tap_not_ok "RX timestamps: $sw of $ing arrivals stamped by the kernel (>= 90 %), hit rate $HIT %"
+	tap_diag_file "$RDCC_TMP/rxrun.log" 5
+fi
+
+# 10. unload with the hook active: a cubic flow keeps every hook busy while tcp_swift goes away.
 rdcc_ns_cc_set cubic
 "$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$RDCC_PORT" -t 4 >/dev/null 2>&1 &
 bg=$!
