@@ -27,6 +27,10 @@ pub const ACK_DELAYED: u32 = 1 << 5;
 pub const ACK_IN_RECOVERY: u32 = 1 << 6;
 /// `AckEvent::flags`: `telemetry` carries per-hop telemetry (reserved for INT PowerTCP).
 pub const ACK_HAS_TELEMETRY: u32 = 1 << 7;
+/// `AckEvent::flags`: `local_rx_delay_ns` carries the sender-side receive delay of the ACK
+/// itself (Swift §3.3 `t6 - t5`: from the ACK's receive timestamp to its processing). Only
+/// meaningful together with `ACK_HAS_REMOTE_DELAY`.
+pub const ACK_HAS_LOCAL_RX: u32 = 1 << 8;
 
 /// One processed ACK, as the host observed it.
 #[repr(C)]
@@ -58,7 +62,10 @@ pub struct AckEvent {
     /// Forward hop count echoed by the receiver, valid with `ACK_HAS_HOPS`.
     pub hops: u8,
     /// Explicit padding: keeps the C layout identical and free of implicit holes.
-    pub _pad: [u8; 7],
+    pub _pad: [u8; 3],
+    /// Local receive delay of this ACK, ns (Swift §3.3 `t6 - t5`), valid with
+    /// `ACK_HAS_LOCAL_RX`; saturates at `u32::MAX`. Untrusted.
+    pub local_rx_delay_ns: u32,
     /// Reserved for telemetry (INT PowerTCP): an opaque host-side reference, 0 when none.
     pub telemetry: u64,
 }
@@ -77,6 +84,15 @@ impl AckEvent {
     pub fn remote_delay(&self) -> Option<u64> {
         if self.flags & ACK_HAS_REMOTE_DELAY != 0 {
             Some(self.remote_delay_ns)
+        } else {
+            None
+        }
+    }
+
+    /// The local receive delay of the ACK (Swift `t6 - t5`), if present.
+    pub fn local_rx_delay(&self) -> Option<u64> {
+        if self.flags & ACK_HAS_LOCAL_RX != 0 {
+            Some(self.local_rx_delay_ns as u64)
         } else {
             None
         }
@@ -171,8 +187,39 @@ pub struct Decision {
     pub signal: i64,
     /// Why.
     pub reason: Reason,
-    /// Explicit padding.
-    pub _pad: u32,
+    /// `DEC_*` bits: details of the decision for counters and tracing (laws with one window
+    /// and no remote delay leave it 0).
+    pub flags: u32,
+}
+
+/// `Decision::flags` / `Report::flags`: the endpoint window is below the fabric window (Swift
+/// §3.3: it is the one that binds).
+pub const DEC_ENDPOINT_BINDS: u32 = 1 << 0;
+/// `Decision::flags`: this ACK's remote delay was used (fabric/endpoint split).
+pub const DEC_REMOTE_USED: u32 = 1 << 1;
+/// `Decision::flags`: this ACK's endpoint delay made no sense (larger than the RTT beyond the
+/// law's slack) and was clamped to the RTT.
+pub const DEC_REMOTE_CLAMPED: u32 = 1 << 2;
+/// `Decision::flags`: the endpoint window expired on this ACK (too many ACKs in a row without a
+/// usable remote delay) and no longer binds.
+pub const DEC_ENDPOINT_EXPIRED: u32 = 1 << 3;
+/// `Report::flags`: an endpoint-delay estimate exists (`Report::endpoint_delay_ns` is valid).
+pub const REP_HAS_ENDPOINT: u32 = 1 << 4;
+
+/// Per-flow details a host shows (tracepoint, `ss -ti`); not an input to anything. A law
+/// without a fabric/endpoint split reports zeros.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Fabric delay of the latest ACK with an RTT sample, ns (the whole RTT when it carried no
+    /// usable remote delay).
+    pub fabric_delay_ns: u64,
+    /// Endpoint-delay estimate (EWMA), ns, valid with `REP_HAS_ENDPOINT`.
+    pub endpoint_delay_ns: u64,
+    /// Hop count in use.
+    pub hops: u32,
+    /// `DEC_ENDPOINT_BINDS`, `DEC_REMOTE_USED` (of the latest ACK), `REP_HAS_ENDPOINT`.
+    pub flags: u32,
 }
 
 impl Decision {
@@ -257,6 +304,11 @@ pub trait Controller {
     fn on_undo(p: &Self::Params, s: &mut Self::State, mss_bytes: u32) -> Decision;
     /// The current decision without changing state (for `get_info` and re-assertion).
     fn current(p: &Self::Params, s: &Self::State, mss_bytes: u32) -> Decision;
+    /// Details for tracing and `ss` (fabric and endpoint delay, hops, binding window). Laws
+    /// without them report zeros.
+    fn report(_p: &Self::Params, _s: &Self::State) -> Report {
+        Report::default()
+    }
 }
 
 #[cfg(test)]
@@ -269,6 +321,7 @@ mod tests {
         assert_eq!(core::mem::size_of::<AckEvent>(), 72);
         assert_eq!(core::mem::size_of::<LossEvent>(), 16);
         assert_eq!(core::mem::size_of::<Decision>(), 32);
+        assert_eq!(core::mem::size_of::<Report>(), 24);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!   them with `#[path = ...] mod <sibling>;` side by side at one level.
 //!
 //! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
-//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`]), and
+//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`]), [`rqd`] (the
+//! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser), and
 //! [`vectors`] (the table format that host tests and KUnit share), with each law's tables in
 //! `<law>_vectors.rs`.
 #![no_std]
@@ -39,6 +40,7 @@ pub mod event;
 pub mod fixed;
 pub mod powertcp;
 pub mod powertcp_vectors;
+pub mod rqd;
 pub mod swift;
 pub mod swift_vectors;
 pub mod timely;
@@ -47,4 +49,4 @@ pub mod vaisf;
 pub mod vaisf_vectors;
 pub mod vectors;
 
-pub use event::{AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason};
+pub use event::{AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason, Report};

@@ -371,7 +371,7 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
         pacing_rate_bps: pacing_bps(p, cwnd),
         signal,
         reason,
-        _pad: 0,
+        flags: 0,
     }
 }
 

@@ -52,7 +52,8 @@ const fn ack_ev(now_ns: u64, rtt_ns: u64, snd_una: u32, snd_nxt: u32, flags: u32
         snd_nxt,
         flags,
         hops: 0,
-        _pad: [0; 7],
+        _pad: [0; 3],
+        local_rx_delay_ns: 0,
         telemetry: 0,
     }
 }

@@ -26,17 +26,21 @@
 //!               + clamp(fs_alpha/sqrt(fcwnd) + fs_beta, 0, fs_range)    (§3.5, reconstructed)
 //! ```
 //!
-//! Event mapping: the fabric delay is `rtt_ns - remote_delay_ns` (the receiver-reported
-//! remote queuing, §3.1); with no remote delay it is the whole RTT and `ecwnd` stays at its
-//! ceiling (Linux v1 mode). Every choice the paper leaves open is listed in
+//! Event mapping: the endpoint delay is the receiver-reported remote queuing plus the local
+//! receive delay of the ACK (§3.3, `remote_delay_ns + local_rx_delay_ns`) and the fabric delay
+//! is `rtt_ns - endpoint delay` (§3.1, §3.3); an endpoint delay above the RTT is clamped to
+//! it. Per ACK: an ACK without a remote delay runs the fabric window on the whole RTT and leaves
+//! `ecwnd` alone; after [`ENDPOINT_STALE_ACKS`] such ACKs in a row `ecwnd` expires to its
+//! ceiling, so with no receiver channel Swift is exactly fabric-only. Every choice the paper leaves open is listed in
 //! `Documentation/algorithms/swift.md`, "Deviations from the paper".
 //!
 //! Uses `super::fixed` and `super::event` only, so a kernel module can include it with
 //! `#[path]` next to those files.
 
 use super::event::{
-    AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason, ACK_APP_LIMITED,
-    ACK_DELAYED, ACK_IN_RECOVERY,
+    AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason, Report,
+    ACK_APP_LIMITED, ACK_DELAYED, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS, DEC_ENDPOINT_EXPIRED,
+    DEC_REMOTE_CLAMPED, DEC_REMOTE_USED, REP_HAS_ENDPOINT,
 };
 use super::fixed::{
     clamp, ewma, isqrt, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES, MAX_RATE_BPS,
@@ -49,6 +53,18 @@ pub const MAX_CWND_Q20: u64 = MAX_CWND_PKTS << PKT_Q20_SHIFT;
 /// MSS assumed when an event carries MSS 0 and no valid MSS was ever seen: Linux's
 /// `TCP_MSS_DEFAULT` (536 bytes, RFC 9293 §3.7.1).
 pub const FALLBACK_MSS_BYTES: u32 = 536;
+
+/// An endpoint delay may exceed the RTT sample by this much without being flagged as
+/// nonsensical: Linux reports the RTT in whole µs, truncated, while the option carries ns. Any
+/// excess is clamped to the RTT (deviation D8); beyond the slack the decision is flagged
+/// `DEC_REMOTE_CLAMPED` so hosts count broken or forged reports.
+pub const REMOTE_SLACK_NS: u64 = NS_PER_US;
+
+/// Consecutive ACKs with an RTT sample but no remote delay after which the endpoint
+/// window expires (back to `max_cwnd`, EWMA forgotten): a receiver that stopped reporting
+/// (program detached, option space full for a long stretch) must not leave a stale `ecwnd`
+/// binding for ever (deviation D8b).
+pub const ENDPOINT_STALE_ACKS: u8 = 16;
 
 /// Shift from "packets Q20 times bytes" to "bytes Q16" (`PKT_Q20_SHIFT - BYTES_Q16_SHIFT`).
 const Q20_TO_Q16_BYTES_DIV: u64 = 1 << 4;
@@ -426,9 +442,11 @@ pub fn can_decrease(now_ns: u64, t_last_decrease_ns: &mut u64, rtt_ns: u64) -> b
 const F_INIT: u8 = 1 << 0;
 const F_HAS_EWMA: u8 = 1 << 1;
 const F_UNDO_ARMED: u8 = 1 << 2;
+/// The latest ACK with an RTT sample carried a remote delay.
+const F_REMOTE_USED: u8 = 1 << 3;
 
-/// Per-flow Swift state (72 bytes: exactly `CORE_STATE_BUDGET`). All-zero is "not initialised": every handler initialises
-/// lazily.
+/// Per-flow Swift state (72 bytes: exactly `CORE_STATE_BUDGET`). All-zero is "not
+/// initialised": every handler initialises lazily.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct State {
     /// Fabric window, packets Q20, in [min_cwnd, max_cwnd] once initialised.
@@ -457,6 +475,11 @@ pub struct State {
     /// delayed ACK above target), carried to the next usable sample's additive increase so a
     /// flow below target still gains `ai` per RTT however its ACKs are flagged (deviation D12b).
     pending_acked_bytes: u32,
+    /// Fabric delay of the latest ACK with an RTT sample, ns, saturating (for `report`).
+    fabric_delay_ns: u32,
+    /// ACKs in a row with an RTT sample but no remote delay (saturating); at
+    /// [`ENDPOINT_STALE_ACKS`] the endpoint window expires.
+    endpoint_misses: u8,
 }
 
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
@@ -519,6 +542,8 @@ fn init_state(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) {
         hops: c.default_hops as u8, // validated <= 255
         flags: F_INIT,
         pending_acked_bytes: 0,
+        fabric_delay_ns: 0,
+        endpoint_misses: 0,
     };
 }
 
@@ -578,7 +603,28 @@ fn window_step(
     }
 }
 
+/// Endpoint delay of an ACK for the split (§3.3): `remote + local_rx` (the receiver's queuing
+/// plus this host's receive delay of the ACK, `t6 - t5`), clamped to the RTT (D8); `None` when
+/// the ACK carries no remote delay. The flag is true when the unclamped value exceeded the RTT
+/// by more than [`REMOTE_SLACK_NS`] (a nonsensical report, counted by hosts).
+///
+/// Clamping (rather than ignoring) keeps the window monotone in the delay: the fabric delay
+/// `rtt - min(e, rtt)` and the endpoint delay `min(e, rtt)` never fall when the RTT grows.
+pub fn endpoint_delay_ns(ev: &AckEvent, rtt_ns: u64) -> Option<(u64, bool)> {
+    let remote = ev.remote_delay()?;
+    let d = remote.saturating_add(ev.local_rx_delay().unwrap_or(0));
+    if d > rtt_ns {
+        Some((rtt_ns, d > rtt_ns.saturating_add(REMOTE_SLACK_NS)))
+    } else {
+        Some((d, false))
+    }
+}
+
 fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
+    decide_with(p, s, mss_bytes, reason, 0)
+}
+
+fn decide_with(p: &Params, s: &State, mss_bytes: u32, reason: Reason, flags: u32) -> Decision {
     let w = clamp_window(
         p,
         if s.ecwnd_q20 < s.fcwnd_q20 {
@@ -596,7 +642,15 @@ fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
         pacing_rate_bps: pacing_rate_bps(w, mss_bytes, rtt),
         signal: target as i64, // <= 275 ms in ns: fits
         reason,
-        _pad: 0,
+        flags: flags | binds(s),
+    }
+}
+
+fn binds(s: &State) -> u32 {
+    if s.ecwnd_q20 < s.fcwnd_q20 {
+        DEC_ENDPOINT_BINDS
+    } else {
+        0
     }
 }
 
@@ -678,10 +732,41 @@ impl Controller for Swift {
         if !delayed {
             s.rtt_ns = rtt;
         }
-        // §3.1/§3.3: endpoint delay = remote queuing (+ local NIC Rx, unavailable: 0);
-        // fabric delay = RTT - endpoint delay. A remote delay above the RTT is clamped to it.
-        let remote = ev.remote_delay().map(|r| if r > rtt { rtt } else { r });
+        // §3.1/§3.3: endpoint delay = remote queuing + local Rx of the ACK; fabric delay =
+        // RTT - endpoint delay. Per ACK: no remote delay means fabric-only on the
+        // whole RTT for this ACK; nothing from an earlier ACK is reused (D8, D8b).
+        let mut dflags = 0u32;
+        let remote = match endpoint_delay_ns(ev, rtt) {
+            Some((d, nonsense)) => {
+                if nonsense {
+                    dflags |= DEC_REMOTE_CLAMPED;
+                }
+                Some(d)
+            }
+            None => None,
+        };
         let fabric = rtt.saturating_sub(remote.unwrap_or(0));
+        s.fabric_delay_ns = if fabric > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            fabric as u32
+        };
+        if remote.is_some() {
+            s.endpoint_misses = 0;
+            s.flags |= F_REMOTE_USED;
+            dflags |= DEC_REMOTE_USED;
+        } else {
+            s.flags &= !F_REMOTE_USED;
+            s.endpoint_misses = s.endpoint_misses.saturating_add(1);
+            if s.endpoint_misses >= ENDPOINT_STALE_ACKS && s.flags & F_HAS_EWMA != 0 {
+                // D8b: the receiver stopped reporting: the endpoint window no longer binds.
+                s.ecwnd_q20 = p.cfg.max_cwnd_pkts_q20;
+                s.endpoint_delay_ewma_ns = 0;
+                s.flags &= !F_HAS_EWMA;
+                s.t_last_decrease_e_ns = now;
+                dflags |= DEC_ENDPOINT_EXPIRED;
+            }
+        }
         let app_limited = ev.has(ACK_APP_LIMITED);
 
         let target = target_delay_ns(p, s.fcwnd_q20, s.hops); // Alg. 1 line 5, §3.5
@@ -689,7 +774,7 @@ impl Controller for Swift {
             // A possibly delayed sample above target says nothing (see above): keep its acked
             // bytes for the next usable sample and hold the window.
             s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(ev.acked_bytes);
-            return decide(p, s, mss, Reason::DecreaseGuarded);
+            return decide_with(p, s, mss, Reason::DecreaseGuarded, dflags);
         }
         // num_acked (Alg. 1 line 8) includes the bytes of ACKs that carried no usable delay.
         let acked = acked_pkts_q20(ev.acked_bytes.saturating_add(s.pending_acked_bytes), mss);
@@ -699,7 +784,11 @@ impl Controller for Swift {
         refresh_guard(p, &mut s.t_last_decrease_f_ns, now, f, prev_f);
 
         let mut reason = reason_f;
-        if let Some(r) = remote {
+        // A possibly delayed ACK's endpoint delay includes the receiver's delayed-ACK timer
+        // (up to tens of ms on Linux), which is not queuing: it stays out of the endpoint EWMA
+        // and ecwnd (D12c). Its fabric delay above is exact (the hold is in the endpoint part).
+        let endpoint_sample = if delayed { None } else { remote };
+        if let Some(r) = endpoint_sample {
             // §3.3: EWMA-filtered endpoint delay drives ecwnd against its own target.
             let d = if s.flags & F_HAS_EWMA != 0 {
                 ewma(s.endpoint_delay_ewma_ns, r, p.cfg.endpoint_ewma_q16)
@@ -723,7 +812,7 @@ impl Controller for Swift {
                 reason = reason_e; // the endpoint window is the binding one
             }
         }
-        decide(p, s, mss, reason)
+        decide_with(p, s, mss, reason, dflags)
     }
 
     fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {
@@ -765,6 +854,22 @@ impl Controller for Swift {
             let mut tmp = State::default();
             init_state(p, &mut tmp, 0, mss_bytes);
             decide(p, &tmp, tmp.mss_bytes, Reason::Hold)
+        }
+    }
+
+    fn report(_p: &Params, s: &State) -> Report {
+        let mut flags = binds(s);
+        if s.flags & F_REMOTE_USED != 0 {
+            flags |= DEC_REMOTE_USED;
+        }
+        if s.flags & F_HAS_EWMA != 0 {
+            flags |= REP_HAS_ENDPOINT;
+        }
+        Report {
+            fabric_delay_ns: s.fabric_delay_ns as u64,
+            endpoint_delay_ns: s.endpoint_delay_ewma_ns,
+            hops: s.hops as u32,
+            flags,
         }
     }
 }

@@ -136,6 +136,10 @@ const W5_05_BYTES: u64 = 338_899_712;
 // inc = 2^40 / 5295308 = 207638.6 -> 207638; W = 5502946 -> bytes 352188544.
 const W5_25_BYTES: u64 = 352_188_544;
 
+/// An ACK at 1210 µs with a 20 µs RTT, nothing acked and no option: the binding endpoint
+/// window of `missing_option_fabric_only_per_ack_and_endpoint_expiry` (bytes 445948800) holds.
+const MISS: Step = on(a(1210, 20, 0), w(445_948_800, AI));
+
 /// Shorthand: exact window, no pacing.
 const fn w(bytes_q16: u64, reason: Reason) -> Expect {
     exact(bytes_q16, 0, reason)
@@ -533,6 +537,45 @@ pub const CASES: &[Case<Config>] = &[
             // 339535909.3). Q16: cut = 52429 * 21250 / 71250 = 15636.7 -> 15636, factor 49900;
             // ecwnd = 6967950 * 49900 / 65536 = 5305491.6 -> 5305491 -> bytes 339551424.
             on(with_remote(a(1300, 20, 1024), us(10)), w(339_551_424, MD)),
+        ],
+    },
+    Case {
+        name: "missing_option_fabric_only_per_ack_and_endpoint_expiry",
+        config: Config {
+            max_cwnd_pkts_q20: 16 * PKT_Q20_ONE,
+            ..BASE
+        },
+        steps: &[
+            // As in endpoint_window_binding: fcwnd 10.1, ecwnd 10.3113 (not binding) ...
+            on(with_remote(a(1000, 100, 1024), us(90)), w(W10_1_BYTES, AI)),
+            // ... then fcwnd 10.199 and ecwnd 6.64494 (bytes 445948800), which binds.
+            on(with_remote(a(1200, 100, 1024), us(90)), w(445_948_800, MD)),
+            // 15 ACKs with an RTT of 20 µs and no option (D8b miss 1..15): fabric-only on the
+            // whole RTT, 20 < 25: AI by 0 acked bytes (fcwnd unchanged); ecwnd still binds.
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            MISS,
+            // Miss 16 = ENDPOINT_STALE_ACKS: ecwnd expires to max_cwnd (16); cwnd = fcwnd
+            // = 10.199 packets (Q20 10694436, bytes W10_2_BYTES).
+            on(a(1220, 20, 0), w(W10_2_BYTES, AI)),
+            // RTT 100 µs, no option: the fabric delay is the whole 100 µs (not 100 - the 90 µs
+            // of an earlier ACK, which would give 10 < 25 and an AI). 1400 - 0 (no fabric
+            // decrease yet) >= rtt 20: factor max(1 - 0.8 * 75/100, 0.5) = 0.5: fcwnd =
+            // 10.199 / 2 = 5.09950 (real bytes 342221952.0); Q20 10694436 * 32768 / 65536 =
+            // 5347218 -> bytes 342221952.
+            on(a(1400, 100, 0), w(342_221_952, MD)),
         ],
     },
     Case {

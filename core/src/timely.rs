@@ -398,7 +398,7 @@ fn decision(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
         pacing_rate_bps: rate,
         signal: gradient_q16(p, s.rtt_diff_ns),
         reason,
-        _pad: 0,
+        flags: 0,
     }
 }
 

@@ -340,7 +340,7 @@ fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
         pacing_rate_bps: pacing_rate_bps(w, mss_bytes, rtt), // Swift Alg. 1 lines 29-32
         signal: target as i64,                               // <= 265 ms in ns
         reason,
-        _pad: 0,
+        flags: 0,
     }
 }
 

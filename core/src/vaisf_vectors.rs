@@ -49,7 +49,8 @@ const fn v(now_us: u64, rtt_us: u64, acked: u32, una: u32, nxt: u32) -> AckEvent
         snd_nxt: nxt,
         flags: ACK_HAS_RTT,
         hops: 0,
-        _pad: [0; 7],
+        _pad: [0; 3],
+        local_rx_delay_ns: 0,
         telemetry: 0,
     }
 }

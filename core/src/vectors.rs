@@ -131,7 +131,7 @@ pub const INVALID_CONFIG: Mismatch = Mismatch {
         pacing_rate_bps: 0,
         signal: 0,
         reason: Reason::Hold,
-        _pad: 0,
+        flags: 0,
     },
     want: Expect {
         cwnd_bytes_q16: 0,
@@ -190,7 +190,8 @@ pub const fn ack(now_ns: u64, rtt_ns: u64, acked_bytes: u32, mss_bytes: u32) -> 
         snd_nxt: 0,
         flags: super::event::ACK_HAS_RTT,
         hops: 0,
-        _pad: [0; 7],
+        _pad: [0; 3],
+        local_rx_delay_ns: 0,
         telemetry: 0,
     }
 }

@@ -3,7 +3,8 @@
 //! Regenerate the assertion block with `cargo test -p rdcc-core --test abi_offsets -- --nocapture`.
 
 use core::mem::{offset_of, size_of};
-use rdcc_core::event::{AckEvent, Decision, LossEvent};
+use rdcc_core::event::{AckEvent, Decision, LossEvent, Report};
+use rdcc_core::rqd::Scan;
 
 fn layout() -> Vec<String> {
     let mut v = Vec::new();
@@ -27,6 +28,7 @@ fn layout() -> Vec<String> {
         snd_nxt,
         flags,
         hops,
+        local_rx_delay_ns,
         telemetry
     );
     off!(LossEvent, "rdcc_loss_event", now_ns, mss_bytes, kind);
@@ -36,7 +38,25 @@ fn layout() -> Vec<String> {
         cwnd_bytes_q16,
         pacing_rate_bps,
         signal,
-        reason
+        reason,
+        flags
+    );
+    off!(
+        Report,
+        "rdcc_report",
+        fabric_delay_ns,
+        endpoint_delay_ns,
+        hops,
+        flags
+    );
+    off!(
+        Scan,
+        "rdcc_rqd_scan",
+        delay_ns,
+        outcome,
+        hops,
+        flags,
+        source
     );
     v
 }

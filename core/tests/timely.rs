@@ -467,7 +467,8 @@ fn arb_ack() -> impl Strategy<Value = AckEvent> {
                 snd_nxt: una.wrapping_add(span),
                 flags,
                 hops: other as u8,
-                _pad: [0; 7],
+                _pad: [0; 3],
+                local_rx_delay_ns: 0,
                 telemetry: 0,
             },
         )

@@ -328,7 +328,8 @@ prop_compose! {
                    snd_nxt in seq(), flags in prop_oneof![3 => Just(ACK_HAS_RTT), 2 => 0u32..256],
                    hops in any::<u8>()) -> AckEvent {
         AckEvent { now_ns, rtt_ns, remote_delay_ns, delivered_bytes, acked_bytes, inflight_bytes,
-                   mss_bytes, snd_una, snd_nxt, flags, hops, _pad: [0; 7], telemetry: 0 }
+                   mss_bytes, snd_una, snd_nxt, flags, hops, _pad: [0; 3],
+        local_rx_delay_ns: 0, telemetry: 0 }
     }
 }
 

@@ -87,9 +87,10 @@ fn drive<C: Controller>(p: &C::Params, data: &mut Bytes, with_init: bool) {
                     },
                     snd_una: una,
                     snd_nxt: nxt,
-                    flags: data.u32() & 0xff,
+                    flags: data.u32() & 0x1ff,
                     hops: data.u8(),
-                    _pad: [0; 7],
+                    _pad: [0; 3],
+                    local_rx_delay_ns: data.u32(),
                     telemetry: 0,
                 };
                 C::on_ack(p, &mut s, &ev)

@@ -29,7 +29,7 @@ macro_rules! rdcc_glue {
         use core::ffi::{c_char, c_int, c_ulong, c_void};
         use core::mem::{align_of, size_of, MaybeUninit};
         use core::sync::atomic::{AtomicBool, Ordering};
-        use event::{AckEvent, Controller, Decision, LossEvent};
+        use event::{AckEvent, Controller, Decision, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
 
@@ -247,6 +247,37 @@ macro_rules! rdcc_glue {
             };
         }
 
+        /// Fabric and endpoint delay, hops and binding window for the tracepoint and `ss`.
+        ///
+        /// # Safety
+        /// `st` as for [`state`] (read only); `out` a valid, writable `struct rdcc_report`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_report(st: *const c_void, out: *mut Report) {
+            let Some(p) = params() else { return };
+            // SAFETY: caller contract; shared access only.
+            let s = unsafe { &*(st as *const LawState) };
+            // SAFETY: caller contract.
+            unsafe { *out = <$law as Controller>::report(p, s) };
+        }
+
+        /// Parse the TCP option bytes of one ACK for the remote-delay option (core/src/rqd.rs);
+        /// called by the netfilter hook of rdcc_rqd.c. At most 40 bytes are read.
+        ///
+        /// # Safety
+        /// `opts` points to `len` readable bytes; `out` a valid, writable `struct rdcc_rqd_scan`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_rqd_scan(opts: *const u8, len: u32, out: *mut rqd::Scan) {
+            let len = if len as usize > rqd::MAX_OPTIONS_LEN { rqd::MAX_OPTIONS_LEN } else { len as usize };
+            let bytes: &[u8] = if opts.is_null() {
+                &[]
+            } else {
+                // SAFETY: caller contract; len was only reduced.
+                unsafe { core::slice::from_raw_parts(opts, len) }
+            };
+            // SAFETY: caller contract.
+            unsafe { *out = rqd::scan(bytes) };
+        }
+
         /// Size of the law's per-socket state, for the C glue's load-time check.
         #[no_mangle]
         pub extern "C" fn rdcc_rs_state_size() -> u32 {
@@ -386,7 +417,8 @@ pub(crate) fn bounds_run<C: Controller>(p: &C::Params, seed: u64, steps: u32) ->
                     snd_nxt: nxt,
                     flags: (xorshift(&mut x) & 0xff) as u32,
                     hops: xorshift(&mut x) as u8,
-                    _pad: [0; 7],
+                    _pad: [0; 3],
+                    local_rx_delay_ns: 0,
                     telemetry: 0,
                 };
                 C::on_ack(p, &mut s, &ev)

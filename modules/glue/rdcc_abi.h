@@ -23,6 +23,14 @@
 #define RDCC_ACK_DELAYED		(1U << 5)
 #define RDCC_ACK_IN_RECOVERY		(1U << 6)
 #define RDCC_ACK_HAS_TELEMETRY		(1U << 7)
+#define RDCC_ACK_HAS_LOCAL_RX		(1U << 8)
+
+/* struct rdcc_decision.flags and struct rdcc_report.flags (event.rs DEC_*, REP_*) */
+#define RDCC_DEC_ENDPOINT_BINDS		(1U << 0)
+#define RDCC_DEC_REMOTE_USED		(1U << 1)
+#define RDCC_DEC_REMOTE_CLAMPED		(1U << 2)
+#define RDCC_DEC_ENDPOINT_EXPIRED	(1U << 3)
+#define RDCC_REP_HAS_ENDPOINT		(1U << 4)
 
 /* struct rdcc_loss_event.kind (event.rs LossKind) */
 #define RDCC_LOSS_FAST_RECOVERY		1U
@@ -43,7 +51,8 @@ struct rdcc_ack_event {
 	u32 snd_nxt;
 	u32 flags;
 	u8 hops;
-	u8 _pad[7];
+	u8 _pad[3];
+	u32 local_rx_delay_ns;
 	u64 telemetry;
 };
 
@@ -58,7 +67,24 @@ struct rdcc_decision {
 	u64 pacing_rate_bps;	/* bytes per second, 0 = not paced by the law */
 	s64 signal;		/* the law's main signal (see Documentation/algorithms) */
 	u32 reason;		/* event.rs Reason */
-	u32 _pad;
+	u32 flags;		/* RDCC_DEC_* */
+};
+
+/* Per-flow details for tracing and ss (event.rs Report); zeros for laws without a split. */
+struct rdcc_report {
+	u64 fabric_delay_ns;
+	u64 endpoint_delay_ns;	/* EWMA, valid with RDCC_REP_HAS_ENDPOINT */
+	u32 hops;
+	u32 flags;		/* RDCC_DEC_ENDPOINT_BINDS, RDCC_DEC_REMOTE_USED, RDCC_REP_HAS_ENDPOINT */
+};
+
+/* Result of the Rust option parser (core/src/rqd.rs Scan). */
+struct rdcc_rqd_scan {
+	u32 delay_ns;
+	u8 outcome;		/* RDCC_RQD_* in rdcc_rqd_wire.h */
+	u8 hops;
+	u8 flags;		/* RDCC_RQD_SCAN_* */
+	u8 source;		/* RDCC_RQD_SRC_* */
 };
 
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
@@ -77,6 +103,7 @@ RDCC_ABI_OFF(struct rdcc_ack_event, snd_una, 44);
 RDCC_ABI_OFF(struct rdcc_ack_event, snd_nxt, 48);
 RDCC_ABI_OFF(struct rdcc_ack_event, flags, 52);
 RDCC_ABI_OFF(struct rdcc_ack_event, hops, 56);
+RDCC_ABI_OFF(struct rdcc_ack_event, local_rx_delay_ns, 60);
 RDCC_ABI_OFF(struct rdcc_ack_event, telemetry, 64);
 RDCC_ABI_SIZE(struct rdcc_loss_event, 16);
 RDCC_ABI_OFF(struct rdcc_loss_event, now_ns, 0);
@@ -87,5 +114,17 @@ RDCC_ABI_OFF(struct rdcc_decision, cwnd_bytes_q16, 0);
 RDCC_ABI_OFF(struct rdcc_decision, pacing_rate_bps, 8);
 RDCC_ABI_OFF(struct rdcc_decision, signal, 16);
 RDCC_ABI_OFF(struct rdcc_decision, reason, 24);
+RDCC_ABI_OFF(struct rdcc_decision, flags, 28);
+RDCC_ABI_SIZE(struct rdcc_report, 24);
+RDCC_ABI_OFF(struct rdcc_report, fabric_delay_ns, 0);
+RDCC_ABI_OFF(struct rdcc_report, endpoint_delay_ns, 8);
+RDCC_ABI_OFF(struct rdcc_report, hops, 16);
+RDCC_ABI_OFF(struct rdcc_report, flags, 20);
+RDCC_ABI_SIZE(struct rdcc_rqd_scan, 8);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, delay_ns, 0);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, outcome, 4);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, hops, 5);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, flags, 6);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, source, 7);
 
 #endif /* _RDCC_ABI_H */

@@ -6,6 +6,8 @@
  *   RDCC_NAME         the CA name as a string ("swift"), at most 15 characters
  *   RDCC_TRACE_SYSTEM the trace system identifier (tcp_swift)
  *   RDCC_PARAMS(P)    an X-macro list P(name, "description") of the law's parameters
+ *   RDCC_REMOTE_DELAY (optional) the law consumes Swift's remote-delay channel: the netfilter
+ *                     hook of rdcc_rqd.c is built in and fills the event's remote delay
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
@@ -63,6 +65,7 @@ void rdcc_rs_on_loss(void *st, const struct rdcc_loss_event *ev, struct rdcc_dec
 void rdcc_rs_on_idle(void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
 void rdcc_rs_on_undo(void *st, u32 mss, struct rdcc_decision *d);
 void rdcc_rs_info(const void *st, u32 mss, struct rdcc_info *info);
+void rdcc_rs_report(const void *st, struct rdcc_report *rep);
 int rdcc_rs_kunit_vectors(struct rdcc_kunit_report *r);
 int rdcc_rs_kunit_bounds(u64 seed, u32 steps, char *msg, u32 msg_len);
 u32 rdcc_rs_state_size(void);
@@ -91,6 +94,25 @@ static inline void *rdcc_state(struct sock *sk)
 {
 	return ((struct rdcc_priv *)inet_csk_ca(sk))->core;
 }
+
+#ifdef RDCC_REMOTE_DELAY
+/* rdcc_rqd.c, included after the ops table */
+static void rdcc_rqd_take(struct sock *sk, u32 ack, struct rdcc_ack_event *ev);
+static void rdcc_rqd_account(const struct rdcc_decision *d);
+static int rdcc_rqd_register(void);
+static void rdcc_rqd_unregister(void);
+#endif
+
+/*
+ * ss -ti layout: 0 = the law's view in BBR's layout (see rdcc_get_info), 1 = the fabric/endpoint
+ * split in DCTCP's layout, which ss prints as plain integers:
+ *   dctcp:(ce_state:<flags>,alpha:<fabric delay ns>,ab_ecn:<endpoint delay ns>,ab_tot:<hops>)
+ * with flags bit 0 = the endpoint window binds, bit 1 = the latest ACK carried a remote delay,
+ * bit 4 = an endpoint-delay estimate exists.
+ */
+static unsigned int ss_info;
+module_param(ss_info, uint, 0644);
+MODULE_PARM_DESC(ss_info, "ss -ti layout: 0 = law (bbr:...), 1 = fabric/endpoint split (dctcp:...)");
 
 /*
  * Enforce a decision: the window in whole packets (at least 1, at most snd_cwnd_clamp; a
@@ -125,9 +147,14 @@ static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 
 static void rdcc_trace(struct sock *sk, const struct rdcc_decision *d, u64 rtt_ns)
 {
-	if (trace_decision_enabled())
+	if (trace_decision_enabled()) {
+		struct rdcc_report rep = {};
+
+		rdcc_rs_report(rdcc_state(sk), &rep);
 		trace_decision(sk, tcp_sk(sk)->tcp_clock_cache, rtt_ns, d->signal, d->cwnd_bytes_q16,
-			       d->pacing_rate_bps, READ_ONCE(sk->sk_pacing_rate), d->reason);
+			       d->pacing_rate_bps, READ_ONCE(sk->sk_pacing_rate), d->reason,
+			       d->flags, &rep);
+	}
 }
 
 /* ---- tcp_congestion_ops hooks -------------------------------------------------------------- */
@@ -173,8 +200,15 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 		ev.flags |= RDCC_ACK_ECE;
 	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
 		ev.flags |= RDCC_ACK_IN_RECOVERY;
+#ifdef RDCC_REMOTE_DELAY
+	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
+	rdcc_rqd_take(sk, ack, &ev);
+#endif
 
 	rdcc_rs_on_ack(rdcc_state(sk), &ev, &d);
+#ifdef RDCC_REMOTE_DELAY
+	rdcc_rqd_account(&d);
+#endif
 	rdcc_apply(sk, &d);
 	rdcc_trace(sk, &d, ev.rtt_ns);
 }
@@ -252,6 +286,19 @@ static size_t rdcc_get_info(struct sock *sk, u32 ext, int *attr, union tcp_cc_in
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) && !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
+	if (READ_ONCE(ss_info) == 1) {
+		struct rdcc_report rep = {};
+
+		rdcc_rs_report(rdcc_state(sk), &rep);
+		memset(&info->dctcp, 0, sizeof(info->dctcp));
+		info->dctcp.dctcp_enabled = 1;
+		info->dctcp.dctcp_ce_state = (u16)rep.flags;
+		info->dctcp.dctcp_alpha = (u32)min_t(u64, rep.fabric_delay_ns, U32_MAX);
+		info->dctcp.dctcp_ab_ecn = (u32)min_t(u64, rep.endpoint_delay_ns, U32_MAX);
+		info->dctcp.dctcp_ab_tot = rep.hops;
+		*attr = INET_DIAG_DCTCPINFO;
+		return sizeof(info->dctcp);
+	}
 	rdcc_rs_info(rdcc_state(sk), tcp_sk(sk)->mss_cache, &ri);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)ri.rate_bps;
@@ -275,6 +322,10 @@ static struct tcp_congestion_ops rdcc_ops __read_mostly = {
 	.name = RDCC_NAME,
 };
 
+#ifdef RDCC_REMOTE_DELAY
+#include "rdcc_rqd.c"
+#endif
+
 /* ---- registration, called from the Rust module's init/exit --------------------------------- */
 
 int rdcc_c_register(void)
@@ -291,15 +342,29 @@ int rdcc_c_register(void)
 	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params));
 	if (err)
 		return err;
+#ifdef RDCC_REMOTE_DELAY
+	err = rdcc_rqd_register();
+	if (err) {
+		pr_err("%s: remote-delay hook: %d\n", RDCC_NAME, err);
+		return err;
+	}
+#endif
 	err = tcp_register_congestion_control(&rdcc_ops);
-	if (err)
+	if (err) {
 		pr_err("%s: tcp_register_congestion_control: %d\n", RDCC_NAME, err);
+#ifdef RDCC_REMOTE_DELAY
+		rdcc_rqd_unregister();
+#endif
+	}
 	return err;
 }
 
 void rdcc_c_unregister(void)
 {
 	tcp_unregister_congestion_control(&rdcc_ops);
+#ifdef RDCC_REMOTE_DELAY
+	rdcc_rqd_unregister();
+#endif
 }
 
 /* ---- KUnit: the core's shared test tables and a bounds check, inside the kernel ------------ */

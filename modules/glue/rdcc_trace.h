@@ -13,11 +13,14 @@
 #include <linux/tracepoint.h>
 #include <net/sock.h>
 #include <net/inet_sock.h>
+#include "rdcc_abi.h"
 
 TRACE_EVENT(decision,
 	TP_PROTO(const struct sock *sk, u64 now_ns, u64 rtt_ns, s64 signal, u64 cwnd_bytes_q16,
-		 u64 law_rate_bps, u64 pacing_rate_bps, u32 reason),
-	TP_ARGS(sk, now_ns, rtt_ns, signal, cwnd_bytes_q16, law_rate_bps, pacing_rate_bps, reason),
+		 u64 law_rate_bps, u64 pacing_rate_bps, u32 reason, u32 dflags,
+		 const struct rdcc_report *rep),
+	TP_ARGS(sk, now_ns, rtt_ns, signal, cwnd_bytes_q16, law_rate_bps, pacing_rate_bps, reason,
+		dflags, rep),
 	TP_STRUCT__entry(
 		__field(u64, now_ns)
 		__field(u32, saddr)
@@ -30,6 +33,10 @@ TRACE_EVENT(decision,
 		__field(u64, law_rate_bps)
 		__field(u64, pacing_rate_bps)
 		__field(u32, reason)
+		__field(u32, flags)
+		__field(u64, fabric_ns)
+		__field(u64, endpoint_ns)
+		__field(u32, hops)
 	),
 	TP_fast_assign(
 		const struct inet_sock *inet = inet_sk(sk);
@@ -45,12 +52,19 @@ TRACE_EVENT(decision,
 		__entry->law_rate_bps = law_rate_bps;
 		__entry->pacing_rate_bps = pacing_rate_bps;
 		__entry->reason = reason;
+		__entry->flags = dflags | rep->flags;
+		__entry->fabric_ns = rep->fabric_delay_ns;
+		__entry->endpoint_ns = rep->endpoint_delay_ns;
+		__entry->hops = rep->hops;
 	),
-	TP_printk("t=%llu %pI4h:%u>%pI4h:%u rtt_ns=%llu signal=%lld cwnd_bytes=%llu.%04llu law_rate=%llu pacing=%llu reason=%u",
+	TP_printk("t=%llu %pI4h:%u>%pI4h:%u rtt_ns=%llu signal=%lld cwnd_bytes=%llu.%04llu law_rate=%llu pacing=%llu reason=%u fabric_ns=%llu endpoint_ns=%llu hops=%u binds=%s remote=%u flags=0x%x",
 		  __entry->now_ns, &__entry->saddr, __entry->sport, &__entry->daddr, __entry->dport,
 		  __entry->rtt_ns, __entry->signal, __entry->cwnd_bytes_q16 >> 16,
 		  ((__entry->cwnd_bytes_q16 & 0xffff) * 10000) >> 16, __entry->law_rate_bps,
-		  __entry->pacing_rate_bps, __entry->reason)
+		  __entry->pacing_rate_bps, __entry->reason, __entry->fabric_ns,
+		  __entry->endpoint_ns, __entry->hops,
+		  (__entry->flags & RDCC_DEC_ENDPOINT_BINDS) ? "endpoint" : "fabric",
+		  !!(__entry->flags & RDCC_DEC_REMOTE_USED), __entry->flags)
 );
 
 #endif /* _RDCC_TRACE_H */

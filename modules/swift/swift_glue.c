@@ -6,6 +6,8 @@
  * /sys/module/tcp_swift/parameters/ shows the effective values after load.
  */
 #define RDCC_NAME "swift"
+/* Swift consumes the receiver's remote-delay option (Documentation/remote-delay.md). */
+#define RDCC_REMOTE_DELAY 1
 #define RDCC_TRACE_SYSTEM tcp_swift
 #define RDCC_PARAMS(P) \
 	P(ai_pkts_q20, "additive increase per RTT, packets << 20 (Swift Alg. 1)") \

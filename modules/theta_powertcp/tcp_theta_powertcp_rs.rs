@@ -16,6 +16,8 @@ mod event;
 mod fixed;
 #[path = "../../core/src/vectors.rs"]
 mod vectors;
+#[path = "../../core/src/rqd.rs"]
+mod rqd;
 #[path = "../../core/src/powertcp.rs"]
 mod powertcp;
 #[path = "../../core/src/powertcp_vectors.rs"]

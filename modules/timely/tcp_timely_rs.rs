@@ -16,6 +16,8 @@ mod event;
 mod fixed;
 #[path = "../../core/src/vectors.rs"]
 mod vectors;
+#[path = "../../core/src/rqd.rs"]
+mod rqd;
 #[path = "../../core/src/timely.rs"]
 mod timely;
 #[path = "../../core/src/timely_vectors.rs"]

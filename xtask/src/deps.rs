@@ -36,6 +36,10 @@ const PACKAGES: &[&str] = &[
     "xz-utils",
     "make",
     "fonts-dejavu-core",
+    // The receiver program of Swift's remote-delay channel: <bpf/bpf_helpers.h> for
+    // rxstamp/bpf/rqd.bpf.c, and bpftool for inspecting it (copied into the VM when present).
+    "libbpf-dev",
+    "bpftool",
 ];
 
 /// Packages of the Rust toolchain the kernel builds with, installed together at one version.

@@ -6,6 +6,7 @@ mod kernel;
 mod ktap;
 mod modules;
 mod report;
+mod rxstamp;
 mod sim;
 mod util;
 mod vm;
@@ -152,22 +153,33 @@ fn sh_quote(s: &str) -> String {
 }
 
 /// Kernel, modules, and the KVM decision: what every VM command needs.
-fn prepare() -> Result<(kernel::Kernel, Vec<std::path::PathBuf>, bool)> {
+type Prepared = (
+    kernel::Kernel,
+    Vec<std::path::PathBuf>,
+    bool,
+    Vec<std::path::PathBuf>,
+);
+
+/// Kernel, modules, the KVM decision and our userspace binaries (rxstamp): what every VM
+/// command needs.
+fn prepare() -> Result<Prepared> {
     let k = kernel::ensure()?;
     let mods = modules::build(&k)?;
+    let bins = vec![rxstamp::build()?];
     let probe = vm::build_initramfs(
         &k,
         &vm::Contents {
             our_modules: vec![],
+            our_bins: vec![],
             job: "exit 0\n".into(),
         },
     )?;
     let kvm = vm::use_kvm(&k, &probe)?;
-    Ok((k, mods, kvm))
+    Ok((k, mods, kvm, bins))
 }
 
 fn cmd_vm(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm) = prepare()?;
+    let (k, mods, kvm, bins) = prepare()?;
     let interactive = o.rest.is_empty();
     let job = if interactive {
         "echo 'rdcc VM: modules in /lib/modules/rdcc, selftests in /selftests; exit to power off'\n\
@@ -187,6 +199,7 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
         &k,
         &vm::Contents {
             our_modules: mods,
+            our_bins: bins,
             job,
         },
     )?;
@@ -253,6 +266,9 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     let t0 = Instant::now();
     let mut total = ktap::Summary::default();
 
+    // 0. Packages (the host tests build the receiver's BPF object with clang and libbpf-dev).
+    deps::ensure()?;
+
     // 1. Host tests.
     say!("test: host tests (cargo test --workspace)");
     let th = Instant::now();
@@ -267,11 +283,12 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     total.extend("host/", host);
 
     // 2. The VM: boot once, run everything.
-    let (k, mods, kvm) = prepare()?;
+    let (k, mods, kvm, bins) = prepare()?;
     let img = vm::build_initramfs(
         &k,
         &vm::Contents {
             our_modules: mods.clone(),
+            our_bins: bins,
             job: test_job(1500),
         },
     )?;
@@ -323,7 +340,7 @@ fn cmd_test(o: &Opts) -> Result<u8> {
 }
 
 fn cmd_run(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm) = prepare()?;
+    let (k, mods, kvm, bins) = prepare()?;
     let ours: Vec<String> = mods
         .iter()
         .filter_map(|m| {
@@ -364,6 +381,7 @@ fn cmd_run(o: &Opts) -> Result<u8> {
         &k,
         &vm::Contents {
             our_modules: mods,
+            our_bins: bins,
             job,
         },
     )?;

@@ -8,7 +8,9 @@ use std::process::Command;
 
 pub fn run(args: &[String]) -> Result<u8> {
     let Some(first) = args.first() else {
-        return err("usage: cargo xtask sim SCENARIO[.toml] [--out DIR] [--algos \"A B\"] [--no-plots]\n");
+        return err(
+            "usage: cargo xtask sim SCENARIO[.toml] [--out DIR] [--algos \"A B\"] [--no-plots]\n",
+        );
     };
     let root = repo_root();
     let mut rest = args.to_vec();
@@ -21,7 +23,16 @@ pub fn run(args: &[String]) -> Result<u8> {
     }
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(&root)
-        .args(["run", "--quiet", "--release", "-p", "rdcc-sim", "--bin", "sim", "--"])
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "-p",
+            "rdcc-sim",
+            "--bin",
+            "sim",
+            "--",
+        ])
         .args(&rest)
         .status();
     match status {

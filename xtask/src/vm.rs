@@ -26,6 +26,8 @@ pub const EXIT: &str = "RDCC-EXIT-STATUS=";
 
 /// Userspace binaries copied with their shared libraries.
 const BINARIES: &[&str] = &["ip", "tc", "ss", "iperf3"];
+/// Copied when present (diagnostics; the tests do not depend on them).
+const OPTIONAL_BINARIES: &[&str] = &["bpftool"];
 
 /// The guest's /init. The job is /rdcc/job.sh; its exit status is printed as a marker and the
 /// guest powers off with `reboot -f` (QEMU runs with -no-reboot, so it exits).
@@ -56,6 +58,8 @@ reboot -f
 pub struct Contents {
     /// Out-of-tree modules to place in /lib/modules/rdcc.
     pub our_modules: Vec<PathBuf>,
+    /// Our userspace binaries (rxstamp), placed in /usr/bin with their shared libraries.
+    pub our_bins: Vec<PathBuf>,
     /// The job script (sh).
     pub job: String,
 }
@@ -155,6 +159,17 @@ pub fn build_initramfs(k: &Kernel, c: &Contents) -> Result<PathBuf> {
         let src = which(b)?;
         copy_file(&src, &root.join("usr/bin").join(b))?;
         libs.extend(shared_libs(&src)?);
+    }
+    for b in OPTIONAL_BINARIES {
+        if let Ok(src) = which(b) {
+            copy_file(&src, &root.join("usr/bin").join(b))?;
+            libs.extend(shared_libs(&src)?);
+        }
+    }
+    for src in &c.our_bins {
+        let name = src.file_name().map(|n| n.to_owned()).unwrap_or_default();
+        copy_file(src, &root.join("usr/bin").join(name))?;
+        libs.extend(shared_libs(src)?);
     }
     for lib in &libs {
         let rel = lib.strip_prefix("/").unwrap_or(lib);
@@ -289,7 +304,13 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
         .arg(initrd);
     // loglevel=4: errors and worse reach the console live; everything is in dmesg, which the
     // jobs dump at the end. panic=-1 reboots (= exits QEMU) at once on a panic.
-    let append = format!("console=ttyS0 panic=-1 oops=panic loglevel=4 {}", b.append);
+    // tsc=reliable: under TCG the clocksource watchdog sometimes declares the TSC unstable and
+    // the guest falls back to a 1 ms-resolution clocksource (jiffies), which quantises every ns
+    // delay measurement (seen in the remote-delay tests: all delays 0 or multiples of 1 ms).
+    let append = format!(
+        "console=ttyS0 panic=-1 oops=panic loglevel=4 tsc=reliable {}",
+        b.append
+    );
     c.arg("-append").arg(append.trim());
     c
 }

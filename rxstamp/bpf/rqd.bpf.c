@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rqd.bpf.c - the receiver side of Swift's remote-queuing-delay (RQD) channel.
+ *
+ * Two programs, attached to one cgroup v2 by `rxstamp` (rxstamp/src/main.rs):
+ *
+ *  rqd_ingress (cgroup_skb/ingress): runs for every packet a socket of the cgroup receives, in
+ *    tcp_filter() before the socket lock and backlog. For a TCP segment with payload it stores
+ *    in the socket's sk_storage the arrival stamp (below) and the IPv4 TTL / IPv6 hop limit.
+ *  rqd_sockops (sockops): on established sockets it asks for the header-option callbacks;
+ *    HDR_OPT_LEN_CB reserves 10 bytes when an arrival is pending, WRITE_HDR_OPT_CB writes the
+ *    option of modules/glue/rdcc_rqd_wire.h: delay = now - arrival of the newest data segment
+ *    this ACK acknowledges (ns, saturating), the TTL, and the stamp source; the pending stamp is
+ *    then cleared, so each option describes data that arrived since the previous one.
+ *
+ * Arrival stamp, best first (Documentation/remote-delay.md):
+ *  1. the device's RX timestamp (skb_hwtstamps) when the NIC provides one and its clock can be
+ *     related to the host clock: the loader stores CLOCK_REALTIME - CLOCK_MONOTONIC in rqd_cfg;
+ *     a PHC kept on CLOCK_REALTIME (phc2sys) converts with it, and a stamp is accepted only if
+ *     it converts to a time within the last second (a PHC in TAI or free-running fails that);
+ *  2. the kernel's software RX stamp (skb->tstamp, CLOCK_REALTIME, taken in netif_rx /
+ *     netif_receive_skb when some socket enabled timestamping), converted the same way;
+ *  3. bpf_ktime_get_ns() here, in tcp_filter().
+ * Stamps 1 and 2 are used only when rqd_cfg.use_rx_stamps is set (rxstamp --rx-stamps).
+ *
+ * Needs the program's BTF (clang -g: sk_storage maps require key/value BTF), not the kernel's.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "../../modules/glue/rdcc_rqd_wire.h"
+
+#define ETH_P_IP	0x0800
+#define ETH_P_IPV6	0x86DD
+#define NSEC_PER_SEC	1000000000ULL
+#define RQD_HIST	128
+#define SOL_TCP		6	/* 4 buckets per power of two of the delay in ns, up to 2^32 */
+
+struct rqd_opt {
+	__u8 kind;
+	__u8 len;
+	__u16 exid;	/* network order */
+	__u32 delay;	/* network order, ns */
+	__u8 ttl;
+	__u8 ver_src;
+} __attribute__((packed));
+
+struct rqd_sk {
+	__u64 t_arr;	/* arrival of the newest data segment not yet reported (CLOCK_MONOTONIC ns); 0 = none */
+	__u8 ttl;
+	__u8 src;
+	__u8 _pad[6];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct rqd_sk);
+} rqd_sk_map SEC(".maps");
+
+/* Written by the loader. */
+struct rqd_cfg {
+	__s64 real_minus_mono_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sync */
+	__u32 use_rx_stamps;		/* 1: prefer device / software RX stamps */
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rqd_cfg);
+} rqd_cfg SEC(".maps");
+
+/* Counters; rxstamp/src/main.rs mirrors this layout (struct Stats). */
+struct rqd_stats {
+	__u64 ing_data;		/* data segments stamped */
+	__u64 ing_src[3];	/* ... by source: RDCC_RQD_SRC_TCP, _SW_RX, _HW_RX */
+	__u64 ing_hw_seen;	/* segments carrying a device stamp (used or not) */
+	__u64 ing_sw_seen;	/* segments carrying a software RX stamp (used or not) */
+	__u64 ing_v6;		/* data segments over IPv6 */
+	__u64 ing_skipped;	/* IPv6 fragment or too many extension headers */
+	__u64 len_cb;		/* HDR_OPT_LEN_CB runs */
+	__u64 len_nostamp;	/* ... with no pending arrival: no option (pure window update etc.) */
+	__u64 len_enospc;	/* ... no room left in the header (SACK blocks): option dropped */
+	__u64 written;		/* options written */
+	__u64 write_err;
+	__u64 sum_delay_ns;
+	__u64 min_delay_ns;
+	__u64 max_delay_ns;
+	__u64 delack_capped;	/* connections whose delayed-ACK timeout was capped */
+	__u64 delack_err;	/* ... where bpf_setsockopt refused every value */
+	__u64 hist[RQD_HIST];	/* written delays: bucket 4 * floor(log2 d) + next two bits */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rqd_stats);
+} rqd_stats SEC(".maps");
+
+static __always_inline struct rqd_stats *stats(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&rqd_stats, &k);
+}
+
+#define INC(s, f) do { if (s) __sync_fetch_and_add(&(s)->f, 1); } while (0)
+
+/* floor(log2(d)) for 0 < d < 2^32 (no loops, no clz in BPF) */
+static __always_inline __u32 ilog2_32(__u64 d)
+{
+	__u32 l = 0;
+
+	if (d >> 16) { l += 16; d >>= 16; }
+	if (d >> 8) { l += 8; d >>= 8; }
+	if (d >> 4) { l += 4; d >>= 4; }
+	if (d >> 2) { l += 2; d >>= 2; }
+	if (d >> 1) { l += 1; }
+	return l;
+}
+
+static __always_inline __u32 rqd_bucket(__u64 d)
+{
+	__u32 l, sub;
+
+	if (d < 4)
+		return (__u32)d;
+	if (d >> 32)
+		return RQD_HIST - 1;
+	l = ilog2_32(d);
+	sub = (__u32)(d >> (l - 2)) & 3;
+	return (l * 4 + sub) & (RQD_HIST - 1);
+}
+
+/* Convert a CLOCK_REALTIME-based stamp to CLOCK_MONOTONIC; 0 if it is not within the last
+ * second (wrong clock domain, stale, or in the future). */
+static __always_inline __u64 to_mono(__u64 stamp, const struct rqd_cfg *cfg, __u64 now)
+{
+	__u64 m;
+
+	if (!stamp)
+		return 0;
+	m = stamp - (__u64)cfg->real_minus_mono_ns;
+	if (m > now || now - m > NSEC_PER_SEC)
+		return 0;
+	return m;
+}
+
+SEC("cgroup_skb/ingress")
+int rqd_ingress(struct __sk_buff *skb)
+{
+	struct rqd_stats *s;
+	struct rqd_cfg *cfg;
+	struct rqd_sk *st;
+	struct bpf_sock *sk;
+	struct tcphdr th;
+	__u32 thoff, plen, k = 0;
+	__u64 now, t, m;
+	__u8 ttl, src = RDCC_RQD_SRC_TCP;
+	int v6 = 0;
+
+	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+		struct iphdr iph;
+
+		if (bpf_skb_load_bytes(skb, 0, &iph, sizeof(iph)))
+			return 1;
+		if (iph.protocol != IPPROTO_TCP)
+			return 1;
+		thoff = (iph.ihl & 0xf) * 4;
+		plen = bpf_ntohs(iph.tot_len);
+		ttl = iph.ttl;
+	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr ip6h;
+		__u8 nh, hdr[2];
+		int i;
+
+		if (bpf_skb_load_bytes(skb, 0, &ip6h, sizeof(ip6h)))
+			return 1;
+		nh = ip6h.nexthdr;
+		thoff = sizeof(ip6h);
+		/* Up to four extension headers: hop-by-hop, routing, destination options. */
+#pragma unroll
+		for (i = 0; i < 4; i++) {
+			if (nh != 0 && nh != 43 && nh != 60)
+				break;
+			if (bpf_skb_load_bytes(skb, thoff, hdr, 2))
+				return 1;
+			nh = hdr[0];
+			thoff += ((__u32)hdr[1] + 1) * 8;
+		}
+		if (nh != IPPROTO_TCP) {
+			if (nh == 0 || nh == 43 || nh == 60 || nh == 44) {
+				s = stats();
+				INC(s, ing_skipped);
+			}
+			return 1;
+		}
+		plen = bpf_ntohs(ip6h.payload_len) + sizeof(ip6h);
+		ttl = ip6h.hop_limit;
+		v6 = 1;
+	} else {
+		return 1;
+	}
+	if (thoff > 512 || bpf_skb_load_bytes(skb, thoff, &th, sizeof(th)))
+		return 1;
+	if (plen <= thoff + th.doff * 4)
+		return 1;			/* no payload: a pure ACK, not data to report on */
+	sk = skb->sk;
+	if (!sk)
+		return 1;
+	sk = bpf_sk_fullsock(sk);
+	if (!sk)
+		return 1;
+	st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!st)
+		return 1;
+	s = stats();
+	now = bpf_ktime_get_ns();
+	t = now;
+	if (skb->hwtstamp)
+		INC(s, ing_hw_seen);
+	if (skb->tstamp)
+		INC(s, ing_sw_seen);
+	cfg = bpf_map_lookup_elem(&rqd_cfg, &k);
+	if (cfg && cfg->use_rx_stamps) {
+		m = to_mono(skb->hwtstamp, cfg, now);
+		if (m) {
+			t = m;
+			src = RDCC_RQD_SRC_HW_RX;
+		} else {
+			m = to_mono(skb->tstamp, cfg, now);
+			if (m) {
+				t = m;
+				src = RDCC_RQD_SRC_SW_RX;
+			}
+		}
+	}
+	st->t_arr = t;
+	st->ttl = ttl;
+	st->src = src;
+	INC(s, ing_data);
+	if (v6)
+		INC(s, ing_v6);
+	if (s && src < 3)
+		__sync_fetch_and_add(&s->ing_src[src], 1);
+	return 1;
+}
+
+SEC("sockops")
+int rqd_sockops(struct bpf_sock_ops *skops)
+{
+	struct rqd_stats *s;
+	struct rqd_opt opt;
+	struct rqd_sk *st;
+	struct bpf_sock *sk;
+	__u64 now, d;
+	__u32 b;
+
+	switch (skops->op) {
+	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
+	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB: {
+		/* Swift's receiver ACKs without delay (§3.2). Linux holds the ACK of a lone segment
+		 * up to 40-200 ms, and that hold would read as endpoint delay: a sender whose
+		 * endpoint window shrank to a few segments would see ever larger "endpoint delays"
+		 * and shrink further. Cap the hold at the smallest value the kernel accepts (2
+		 * jiffies, TCP_TIMEOUT_MIN: 2 ms at HZ=1000; 10 ms covers HZ=250). */
+		int v = 2000;
+
+		s = stats();
+		if (bpf_setsockopt(skops, SOL_TCP, TCP_BPF_DELACK_MAX, &v, sizeof(v))) {
+			v = 10000;
+			if (bpf_setsockopt(skops, SOL_TCP, TCP_BPF_DELACK_MAX, &v, sizeof(v)))
+				INC(s, delack_err);
+			else
+				INC(s, delack_capped);
+		} else {
+			INC(s, delack_capped);
+		}
+		bpf_sock_ops_cb_flags_set(skops, skops->bpf_sock_ops_cb_flags |
+					  BPF_SOCK_OPS_WRITE_HDR_OPT_CB_FLAG);
+		return 1;
+	}
+
+	case BPF_SOCK_OPS_HDR_OPT_LEN_CB:
+		if (skops->skb_tcp_flags & 0x02)	/* SYN: no data acknowledged yet */
+			return 1;
+		/* One load of skops->sk, kept in a register across the calls below: the verifier
+		 * must see the NULL check on the value that is passed. */
+		sk = skops->sk;
+		if (!sk)
+			return 1;
+		s = stats();
+		INC(s, len_cb);
+		st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, 0);
+		if (!st || !st->t_arr) {
+			INC(s, len_nostamp);
+			return 1;
+		}
+		if (bpf_reserve_hdr_opt(skops, RDCC_RQD_LEN, 0))
+			INC(s, len_enospc);
+		return 1;
+
+	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
+		if (skops->skb_tcp_flags & 0x02)
+			return 1;
+		sk = skops->sk;
+		if (!sk)
+			return 1;
+		st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, 0);
+		if (!st || !st->t_arr)
+			return 1;
+		now = bpf_ktime_get_ns();
+		d = now > st->t_arr ? now - st->t_arr : 0;
+		if (d > 0xffffffffULL)
+			d = 0xffffffffULL;
+		opt.kind = RDCC_RQD_KIND;
+		opt.len = RDCC_RQD_LEN;
+		opt.exid = bpf_htons(RDCC_RQD_EXID);
+		opt.delay = bpf_htonl((__u32)d);
+		opt.ttl = st->ttl;
+		opt.ver_src = (RDCC_RQD_VERSION << 4) | (st->src & 3);
+		s = stats();
+		if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0)) {
+			INC(s, write_err);
+			return 1;
+		}
+		st->t_arr = 0;
+		if (s) {
+			__sync_fetch_and_add(&s->written, 1);
+			__sync_fetch_and_add(&s->sum_delay_ns, d);
+			if (d > s->max_delay_ns)
+				s->max_delay_ns = d;
+			if (!s->min_delay_ns || d < s->min_delay_ns)
+				s->min_delay_ns = d;
+			b = rqd_bucket(d);
+			if (b < RQD_HIST)
+				__sync_fetch_and_add(&s->hist[b], 1);
+		}
+		return 1;
+	}
+	return 1;
+}
+
+char _license[] SEC("license") = "GPL";

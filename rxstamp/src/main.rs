@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! `rxstamp`: the receiver side of Swift's remote-queuing-delay channel
+//! (Documentation/remote-delay.md).
+//!
+//! Loads the BPF object built from `bpf/rqd.bpf.c` (embedded at build time), attaches its two
+//! programs to a cgroup v2 (every TCP socket of the processes in that cgroup then reports, on
+//! every ACK, how long the acknowledged data waited at this host, and the TTL it arrived with),
+//! detaches them, and reports the counters.
+//!
+//! ```text
+//! rxstamp attach CGROUP [--pin DIR] [--rx-stamps]   load, attach, pin, exit (stays attached)
+//! rxstamp detach CGROUP [--pin DIR]                 detach and unpin
+//! rxstamp stats [--pin DIR] [--reset]               print the counters (and reset them)
+//! rxstamp sync [--pin DIR]                          refresh the realtime-monotonic clock offset
+//! rxstamp run CGROUP [--secs N] [--pin DIR] [--rx-stamps]
+//!                                                   attach; keep the clock offset fresh (and,
+//!                                                   with --rx-stamps, kernel RX timestamping
+//!                                                   on); on SIGINT/SIGTERM or after N s print
+//!                                                   the counters and detach
+//! rxstamp sink PORT --rate KBPS [--secs N]          test helper: a TCP receiver that reads at
+//!                                                   most KBPS KB/s (a slow receiver)
+//! rxstamp source ADDR PORT [--secs N]               test helper: send zeros as fast as possible
+//! ```
+//!
+//! Attachment uses `BPF_PROG_ATTACH` with `BPF_F_ALLOW_MULTI`, which lives with the cgroup (not
+//! with this process), so `attach` can exit; the programs and maps are pinned under DIR
+//! (default `/sys/fs/bpf/rdcc_rqd`, bpffs is mounted there if it is not) so `detach` and
+//! `stats` find them. aya loads the object: pure Rust, no kernel BTF needed.
+
+use aya::maps::{Array, Map, MapData};
+use aya::programs::{CgroupSkb, SockOps};
+use aya::{Ebpf, EbpfLoader, Pod};
+use std::ffi::CString;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+// The ELF parser needs the object 8-byte aligned, which include_bytes! does not promise.
+static OBJECT: &[u8] = aya::include_bytes_aligned!(concat!(env!("OUT_DIR"), "/rqd.bpf.o"));
+
+const DEFAULT_PIN: &str = "/sys/fs/bpf/rdcc_rqd";
+const PROG_INGRESS: &str = "rqd_ingress";
+const PROG_SOCKOPS: &str = "rqd_sockops";
+const MAP_STATS: &str = "rqd_stats";
+const MAP_CFG: &str = "rqd_cfg";
+
+/// `struct rqd_cfg` in bpf/rqd.bpf.c.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+struct Cfg {
+    real_minus_mono_ns: i64,
+    use_rx_stamps: u32,
+    _pad: u32,
+}
+// SAFETY: plain integers, no padding beyond the explicit field.
+unsafe impl Pod for Cfg {}
+
+const HIST: usize = 128;
+
+/// `struct rqd_stats` in bpf/rqd.bpf.c.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct Stats {
+    ing_data: u64,
+    ing_src: [u64; 3],
+    ing_hw_seen: u64,
+    ing_sw_seen: u64,
+    ing_v6: u64,
+    ing_skipped: u64,
+    len_cb: u64,
+    len_nostamp: u64,
+    len_enospc: u64,
+    written: u64,
+    write_err: u64,
+    sum_delay_ns: u64,
+    min_delay_ns: u64,
+    max_delay_ns: u64,
+    delack_capped: u64,
+    delack_err: u64,
+    hist: [u64; HIST],
+}
+// SAFETY: plain integers.
+unsafe impl Pod for Stats {}
+
+impl Default for Stats {
+    fn default() -> Self {
+        // SAFETY: all-zero is a valid value of a struct of integers.
+        unsafe { std::mem::zeroed() }
+    }
+}
+
+type Res<T> = Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rxstamp: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage:
+  rxstamp attach CGROUP [--pin DIR] [--rx-stamps]
+  rxstamp detach CGROUP [--pin DIR]
+  rxstamp stats [--pin DIR] [--reset]
+  rxstamp sync [--pin DIR]
+  rxstamp run CGROUP [--secs N] [--pin DIR] [--rx-stamps]
+  rxstamp sink PORT --rate KBPS [--secs N]      (test helper: a slow TCP receiver)
+  rxstamp source ADDR PORT [--secs N]           (test helper: a bulk TCP sender)
+CGROUP is a cgroup v2 directory (e.g. /sys/fs/cgroup/rcv); DIR defaults to /sys/fs/bpf/rdcc_rqd.";
+
+struct Opts {
+    cmd: String,
+    cgroup: Option<PathBuf>,
+    pin: PathBuf,
+    rx_stamps: bool,
+    reset: bool,
+    secs: Option<u64>,
+    rate_kbps: Option<u64>,
+    rest: Vec<String>,
+}
+
+fn parse(args: &[String]) -> Res<Opts> {
+    let mut o = Opts {
+        cmd: args.first().cloned().ok_or_else(|| USAGE.to_string())?,
+        cgroup: None,
+        pin: PathBuf::from(DEFAULT_PIN),
+        rx_stamps: false,
+        reset: false,
+        secs: None,
+        rate_kbps: None,
+        rest: Vec::new(),
+    };
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--pin" => o.pin = it.next().ok_or("--pin needs a directory")?.into(),
+            "--rx-stamps" => o.rx_stamps = true,
+            "--reset" => o.reset = true,
+            "--secs" => {
+                o.secs = Some(
+                    it.next()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--secs needs a number")?,
+                )
+            }
+            "--rate" => {
+                o.rate_kbps = Some(
+                    it.next()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--rate needs a number (KB/s)")?,
+                )
+            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
+            s if o.cgroup.is_none() => o.cgroup = Some(s.into()),
+            s => o.rest.push(s.to_string()),
+        }
+    }
+    Ok(o)
+}
+
+fn run(args: &[String]) -> Res<()> {
+    let o = parse(args)?;
+    let cgroup = || {
+        o.cgroup
+            .clone()
+            .ok_or_else(|| format!("{} needs CGROUP\n{USAGE}", o.cmd))
+    };
+    match o.cmd.as_str() {
+        "attach" => {
+            let _ebpf = attach(&cgroup()?, &o.pin, o.rx_stamps)?;
+            println!(
+                "rxstamp: attached to {} (pinned under {})",
+                cgroup()?.display(),
+                o.pin.display()
+            );
+            Ok(())
+        }
+        "detach" => detach(&cgroup()?, &o.pin),
+        "stats" => {
+            let mut a = stats_map(&o.pin)?;
+            print_stats(&read_stats(&a)?);
+            if o.reset {
+                a.set(0, Stats::default(), 0)
+                    .map_err(|e| format!("reset: {e}"))?;
+            }
+            Ok(())
+        }
+        "sync" => sync_clock(&o.pin, None).map(|_| ()),
+        "run" => run_foreground(&cgroup()?, &o.pin, o.rx_stamps, o.secs),
+        "sink" => sink(&o),
+        "source" => source(&o),
+        _ if !o.rest.is_empty() => Err(format!("unexpected argument {}\n{USAGE}", o.rest[0])),
+        // For the build harness: is the BPF object embedded?
+        "selfcheck" if OBJECT.starts_with(b"\x7fELF") => Ok(()),
+        "selfcheck" => Err("built without the BPF object".into()),
+        _ => Err(USAGE.into()),
+    }
+}
+
+// ---- the bpf(2) calls aya does not offer for this use ---------------------------------------
+
+const BPF_OBJ_GET: libc::c_long = 7;
+const BPF_PROG_ATTACH: libc::c_long = 8;
+const BPF_PROG_DETACH: libc::c_long = 9;
+const BPF_CGROUP_INET_INGRESS: u32 = 0;
+const BPF_CGROUP_SOCK_OPS: u32 = 3;
+const BPF_F_ALLOW_MULTI: u32 = 1 << 1;
+
+#[repr(C)]
+#[derive(Default)]
+struct AttachAttr {
+    target_fd: u32,
+    attach_bpf_fd: u32,
+    attach_type: u32,
+    attach_flags: u32,
+    replace_bpf_fd: u32,
+}
+
+#[repr(C)]
+#[derive(Default)]
+struct ObjAttr {
+    pathname: u64,
+    bpf_fd: u32,
+    file_flags: u32,
+}
+
+fn bpf<T>(cmd: libc::c_long, attr: &mut T) -> std::io::Result<libc::c_long> {
+    // SAFETY: `attr` is a valid, initialised bpf_attr prefix of size_of::<T>() bytes; the kernel
+    // zero-extends the rest.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_bpf,
+            cmd,
+            attr as *mut T as *mut libc::c_void,
+            std::mem::size_of::<T>() as libc::c_uint,
+        )
+    };
+    if r < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+fn prog_attach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
+    let mut a = AttachAttr {
+        target_fd: cg.as_raw_fd() as u32,
+        attach_bpf_fd: prog.as_raw_fd() as u32,
+        attach_type: ty,
+        attach_flags: BPF_F_ALLOW_MULTI,
+        ..Default::default()
+    };
+    bpf(BPF_PROG_ATTACH, &mut a).map(|_| ())
+}
+
+fn prog_detach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
+    let mut a = AttachAttr {
+        target_fd: cg.as_raw_fd() as u32,
+        attach_bpf_fd: prog.as_raw_fd() as u32,
+        attach_type: ty,
+        ..Default::default()
+    };
+    bpf(BPF_PROG_DETACH, &mut a).map(|_| ())
+}
+
+fn obj_get(path: &Path) -> std::io::Result<OwnedFd> {
+    let c = CString::new(path.as_os_str().as_bytes()).map_err(std::io::Error::other)?;
+    let mut a = ObjAttr {
+        pathname: c.as_ptr() as u64,
+        ..Default::default()
+    };
+    let fd = bpf(BPF_OBJ_GET, &mut a)?;
+    // SAFETY: BPF_OBJ_GET returned a new file descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+// ---- attach / detach -------------------------------------------------------------------------
+
+const BPF_FS_MAGIC: i64 = 0xcafe4a11;
+
+/// Mount bpffs at the pin directory's parent if it is not one (as bpftool does).
+fn ensure_bpffs(pin: &Path) -> Res<()> {
+    let parent = pin.parent().unwrap_or(Path::new("/sys/fs/bpf"));
+    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let c = CString::new(parent.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
+    // SAFETY: statfs on a valid NUL-terminated path into a zeroed struct.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::statfs(c.as_ptr(), &mut st) } == 0 && st.f_type as i64 == BPF_FS_MAGIC {
+        return Ok(());
+    }
+    let fstype = CString::new("bpf").map_err(|e| e.to_string())?;
+    // SAFETY: valid NUL-terminated strings; no data argument.
+    let r = unsafe {
+        libc::mount(
+            fstype.as_ptr(),
+            c.as_ptr(),
+            fstype.as_ptr(),
+            0,
+            std::ptr::null(),
+        )
+    };
+    if r != 0 {
+        return Err(format!(
+            "{} is not a bpf file system and mounting one failed: {}",
+            parent.display(),
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
+fn clock_ns(id: libc::clockid_t) -> i64 {
+    // SAFETY: clock_gettime into a zeroed timespec.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    unsafe { libc::clock_gettime(id, &mut ts) };
+    ts.tv_sec as i64 * 1_000_000_000 + ts.tv_nsec as i64
+}
+
+/// CLOCK_REALTIME - CLOCK_MONOTONIC, read as the middle of two realtime reads.
+fn real_minus_mono() -> i64 {
+    let r1 = clock_ns(libc::CLOCK_REALTIME);
+    let m = clock_ns(libc::CLOCK_MONOTONIC);
+    let r2 = clock_ns(libc::CLOCK_REALTIME);
+    r1 + (r2 - r1) / 2 - m
+}
+
+fn cfg_map(pin: &Path) -> Res<Array<MapData, Cfg>> {
+    let md = MapData::from_pin(pin.join(MAP_CFG))
+        .map_err(|e| format!("{}: {e} (not attached?)", pin.join(MAP_CFG).display()))?;
+    Array::try_from(Map::Array(md)).map_err(|e| e.to_string())
+}
+
+fn stats_map(pin: &Path) -> Res<Array<MapData, Stats>> {
+    let md = MapData::from_pin(pin.join(MAP_STATS))
+        .map_err(|e| format!("{}: {e} (not attached?)", pin.join(MAP_STATS).display()))?;
+    Array::try_from(Map::Array(md)).map_err(|e| e.to_string())
+}
+
+/// Refresh the clock offset the BPF program converts RX stamps with; `use_rx` changes the mode.
+fn sync_clock(pin: &Path, use_rx: Option<bool>) -> Res<Cfg> {
+    let mut a = cfg_map(pin)?;
+    let mut c = a.get(&0, 0).map_err(|e| e.to_string())?;
+    c.real_minus_mono_ns = real_minus_mono();
+    if let Some(u) = use_rx {
+        c.use_rx_stamps = u as u32;
+    }
+    a.set(0, c, 0).map_err(|e| e.to_string())?;
+    Ok(c)
+}
+
+fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool) -> Res<Ebpf> {
+    if OBJECT.is_empty() {
+        return Err(
+            "built without the BPF object (clang or libbpf-dev missing at build time; \
+                    run `cargo xtask deps` and rebuild)"
+                .into(),
+        );
+    }
+    let cg = std::fs::File::open(cgroup).map_err(|e| format!("{}: {e}", cgroup.display()))?;
+    ensure_bpffs(pin)?;
+    if pin.exists() {
+        return Err(format!(
+            "{} exists: already attached? (rxstamp detach CGROUP --pin {})",
+            pin.display(),
+            pin.display()
+        ));
+    }
+    let mut ebpf = EbpfLoader::new()
+        .allow_unsupported_maps()
+        .load(OBJECT)
+        .map_err(|e| format!("load: {e}"))?;
+    std::fs::create_dir_all(pin).map_err(|e| format!("{}: {e}", pin.display()))?;
+    let res = (|| -> Res<()> {
+        for name in [MAP_STATS, MAP_CFG] {
+            ebpf.map(name)
+                .ok_or(format!("map {name} missing"))?
+                .pin(pin.join(name))
+                .map_err(|e| format!("pin {name}: {e}"))?;
+        }
+        {
+            let p: &mut CgroupSkb = ebpf
+                .program_mut(PROG_INGRESS)
+                .ok_or("program rqd_ingress missing")?
+                .try_into()
+                .map_err(|e| format!("{e}"))?;
+            p.load().map_err(|e| format!("load rqd_ingress: {e}"))?;
+            p.pin(pin.join(PROG_INGRESS))
+                .map_err(|e| format!("pin: {e}"))?;
+            let fd = p.fd().map_err(|e| e.to_string())?;
+            prog_attach(cg.as_fd(), fd.as_fd(), BPF_CGROUP_INET_INGRESS)
+                .map_err(|e| format!("attach ingress to {}: {e}", cgroup.display()))?;
+        }
+        {
+            let p: &mut SockOps = ebpf
+                .program_mut(PROG_SOCKOPS)
+                .ok_or("program rqd_sockops missing")?
+                .try_into()
+                .map_err(|e| format!("{e}"))?;
+            p.load().map_err(|e| format!("load rqd_sockops: {e}"))?;
+            p.pin(pin.join(PROG_SOCKOPS))
+                .map_err(|e| format!("pin: {e}"))?;
+            let fd = p.fd().map_err(|e| e.to_string())?;
+            prog_attach(cg.as_fd(), fd.as_fd(), BPF_CGROUP_SOCK_OPS)
+                .map_err(|e| format!("attach sock_ops to {}: {e}", cgroup.display()))?;
+        }
+        sync_clock(pin, Some(rx_stamps))?;
+        Ok(())
+    })();
+    if let Err(e) = res {
+        let _ = detach(cgroup, pin);
+        return Err(e);
+    }
+    Ok(ebpf)
+}
+
+fn detach(cgroup: &Path, pin: &Path) -> Res<()> {
+    let cg = std::fs::File::open(cgroup).map_err(|e| format!("{}: {e}", cgroup.display()))?;
+    let mut errs = Vec::new();
+    for (name, ty) in [
+        (PROG_INGRESS, BPF_CGROUP_INET_INGRESS),
+        (PROG_SOCKOPS, BPF_CGROUP_SOCK_OPS),
+    ] {
+        let path = pin.join(name);
+        match obj_get(&path) {
+            Ok(fd) => {
+                if let Err(e) = prog_detach(cg.as_fd(), fd.as_fd(), ty) {
+                    errs.push(format!("detach {name}: {e}"));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => errs.push(format!("{}: {e}", path.display())),
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    for name in [MAP_STATS, MAP_CFG] {
+        let _ = std::fs::remove_file(pin.join(name));
+    }
+    let _ = std::fs::remove_dir(pin);
+    if errs.is_empty() {
+        println!("rxstamp: detached from {}", cgroup.display());
+        Ok(())
+    } else {
+        Err(errs.join("; "))
+    }
+}
+
+// ---- run -------------------------------------------------------------------------------------
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// A UDP socket with SO_TIMESTAMPNS keeps the kernel's RX software timestamping on
+/// (`net_enable_timestamp`) while it is open, so skb->tstamp is set on every received packet.
+fn timestamping_socket() -> Res<OwnedFd> {
+    // SAFETY: plain socket(2).
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM, 0) };
+    if fd < 0 {
+        return Err(format!("socket: {}", std::io::Error::last_os_error()));
+    }
+    // SAFETY: fd is a new socket we own.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let one: libc::c_int = 1;
+    // SAFETY: valid socket and option buffer.
+    let r = unsafe {
+        libc::setsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_TIMESTAMPNS,
+            &one as *const libc::c_int as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if r != 0 {
+        return Err(format!(
+            "SO_TIMESTAMPNS: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(fd)
+}
+
+fn run_foreground(cgroup: &Path, pin: &Path, rx_stamps: bool, secs: Option<u64>) -> Res<()> {
+    let _tsock = if rx_stamps {
+        Some(timestamping_socket()?)
+    } else {
+        None
+    };
+    let _ebpf = attach(cgroup, pin, rx_stamps)?;
+    println!("rxstamp: attached to {}", cgroup.display());
+    // SAFETY: installing an async-signal-safe handler that only stores to an atomic.
+    unsafe {
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+    }
+    let t0 = Instant::now();
+    let mut last_sync = Instant::now();
+    while !STOP.load(Ordering::SeqCst) && secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last_sync.elapsed() >= Duration::from_secs(1) {
+            let _ = sync_clock(pin, None);
+            last_sync = Instant::now();
+        }
+    }
+    let st = stats_map(pin).and_then(|a| read_stats(&a));
+    let d = detach(cgroup, pin);
+    print_stats(&st?);
+    d
+}
+
+// ---- test helpers ----------------------------------------------------------------------------
+
+/// A receiver that reads at most `--rate` KB/s in 16 KB reads: the data waits in the socket
+/// (the receive window closes, ACKs wait for the window to reopen), i.e. a slow endpoint.
+fn sink(o: &Opts) -> Res<()> {
+    use std::io::Read;
+    let port: u16 = o
+        .cgroup
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .and_then(|p| p.parse().ok())
+        .ok_or("sink needs PORT")?;
+    let rate = o.rate_kbps.ok_or("sink needs --rate KBPS")?.max(1) * 1024;
+    let l = std::net::TcpListener::bind(("::", port))
+        .or_else(|_| std::net::TcpListener::bind(("0.0.0.0", port)))
+        .map_err(|e| format!("bind {port}: {e}"))?;
+    let (mut c, peer) = l.accept().map_err(|e| format!("accept: {e}"))?;
+    let t0 = Instant::now();
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut total: u64 = 0;
+    while o.secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
+        let n = match c.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n as u64,
+        };
+        total += n;
+        // Sleep until the budget allows the bytes read so far.
+        let due = Duration::from_micros(total * 1_000_000 / rate);
+        if let Some(wait) = due.checked_sub(t0.elapsed()) {
+            std::thread::sleep(wait);
+        }
+    }
+    println!(
+        "sink: {total} bytes from {peer} in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A bulk sender of zeros (the sender's congestion control is its network namespace's default).
+fn source(o: &Opts) -> Res<()> {
+    use std::io::Write;
+    let addr = o
+        .cgroup
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .ok_or("source needs ADDR PORT")?;
+    let port: u16 = o
+        .rest
+        .first()
+        .and_then(|p| p.parse().ok())
+        .ok_or("source needs ADDR PORT")?;
+    let mut c = std::net::TcpStream::connect((addr, port))
+        .map_err(|e| format!("connect {addr} {port}: {e}"))?;
+    let buf = vec![0u8; 64 * 1024];
+    let t0 = Instant::now();
+    let mut total: u64 = 0;
+    while o.secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
+        match c.write(&buf) {
+            Ok(n) => total += n as u64,
+            Err(e) => return Err(format!("write: {e}")),
+        }
+    }
+    println!(
+        "source: {total} bytes in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+// ---- counters --------------------------------------------------------------------------------
+
+fn read_stats(a: &Array<MapData, Stats>) -> Res<Stats> {
+    a.get(&0, 0).map_err(|e| format!("read stats: {e}"))
+}
+
+/// Lower and upper bound (ns) of histogram bucket `b` (see rqd_bucket in bpf/rqd.bpf.c).
+fn bucket_bounds(b: usize) -> (u64, u64) {
+    if b < 4 {
+        return (b as u64, b as u64 + 1);
+    }
+    let l = (b / 4) as u32;
+    let sub = (b % 4) as u64;
+    ((4 + sub) << (l - 2), (5 + sub) << (l - 2))
+}
+
+/// The value below which `q` (per mille) of the samples lie: the upper bound of the bucket that
+/// crosses the rank, clamped to [min, max].
+fn quantile(s: &Stats, q_permille: u64) -> u64 {
+    let n: u64 = s.hist.iter().sum();
+    if n == 0 {
+        return 0;
+    }
+    let rank = (n * q_permille).div_ceil(1000).max(1);
+    let mut acc = 0;
+    for (b, c) in s.hist.iter().enumerate() {
+        acc += c;
+        if acc >= rank {
+            return bucket_bounds(b).1.clamp(s.min_delay_ns, s.max_delay_ns);
+        }
+    }
+    s.max_delay_ns
+}
+
+fn print_stats(s: &Stats) {
+    let kv: &[(&str, u64)] = &[
+        ("ing_data", s.ing_data),
+        ("ing_src_tcp", s.ing_src[0]),
+        ("ing_src_sw_rx", s.ing_src[1]),
+        ("ing_src_hw_rx", s.ing_src[2]),
+        ("ing_hw_seen", s.ing_hw_seen),
+        ("ing_sw_seen", s.ing_sw_seen),
+        ("ing_v6", s.ing_v6),
+        ("ing_skipped", s.ing_skipped),
+        ("len_cb", s.len_cb),
+        ("len_nostamp", s.len_nostamp),
+        ("len_enospc", s.len_enospc),
+        ("written", s.written),
+        ("write_err", s.write_err),
+        ("delay_min_ns", s.min_delay_ns),
+        (
+            "delay_mean_ns",
+            s.sum_delay_ns.checked_div(s.written).unwrap_or(0),
+        ),
+        ("delay_p50_ns", quantile(s, 500)),
+        ("delay_p99_ns", quantile(s, 990)),
+        ("delay_max_ns", s.max_delay_ns),
+        ("delack_capped", s.delack_capped),
+        ("delack_err", s.delack_err),
+    ];
+    for (k, v) in kv {
+        println!("{k} {v}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_contiguous() {
+        let mut prev = bucket_bounds(8).0;
+        assert_eq!(prev, 4);
+        for b in 8..HIST {
+            let (lo, hi) = bucket_bounds(b);
+            assert_eq!(lo, prev, "bucket {b}");
+            assert!(hi > lo);
+            prev = hi;
+        }
+        assert_eq!(prev, 1 << 32);
+    }
+
+    #[test]
+    fn quantiles() {
+        let mut s = Stats::default();
+        // 99 samples of ~10 µs (bucket of 10000: l = 13, sub = 10000 >> 11 & 3 = 0 -> b = 52)
+        // and one of ~1 ms.
+        s.hist[52] = 99;
+        s.hist[4 * 19 + 3] = 1;
+        s.min_delay_ns = 9000;
+        s.max_delay_ns = 1_000_000;
+        assert_eq!(bucket_bounds(52), (8192, 10240));
+        assert_eq!(quantile(&s, 500), 10240);
+        assert_eq!(quantile(&s, 990), 10240);
+        assert_eq!(quantile(&s, 1000), 1_000_000);
+    }
+
+    #[test]
+    fn object_is_embedded() {
+        // The build machine has clang and libbpf-dev (cargo xtask deps); an empty object means
+        // the BPF program did not compile.
+        if std::process::Command::new("clang")
+            .arg("--version")
+            .output()
+            .is_ok()
+            && Path::new("/usr/include/bpf/bpf_helpers.h").exists()
+        {
+            assert!(OBJECT.len() > 1000, "rqd.bpf.o is empty");
+            assert_eq!(&OBJECT[..4], b"\x7fELF");
+        }
+    }
+}
