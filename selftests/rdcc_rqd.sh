@@ -67,6 +67,7 @@ snap() { cat "$DBG" >"$1" 2>/dev/null; }
 # Percentage a/b with one decimal (0 when b is 0).
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", 100 * a / b; else print "0.0" }'; }
 
+# shellcheck disable=SC2317 # called from the exit trap
 rqd_cleanup() {
 	[ -n "$RXSTAMP" ] && [ -d "$PIN" ] && "$RXSTAMP" detach "$CG" --pin "$PIN" >/dev/null 2>&1
 	[ -d "$CG" ] && {
@@ -276,6 +277,7 @@ eval "$(grep -o 'dctcp:([^)]*)' "$RDCC_TMP/slow.ss" | tr '(),:' '    ' |
 	END { if (n == 0) n = 1; printf "fab_us=%d end_us=%d nss=%d\n", f / n / 1000, e / n / 1000, n }')"
 eval "$(awk '{ v = $1 + 0; s += v; if (v > m) m = v; n++ } END { if (n == 0) n = 1; printf "q_mean=%d q_max=%d\n", s / n, m }' "$RDCC_TMP/slow.q")"
 cwnd_mean=$(grep -o ' cwnd:[0-9]*' "$RDCC_TMP/slow.ss" | awk -F: '{ s += $2; n++ } END { if (n) printf "%.1f", s / n; else print 0 }')
+# shellcheck disable=SC2154 # fab_us, end_us, nss, q_mean, q_max are set by the evals above
 tap_diag "RESULT rqd phase=slow acks=$s_all acks_data=$s_acks used_data=$s_used endpoint_binds_pct=$bind_pct fabric_us_mean=$fab_us endpoint_us_mean=$end_us cwnd_mean=$cwnd_mean queue_pkts_mean=$q_mean queue_pkts_max=$q_max ss_samples=$nss"
 rxstamp_stats slow
 tap_diag "$(cat "$RDCC_TMP/sink.log" "$RDCC_TMP/source.log" 2>/dev/null | tr '\n' ' ')"
