@@ -339,7 +339,7 @@ fn dctcp_decision(s: &DctcpState, reason: Reason) -> Decision {
         pacing_rate_bps: 0,
         signal: s.alpha_q16 as i64,
         reason,
-        _pad: 0,
+        flags: 0,
     }
 }
 

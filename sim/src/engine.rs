@@ -1175,7 +1175,9 @@ impl Sim {
             snd_nxt: nxt_b,
             flags,
             hops: pkt.hops,
-            _pad: [0; 7],
+            _pad: [0; 3],
+            // The simulated NIC hands the ACK to the sender without a host Rx queue.
+            local_rx_delay_ns: 0,
             telemetry: 0,
         };
         let d = self.profiles[fl.spec.profile]
