@@ -232,61 +232,88 @@ else
 	tap_not_ok "early demux off: hit rate $hit4 % (v4, $lk4 lookups), $HIT % (v6, $LOOKUP lookups)"
 fi
 
-# 7. slow receiver: a reader of RDCC_SLOW_KBPS KB/s (rxstamp sink), in the cgroup.
-# shellcheck disable=SC2016 # expanded by the inner sh
-sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" sink "$5" --rate "$6" --secs "$7"' \
-	rdcc_slow "$CG" "$IP" "$RDCC_NS_RCV" "$RXSTAMP" "$SLOW_PORT" "$RDCC_SLOW_KBPS" $((RDCC_DURATION + 6)) \
-	>"$RDCC_TMP/sink.log" 2>&1 &
-slow_pid=$!
-rdcc_track "$slow_pid"
-sleep 1
-[ -n "${RDCC_RQD_TRACE:-}" ] && [ -d "$ev" ] && echo 1 >"$ev/enable" && : >"$TRACEFS/trace"
-"$IP" netns exec "$RDCC_NS_SND" "$RXSTAMP" source "$RDCC_RCV_IP4" "$SLOW_PORT" --secs $((RDCC_DURATION + 3)) \
-	>"$RDCC_TMP/source.log" 2>&1 &
-snd_pid=$!
-rdcc_track "$snd_pid"
-: >"$RDCC_TMP/slow.ss"
-: >"$RDCC_TMP/slow.q"
-i=0
-while [ "$i" -lt $((RDCC_DURATION + 2)) ]; do
+# 7. slow receiver: a reader of RDCC_SLOW_KBPS KB/s (rxstamp sink), in the cgroup. Which window
+# binds depends on how the receiver's delayed-ACK holds (capped at 2 ms by rxstamp) fall around
+# the 1 ms endpoint target, and that varies under TCG (binding on 0-100 % of ACKs over runs of
+# one build), so the median of up to RDCC_SLOW_TRIALS (5) trials decides, like rdcc_cc.sh's
+# performance checks. A lower endpoint target is not the answer: at 0.5 ms the holds alone kept the endpoint
+# delay above target, each cut left more lone (held) segments, and the window fell to its floor
+# (3-4 ACKs in 6 s) - see Documentation/remote-delay.md.
+slow_trial() {
+	local port="$1"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" sink "$5" --rate "$6" --secs "$7"' \
+		rdcc_slow "$CG" "$IP" "$RDCC_NS_RCV" "$RXSTAMP" "$port" "$RDCC_SLOW_KBPS" $((RDCC_DURATION + 6)) \
+		>"$RDCC_TMP/sink.log" 2>&1 &
+	slow_pid=$!
+	rdcc_track "$slow_pid"
 	sleep 1
-	i=$((i + 1))
-	[ "$i" -lt 2 ] && continue	# start-up: counters and samples from the 2nd second on
-	[ "$i" -eq 2 ] && snap "$RDCC_TMP/slow.a"
-	"$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$SLOW_PORT )" >>"$RDCC_TMP/slow.ss" 2>/dev/null
-	"$TC" -n "$RDCC_BN_NS" -s qdisc show dev "$RDCC_BN_IF" 2>/dev/null |
-		awk '/^qdisc netem|^qdisc pfifo/ { q = 1 } q && /backlog/ { print $3; q = 0 }' >>"$RDCC_TMP/slow.q"
+	[ -n "${RDCC_RQD_TRACE:-}" ] && [ -d "$ev" ] && echo 1 >"$ev/enable" && : >"$TRACEFS/trace"
+	"$IP" netns exec "$RDCC_NS_SND" "$RXSTAMP" source "$RDCC_RCV_IP4" "$port" --secs $((RDCC_DURATION + 3)) \
+		>"$RDCC_TMP/source.log" 2>&1 &
+	snd_pid=$!
+	rdcc_track "$snd_pid"
+	: >"$RDCC_TMP/slow.ss"
+	: >"$RDCC_TMP/slow.q"
+	i=0
+	while [ "$i" -lt $((RDCC_DURATION + 2)) ]; do
+		sleep 1
+		i=$((i + 1))
+		[ "$i" -lt 2 ] && continue	# start-up: counters and samples from the 2nd second on
+		[ "$i" -eq 2 ] && snap "$RDCC_TMP/slow.a"
+		"$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$port )" >>"$RDCC_TMP/slow.ss" 2>/dev/null
+		"$TC" -n "$RDCC_BN_NS" -s qdisc show dev "$RDCC_BN_IF" 2>/dev/null |
+			awk '/^qdisc netem|^qdisc pfifo/ { q = 1 } q && /backlog/ { print $3; q = 0 }' >>"$RDCC_TMP/slow.q"
+	done
+	snap "$RDCC_TMP/slow.b"
+	if [ -n "${RDCC_RQD_TRACE:-}" ] && [ -d "$ev" ]; then
+		echo 0 >"$ev/enable"
+		grep -o 'rtt_ns.*' "$TRACEFS/trace" | head -n "$RDCC_RQD_TRACE" >"$RDCC_TMP/slow.trace"
+		tap_diag_file "$RDCC_TMP/slow.trace" "$RDCC_RQD_TRACE"
+	fi
+	wait "$snd_pid" 2>/dev/null
+	rdcc_untrack "$snd_pid"
+	rdcc_kill "$slow_pid"
+	s_acks=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" acks_data)
+	s_used=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" used_data)
+	s_binds=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" endpoint_binds)
+	s_all=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" acks)
+	bind_pct=$(pct "$s_binds" "$s_all")
+	# fabric (alpha) and endpoint (ab_ecn) delay in us, cwnd, from the ss samples; queue in packets.
+	eval "$(grep -o 'dctcp:([^)]*)' "$RDCC_TMP/slow.ss" | tr '(),:' '    ' |
+		awk '{ for (i = 1; i < NF; i++) { if ($i == "alpha") f += $(i + 1); if ($i == "ab_ecn") e += $(i + 1) } n++ }
+		END { if (n == 0) n = 1; printf "fab_us=%d end_us=%d nss=%d\n", f / n / 1000, e / n / 1000, n }')"
+	eval "$(awk '{ v = $1 + 0; s += v; if (v > m) m = v; n++ } END { if (n == 0) n = 1; printf "q_mean=%d q_max=%d\n", s / n, m }' "$RDCC_TMP/slow.q")"
+	cwnd_mean=$(grep -o ' cwnd:[0-9]*' "$RDCC_TMP/slow.ss" | awk -F: '{ s += $2; n++ } END { if (n) printf "%.1f", s / n; else print 0 }')
+	# shellcheck disable=SC2154 # fab_us, end_us, nss, q_mean, q_max are set by the evals above
+	tap_diag "RESULT rqd phase=slow acks=$s_all acks_data=$s_acks used_data=$s_used endpoint_binds_pct=$bind_pct fabric_us_mean=$fab_us endpoint_us_mean=$end_us cwnd_mean=$cwnd_mean queue_pkts_mean=$q_mean queue_pkts_max=$q_max ss_samples=$nss"
+	rxstamp_stats slow
+	tap_diag "$(cat "$RDCC_TMP/sink.log" "$RDCC_TMP/source.log" 2>/dev/null | tr '\n' ' ')"
+	if [ "$s_all" -gt 50 ] && rdcc_fcmp "$bind_pct" ">=" 50 && [ "$fab_us" -lt "$FABRIC_TARGET_US" ] &&
+		[ "$end_us" -ge $((ENDPOINT_TARGET_US / 2)) ] && [ "$q_mean" -le 10 ]; then
+		SLOW_MSG="endpoint window binds on $bind_pct % of ACKs; endpoint delay $end_us us held near its $ENDPOINT_TARGET_US us target, fabric $fab_us us < its target; queue mean $q_mean pkts"
+		return 0
+	fi
+	SLOW_MSG="endpoint window binds on $bind_pct % of ACKs (>= 50), endpoint $end_us us (>= $((ENDPOINT_TARGET_US / 2))), fabric $fab_us us (< $FABRIC_TARGET_US), queue mean $q_mean pkts (<= 10)"
+	return 1
+}
+# 5 trials (RDCC_SLOW_TRIALS): one trial failed in 7 over this build's runs; 3 would leave ~5 %.
+trials_saved=$RDCC_TRIALS
+RDCC_TRIALS=${RDCC_SLOW_TRIALS:-5}
+s_ok=0 s_bad=0 t=1 slow_msgs=""
+while [ "$t" -le "$RDCC_TRIALS" ]; do
+	if slow_trial $((SLOW_PORT + t - 1)); then s_ok=$((s_ok + 1)); else s_bad=$((s_bad + 1)); fi
+	tap_diag "slow receiver trial $t: $SLOW_MSG"
+	slow_msgs="$slow_msgs; trial $t: $SLOW_MSG"
+	rdcc_decided "$s_ok" "$s_bad" && break
+	t=$((t + 1))
 done
-snap "$RDCC_TMP/slow.b"
-if [ -n "${RDCC_RQD_TRACE:-}" ] && [ -d "$ev" ]; then
-	echo 0 >"$ev/enable"
-	grep -o 'rtt_ns.*' "$TRACEFS/trace" | head -n "$RDCC_RQD_TRACE" >"$RDCC_TMP/slow.trace"
-	tap_diag_file "$RDCC_TMP/slow.trace" "$RDCC_RQD_TRACE"
-fi
-wait "$snd_pid" 2>/dev/null
-rdcc_untrack "$snd_pid"
-rdcc_kill "$slow_pid"
-s_acks=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" acks_data)
-s_used=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" used_data)
-s_binds=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" endpoint_binds)
-s_all=$(delta "$RDCC_TMP/slow.a" "$RDCC_TMP/slow.b" acks)
-bind_pct=$(pct "$s_binds" "$s_all")
-# fabric (alpha) and endpoint (ab_ecn) delay in us, cwnd, from the ss samples; queue in packets.
-eval "$(grep -o 'dctcp:([^)]*)' "$RDCC_TMP/slow.ss" | tr '(),:' '    ' |
-	awk '{ for (i = 1; i < NF; i++) { if ($i == "alpha") f += $(i + 1); if ($i == "ab_ecn") e += $(i + 1) } n++ }
-	END { if (n == 0) n = 1; printf "fab_us=%d end_us=%d nss=%d\n", f / n / 1000, e / n / 1000, n }')"
-eval "$(awk '{ v = $1 + 0; s += v; if (v > m) m = v; n++ } END { if (n == 0) n = 1; printf "q_mean=%d q_max=%d\n", s / n, m }' "$RDCC_TMP/slow.q")"
-cwnd_mean=$(grep -o ' cwnd:[0-9]*' "$RDCC_TMP/slow.ss" | awk -F: '{ s += $2; n++ } END { if (n) printf "%.1f", s / n; else print 0 }')
-# shellcheck disable=SC2154 # fab_us, end_us, nss, q_mean, q_max are set by the evals above
-tap_diag "RESULT rqd phase=slow acks=$s_all acks_data=$s_acks used_data=$s_used endpoint_binds_pct=$bind_pct fabric_us_mean=$fab_us endpoint_us_mean=$end_us cwnd_mean=$cwnd_mean queue_pkts_mean=$q_mean queue_pkts_max=$q_max ss_samples=$nss"
-rxstamp_stats slow
-tap_diag "$(cat "$RDCC_TMP/sink.log" "$RDCC_TMP/source.log" 2>/dev/null | tr '\n' ' ')"
-if [ "$s_all" -gt 50 ] && rdcc_fcmp "$bind_pct" ">=" 50 && [ "$fab_us" -lt "$FABRIC_TARGET_US" ] &&
-	[ "$end_us" -ge $((ENDPOINT_TARGET_US / 2)) ] && [ "$q_mean" -le 10 ]; then
-	tap_ok "slow receiver: endpoint window binds on $bind_pct % of ACKs; endpoint delay $end_us us held near its $ENDPOINT_TARGET_US us target, fabric $fab_us us < its target; queue mean $q_mean pkts"
+if rdcc_majority "$s_ok" "$s_bad"; then
+	tap_ok "slow receiver (median of trials)$slow_msgs"
 else
-	tap_not_ok "slow receiver: endpoint window binds on $bind_pct % of ACKs (>= 50), endpoint $end_us us (>= $((ENDPOINT_TARGET_US / 2))), fabric $fab_us us (< $FABRIC_TARGET_US), queue mean $q_mean pkts (<= 10)"
+	tap_not_ok "slow receiver (median of trials)$slow_msgs"
 fi
+RDCC_TRIALS=$trials_saved
 
 # 8. receiver detached: fabric-only.
 "$RXSTAMP" detach "$CG" --pin "$PIN" >"$RDCC_TMP/detach.log" 2>&1
