@@ -44,7 +44,7 @@
 #                  the same: AI_DIV 30 us (SL: 30 ns = 375 B of queue per token), Token_Thresh
 #                  4 ms above target (SL: 4 us = 50 KB), and SL's line-rate start (50 packets).
 #                  Base AI 500 kbit/s (0.26 packets per 6 ms RTT). Keeping SL's link fraction
-#                  (50 Mbit/s = 0.05 %, i.e. 50 kbit/s here) gives 0.026 packets per RTT: ~600
+#                  (50 Mbit/s = 0.05 %; 50 kbit/s at 100 Mbit/s) gives 0.026 packets per RTT: ~600
 #                  RTTs to regrow 15 packets after a decrease, seconds at ms RTTs where SL's 5 us
 #                  RTTs take 3 ms. Measured with it at 100 Mbit/s under host load: 44-89 Mbit/s single flow;
 #                  with 500 kbit/s: 95.5-95.6 Mbit/s at a 5.8-6.0 ms mean RTT (the target).
