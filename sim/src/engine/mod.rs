@@ -14,9 +14,11 @@ mod host;
 mod output;
 mod transport;
 
-use fabric::{Node, Port};
+pub use fabric::FabricConfig;
+use fabric::Node;
 use host::Host;
-pub use output::{Counters, FlowRecord, RunOutput, Series};
+pub use host::HostRx;
+pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
 use transport::Flow;
 
 use crate::cc::{CcParams, CcState, Law};
@@ -24,7 +26,7 @@ use crate::rng::{mix, Rng};
 use crate::topo::Network;
 use rdcc_core::event::{
     AckEvent, Decision, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_HOPS,
-    ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
+    ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, VecDeque};
@@ -62,6 +64,11 @@ pub struct SimConfig {
     pub seed: u64,
     /// Flows with a per-flow time series (the first n flows).
     pub trace_flows: usize,
+    /// Switch buffers and PFC.
+    pub fabric: FabricConfig,
+    /// Hosts with a receive path (processing rate, fixed delay); the others hand packets to
+    /// TCP on arrival.
+    pub host_rx: Vec<HostRx>,
 }
 
 impl Default for SimConfig {
@@ -82,6 +89,8 @@ impl Default for SimConfig {
             measure_from_ns: 0,
             seed: 1,
             trace_flows: 64,
+            fabric: FabricConfig::default(),
+            host_rx: Vec::new(),
         }
     }
 }
@@ -129,8 +138,12 @@ struct Packet {
     /// Destination host.
     dst: u32,
     wire: u32,
-    /// ACK: receiver hold time of the data it acknowledges, ns.
+    /// ACK: receiver hold time of the data it acknowledges (from its NIC arrival), ns.
     hold_ns: u32,
+    /// Time spent in the receiving host's receive path, ns.
+    rx_ns: u32,
+    /// At a switch: the port whose link it arrived on (its ingress queue for PFC).
+    in_port: u16,
     /// Data: switches traversed; ACK: the echoed forward count.
     hops: u8,
     flags: u8,
@@ -138,8 +151,24 @@ struct Packet {
 
 #[derive(Clone, Copy, Debug)]
 enum Ev {
-    TxDone { node: u32, port: u16 },
-    Arrive { node: u32, pkt: Packet },
+    TxDone {
+        node: u32,
+        port: u16,
+    },
+    Arrive {
+        node: u32,
+        pkt: Packet,
+    },
+    /// A host's receive path hands `pkt` to TCP.
+    RxDone {
+        pkt: Packet,
+    },
+    /// A PFC frame reaches the transmitter `port` of `node`: pause (XOFF) or resume (XON).
+    Pfc {
+        node: u32,
+        port: u16,
+        pause: bool,
+    },
     FlowStart(u32),
     Wake(u32),
     Rto(u32),
@@ -193,46 +222,22 @@ pub struct Sim {
 impl Sim {
     /// A simulator over `net` with `flows` using `profiles`.
     pub fn new(net: &Network, profiles: Vec<Profile>, flows: Vec<FlowSpec>, cfg: SimConfig) -> Sim {
+        let max_wire = (cfg.mss_bytes + cfg.header_bytes).max(cfg.ack_bytes) as u64;
         let nodes: Vec<Node> = net
             .nodes
             .iter()
             .enumerate()
-            .map(|(i, n)| Node {
-                host: n.host,
-                port_names: n.ports.iter().map(|p| p.name.clone()).collect(),
-                ports: n
-                    .ports
-                    .iter()
-                    .map(|p| Port {
-                        peer: p.peer,
-                        rate_bits_per_s: p.rate_bits_per_s,
-                        delay_ns: p.delay_ns,
-                        buffer_bytes: p.buffer_bytes,
-                        ecn_k_bytes: p.ecn_k_bytes,
-                        queue: VecDeque::new(),
-                        queue_bytes: 0,
-                        busy: false,
-                        in_tx: None,
-                        ser_rem: 0,
-                        tx_bytes: 0,
-                        drops: 0,
-                        marks: 0,
-                        max_queue_bytes: 0,
-                        max_since_sample: 0,
-                    })
-                    .collect(),
-                routes: n.routes.clone(),
-                salt: mix(cfg.seed, i as u64),
-            })
+            .map(|(i, n)| Node::new(n, mix(cfg.seed, i as u64), &cfg.fabric, max_wire))
             .collect();
         let hosts = net
             .host_nodes
             .iter()
-            .map(|&n| Host {
-                node: n,
-                ready: VecDeque::new(),
-            })
-            .collect();
+            .map(|&n| Host::new(n))
+            .collect::<Vec<_>>();
+        let mut hosts = hosts;
+        for r in &cfg.host_rx {
+            hosts[r.host as usize].rx = Some(*r);
+        }
         let mss = cfg.mss_bytes as u64;
         let flows: Vec<Flow> = flows
             .into_iter()
@@ -297,6 +302,7 @@ impl Sim {
             flow_rate_bps: vec![Vec::new(); n_traced],
             queue_bytes: vec![Vec::new(); monitors.len()],
             queue_max_bytes: vec![Vec::new(); monitors.len()],
+            port_tx_bytes: vec![Vec::new(); monitors.len()],
             ..Default::default()
         };
         let nf = flows.len();
@@ -358,6 +364,8 @@ impl Sim {
             match e.ev {
                 Ev::TxDone { node, port } => self.on_tx_done(node, port),
                 Ev::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Ev::RxDone { pkt } => self.deliver(pkt),
+                Ev::Pfc { node, port, pause } => self.on_pfc(node, port, pause),
                 Ev::FlowStart(f) => self.on_flow_start(f),
                 Ev::Wake(f) => {
                     let fl = &mut self.flows[f as usize];
