@@ -505,8 +505,14 @@ pub fn fct_bins_csv(rows: &[Summary]) -> String {
         for b in &r.bins {
             let _ = writeln!(
                 t,
-                "{},{},{},{},{:.4},{:.4},{:.4}",
-                r.name, b.label, b.n, b.unfinished, b.p50, b.p99, b.p999
+                "{},{},{},{},{},{},{}",
+                r.name,
+                b.label,
+                b.n,
+                b.unfinished,
+                C(b.p50, 4),
+                C(b.p99, 4),
+                C(b.p999, 4)
             );
         }
     }

@@ -25,9 +25,10 @@ pub struct Counters {
     pub pfc_pauses: u64,
     /// Time transmitters spent paused by PFC, summed over ports (hosts and switches), ns.
     pub pfc_paused_ns: u64,
-    /// ACKs processed by a law.
+    /// ACKs processed by a law in the measurement window.
     pub acks_processed: u64,
-    /// ACKs on which the law reported its endpoint window binding (Swift §3.3).
+    /// ACKs in the measurement window on which the law reported its endpoint window
+    /// binding (Swift §3.3).
     pub endpoint_binds: u64,
 }
 
@@ -64,6 +65,8 @@ pub struct FlowRecord {
     pub retransmits: u64,
     /// The law's last signal (Swift: target delay ns).
     pub last_signal: i64,
+    /// Smallest RTT sample, ns (`None` without one).
+    pub min_rtt_ns: Option<u64>,
 }
 
 /// Sampled time series.
@@ -174,6 +177,7 @@ impl Sim {
                     rx_bytes: f.rx_bytes,
                     retransmits: f.retransmits,
                     last_signal: f.signal,
+                    min_rtt_ns: (f.min_rtt_ns != u64::MAX).then_some(f.min_rtt_ns),
                 })
                 .collect(),
             series: self.series,

@@ -414,10 +414,12 @@ impl Sim {
         let d = self.profiles[fl.spec.profile]
             .params
             .on_ack(&mut fl.cc, &ev);
-        if d.flags & DEC_ENDPOINT_BINDS != 0 {
-            self.c.endpoint_binds += 1;
+        if now >= self.cfg.measure_from_ns {
+            if d.flags & DEC_ENDPOINT_BINDS != 0 {
+                self.c.endpoint_binds += 1;
+            }
+            self.c.acks_processed += 1;
         }
-        self.c.acks_processed += 1;
         self.apply(f, d);
         let fl = &mut self.flows[f];
         if fl.una >= fl.total_segs {
