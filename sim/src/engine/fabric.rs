@@ -468,6 +468,7 @@ impl Sim {
         p.tx_bytes += pkt.wire as u64;
         pkt.in_port = p.rev;
         let (peer, t) = (p.peer, self.now + p.delay_ns);
+        let pkt = self.put_pkt(pkt);
         self.schedule(t, Ev::Arrive { node: peer, pkt });
         self.start_tx(node, port);
     }

@@ -58,6 +58,7 @@ impl Sim {
         host.rx_busy_until = start + service;
         let t = host.rx_busy_until + rx.delay_ns;
         pkt.rx_ns = (t - now).min(u32::MAX as u64) as u32;
+        let pkt = self.put_pkt(pkt);
         self.schedule(t, Ev::RxDone { pkt });
     }
 

@@ -143,7 +143,7 @@ impl Sim {
         }
         for e in self.heap.iter() {
             if let Ev::Arrive { pkt, .. } | Ev::RxDone { pkt } = e.ev {
-                in_net += (pkt.flags & PKT_ACK == 0) as u64;
+                in_net += (self.pkts[pkt as usize].flags & PKT_ACK == 0) as u64;
             }
         }
         let mut port_stats = Vec::new();
