@@ -278,8 +278,45 @@ impl Scenario {
 
     /// Load a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, String> {
+        Scenario::load_with(path, &[])
+    }
+
+    /// Load a scenario file with `key.path=value` overrides applied before validation (value
+    /// in TOML syntax; a bare word is a string): `fabric.pfc=true`, `fabric.buffer=shared`.
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parse with overrides (see [`Scenario::load_with`]).
+    pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        if overrides.is_empty() {
+            return Scenario::parse(text);
+        }
+        let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        for o in overrides {
+            let (key, val) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--set {o:?}: expected key.path=value"))?;
+            let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {val}"))
+                .ok()
+                .and_then(|mut t| t.remove("v"))
+                .unwrap_or_else(|| toml::Value::String(val.to_string()));
+            let parts: Vec<&str> = key.split('.').collect();
+            let (last, path) = parts.split_last().expect("split yields one part");
+            let mut t = &mut doc;
+            for p in path {
+                t = t
+                    .entry(p.to_string())
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                    .as_table_mut()
+                    .ok_or_else(|| format!("--set {o:?}: {p} is not a table"))?;
+            }
+            t.insert(last.to_string(), value);
+        }
+        let s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        s.validate()?;
+        Ok(s)
     }
 
     pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {

@@ -396,7 +396,8 @@ impl Scenario {
         for (name, _) in self.cc.iter() {
             self.profile(name)?;
         }
-        self.network()?;
+        let net = self.network()?;
+        crate::engine::check_fabric(&net, &self.sim_config())?;
         Ok(())
     }
 }

@@ -14,8 +14,8 @@ mod host;
 mod output;
 mod transport;
 
-pub use fabric::FabricConfig;
 use fabric::Node;
+pub use fabric::{check_fabric, FabricConfig};
 use host::Host;
 pub use host::HostRx;
 pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
