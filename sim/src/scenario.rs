@@ -63,6 +63,20 @@ pub struct Scenario {
     /// Per-link rate and delay overrides.
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// Loss injection: drop the first transmission of these segments (tests).
+    #[serde(default)]
+    pub inject_drop: Vec<InjectDrop>,
+}
+
+/// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
+/// in the order flows are listed) at the first switch.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectDrop {
+    /// Flow index.
+    pub flow: u32,
+    /// Segment index.
+    pub seg: u64,
 }
 
 /// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
@@ -150,6 +164,8 @@ pub struct Transport {
     pub remote_delay: bool,
     /// Echo the forward switch-hop count.
     pub echo_hops: bool,
+    /// Tail-loss probe (RFC 8985 §7), on by default as in Linux.
+    pub tlp: bool,
 }
 
 impl Default for Transport {
@@ -166,6 +182,7 @@ impl Default for Transport {
             min_rto_us: c.min_rto_ns as f64 / 1000.0,
             remote_delay: false,
             echo_hops: false,
+            tlp: c.tlp,
         }
     }
 }
@@ -378,12 +395,14 @@ impl Scenario {
             min_rto_ns: (t.min_rto_us * 1e3) as u64,
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
+            tlp: t.tlp,
             sample_ns: (self.sample_us * 1e3) as u64,
             duration_ns: (self.duration_us * 1e3) as u64,
             measure_from_ns: (self.measure_from_us * 1e3) as u64,
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             fabric: self.fabric_config(),
+            inject_drops: self.inject_drop.iter().map(|d| (d.flow, d.seg)).collect(),
             host_rx: self
                 .hosts
                 .iter()

@@ -250,6 +250,7 @@ impl Sim {
         let probe = Packet {
             seg: 0,
             sack: NO_SACK,
+            blocks: [0; 6],
             flow: flow as u32,
             dst,
             wire: 0,
@@ -437,7 +438,12 @@ impl Sim {
 
     pub(super) fn enqueue(&mut self, node: u32, port: u16, mut pkt: Packet) {
         let wire = pkt.wire as u64;
-        if !self.admit(node, port, pkt.in_port, wire) {
+        let injected = !self.inject.is_empty() && pkt.flags & PKT_ACK == 0 && {
+            let key = (pkt.flow, pkt.seg);
+            let hit = self.inject.iter().position(|&k| k == key);
+            hit.map(|i| self.inject.swap_remove(i)).is_some()
+        };
+        if injected || !self.admit(node, port, pkt.in_port, wire) {
             self.nodes[node as usize].ports[port as usize].drops += 1;
             if pkt.flags & PKT_ACK != 0 {
                 self.c.acks_dropped += 1;

@@ -90,6 +90,9 @@ impl Sim {
         if f.lost_pending == 0 && f.nxt >= f.total_segs {
             return None;
         }
+        if f.probe {
+            return Some(0); // a tail-loss probe goes out now, window or not
+        }
         if Self::pipe(f) >= f.cwnd_pkts {
             return None;
         }
