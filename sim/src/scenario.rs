@@ -164,7 +164,7 @@ pub struct Transport {
     pub remote_delay: bool,
     /// Echo the forward switch-hop count.
     pub echo_hops: bool,
-    /// Tail-loss probe (RFC 8985 §7), on by default as in Linux.
+    /// Tail-loss probe (RFC 8985 §7); off by default (see `SimConfig::tlp`).
     pub tlp: bool,
 }
 

@@ -55,7 +55,8 @@ pub struct SimConfig {
     /// Echo the forward switch-hop count (`ACK_HAS_HOPS`).
     pub echo_hops: bool,
     /// Tail-loss probe (RFC 8985 §7): after 2 x srtt without an ACK, send one probe (new data,
-    /// or the last segment again) so a tail loss is repaired by SACK instead of the RTO.
+    /// or the last segment again) so a tail loss is repaired by SACK instead of the RTO. Off
+    /// by default: the papers' RDMA NICs have none (the reproductions stay as documented).
     pub tlp: bool,
     /// Metrics sampling interval, ns.
     pub sample_ns: u64,
@@ -90,7 +91,7 @@ impl Default for SimConfig {
             min_rto_ns: 1_000_000,
             remote_delay: false,
             echo_hops: false,
-            tlp: true,
+            tlp: false,
             sample_ns: 10_000,
             duration_ns: 10_000_000,
             measure_from_ns: 0,

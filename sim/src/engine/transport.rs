@@ -49,7 +49,7 @@ pub(super) struct Flow {
     pub(super) tlp_scheduled: bool,
     /// A probe was sent and no ACK has advanced `una` since.
     pub(super) tlp_out: bool,
-    /// The next transmission is a probe: it may exceed the window and ignores pacing.
+    /// The next transmission is a probe: it may exceed the window by one packet.
     pub(super) probe: bool,
     pub(super) delivered_bytes: u64,
     pub(super) finish_ns: u64,
