@@ -69,7 +69,8 @@ pub struct Scenario {
 }
 
 /// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
-/// in the order flows are listed) at the first switch.
+/// in the order flows are listed) at the first switch; with `ack = true`, the first ACK sent
+/// for that segment instead.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InjectDrop {
@@ -77,6 +78,9 @@ pub struct InjectDrop {
     pub flow: u32,
     /// Segment index.
     pub seg: u64,
+    /// Drop the segment's ACK instead of the segment.
+    #[serde(default)]
+    pub ack: bool,
 }
 
 /// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
@@ -402,7 +406,11 @@ impl Scenario {
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             fabric: self.fabric_config(),
-            inject_drops: self.inject_drop.iter().map(|d| (d.flow, d.seg)).collect(),
+            inject_drops: self
+                .inject_drop
+                .iter()
+                .map(|d| (d.flow, d.seg, d.ack))
+                .collect(),
             host_rx: self
                 .hosts
                 .iter()

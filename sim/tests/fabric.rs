@@ -300,3 +300,24 @@ fn sack_recovers_three_holes_with_exactly_three_retransmissions() {
     assert_eq!(c.timeouts, 0);
     assert!(r.out.flows[0].finish_ns.is_some());
 }
+
+#[test]
+fn sack_blocks_survive_lost_acks() {
+    // Segment 10 is lost; so are the ACKs that reported segments 15, 16 and 17. Each later
+    // ACK's blocks still cover [11, ...), so the sender learns 15-17 arrived and retransmits
+    // only segment 10: one retransmission, no duplicate at the receiver.
+    let text = tail_loss(false).replace(
+        "[[inject_drop]]\nflow = 0\nseg = 99",
+        "[[inject_drop]]\nflow = 0\nseg = 10\n\
+         [[inject_drop]]\nflow = 0\nseg = 15\nack = true\n\
+         [[inject_drop]]\nflow = 0\nseg = 16\nack = true\n\
+         [[inject_drop]]\nflow = 0\nseg = 17\nack = true",
+    );
+    let r = run(&text, "reno");
+    let c = &r.out.counters;
+    assert_eq!(c.data_dropped, 1);
+    assert_eq!(c.acks_dropped, 3);
+    assert_eq!(c.retransmits, 1);
+    assert_eq!(c.data_delivered, 100, "every segment arrived once");
+    assert_eq!(c.timeouts, 0);
+}

@@ -438,9 +438,17 @@ impl Sim {
 
     pub(super) fn enqueue(&mut self, node: u32, port: u16, mut pkt: Packet) {
         let wire = pkt.wire as u64;
-        let injected = !self.inject.is_empty() && pkt.flags & PKT_ACK == 0 && {
-            let key = (pkt.flow, pkt.seg);
-            let hit = self.inject.iter().position(|&k| k == key);
+        let injected = !self.inject.is_empty() && {
+            let is_ack = pkt.flags & PKT_ACK != 0;
+            let hit = self.inject.iter().position(|&(f, seg, ack)| {
+                f == pkt.flow
+                    && ack == is_ack
+                    && if is_ack {
+                        pkt.sack == seg || (pkt.sack == NO_SACK && pkt.seg == seg + 1)
+                    } else {
+                        pkt.seg == seg
+                    }
+            });
             hit.map(|i| self.inject.swap_remove(i)).is_some()
         };
         if injected || !self.admit(node, port, pkt.in_port, wire) {

@@ -70,9 +70,11 @@ pub struct SimConfig {
     pub trace_flows: usize,
     /// Switch buffers and PFC.
     pub fabric: FabricConfig,
-    /// Loss injection: the first transmission of each listed (flow, segment) is dropped at
-    /// the first switch it reaches (tests of loss recovery).
-    pub inject_drops: Vec<(u32, u64)>,
+    /// Loss injection (tests of loss recovery): `(flow, segment, ack)`: the first
+    /// transmission of the data segment, or (`ack`) the first ACK sent for that segment (its
+    /// SACK reports it, or in order its cumulative ACK is `segment + 1`), is dropped at the
+    /// first switch it reaches.
+    pub inject_drops: Vec<(u32, u64, bool)>,
     /// Hosts with a receive path (processing rate, fixed delay); the others hand packets to
     /// TCP on arrival.
     pub host_rx: Vec<HostRx>,
@@ -226,7 +228,7 @@ pub struct Sim {
     pkts: Vec<Packet>,
     free_pkts: Vec<u32>,
     /// `SimConfig::inject_drops` not yet applied.
-    inject: Vec<(u32, u64)>,
+    inject: Vec<(u32, u64, bool)>,
     nodes: Vec<Node>,
     hosts: Vec<Host>,
     flows: Vec<Flow>,

@@ -367,13 +367,12 @@ impl Sim {
                 acked_bytes += len(seg);
                 true
             };
-            if pkt.sack != NO_SACK {
-                mark(fl, pkt.sack, &mut newest);
-            }
-            // Blocks: walk in from both ends until a segment already SACKed. Blocks only grow
-            // at their ends between ACKs except where a retransmission fills a gap, and that
-            // segment is the ACK's `sack`; so this is exact while ACKs arrive, and bounded by
-            // the new segments when some were lost.
+            // Blocks first, then the ACK's own segment: walk in from both ends of each block
+            // until a segment already SACKed. Between two ACKs a block only grows at its ends
+            // (by the segments whose ACKs were lost, too), except where a retransmission fills
+            // a gap between two blocks, and that segment is the ACK's `sack`, marked after.
+            // So this is exact unless a block drops out of the three reported (then RACK may
+            // retransmit a segment that had arrived), and costs only the newly SACKed segments.
             for b in pkt.blocks.chunks_exact(2) {
                 if b[1] <= b[0] {
                     continue;
@@ -387,6 +386,9 @@ impl Sim {
                 while y < x && mark(fl, y, &mut newest) {
                     y += 1;
                 }
+            }
+            if pkt.sack != NO_SACK {
+                mark(fl, pkt.sack, &mut newest);
             }
             // RACK: a delivered segment sent at T proves every segment sent before T and
             // still outstanding lost (paths are FIFO; a retransmission's delivery counts only
