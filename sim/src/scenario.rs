@@ -2,10 +2,10 @@
 //! traffic; one run per listed algorithm, written as CSV, PNG and a summary table.
 
 use crate::cc::{build_params, Law};
-use crate::engine::{FlowSpec, Profile, RunOutput, Sim, SimConfig};
+use crate::engine::{FabricConfig, FlowSpec, HostRx, Profile, RunOutput, Sim, SimConfig};
 use crate::metrics::{self, Summary};
 use crate::rng::{mix, Rng};
-use crate::topo::TopologySpec;
+use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -54,6 +54,87 @@ pub struct Scenario {
     /// Reporting options.
     #[serde(default)]
     pub report: Report,
+    /// Switch buffers and PFC.
+    #[serde(default)]
+    pub fabric: Fabric,
+    /// Host receive paths (slow receivers).
+    #[serde(default)]
+    pub hosts: Vec<HostGroup>,
+    /// Per-link rate and delay overrides.
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    /// Loss injection: drop the first transmission of these segments (tests).
+    #[serde(default)]
+    pub inject_drop: Vec<InjectDrop>,
+}
+
+/// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
+/// in the order flows are listed) at the first switch; with `ack = true`, the first ACK sent
+/// for that segment instead.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectDrop {
+    /// Flow index.
+    pub flow: u32,
+    /// Segment index.
+    pub seg: u64,
+    /// Drop the segment's ACK instead of the segment.
+    #[serde(default)]
+    pub ack: bool,
+}
+
+/// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Fabric {
+    /// "static" (drop-tail limit `buffer_kb` per output port) or "shared" (one buffer per
+    /// switch, dynamic thresholds).
+    pub buffer: String,
+    /// Shared buffer per switch, KB; 0 = `buffer_kb` x the switch's ports.
+    pub switch_buffer_kb: f64,
+    /// Egress dynamic-threshold alpha without PFC.
+    pub dt_alpha: f64,
+    /// Priority flow control (needs buffer = "shared").
+    pub pfc: bool,
+    /// PFC dynamic-threshold alpha (ns-3: 1/8).
+    pub pfc_alpha: f64,
+    /// Reserved bytes per ingress queue, KB (ns-3: 4 KiB).
+    pub pfc_reserve_kb: f64,
+    /// Resume offset, KB (ns-3: 3 KiB).
+    pub pfc_resume_offset_kb: f64,
+    /// Headroom per ingress queue, KB; 0 = per link 2 x rate x delay + 2 packets + a frame.
+    pub pfc_headroom_kb: f64,
+}
+
+impl Default for Fabric {
+    fn default() -> Self {
+        let f = FabricConfig::default();
+        Fabric {
+            buffer: "static".into(),
+            switch_buffer_kb: 0.0,
+            dt_alpha: f.dt_alpha_q16 as f64 / 65536.0,
+            pfc: false,
+            pfc_alpha: f.pfc_alpha_q16 as f64 / 65536.0,
+            pfc_reserve_kb: f.pfc_reserve_bytes as f64 / 1000.0,
+            pfc_resume_offset_kb: f.pfc_resume_offset_bytes as f64 / 1000.0,
+            pfc_headroom_kb: 0.0,
+        }
+    }
+}
+
+/// Hosts with a receive path: packets are processed at `rx_rate_gbps` (0 = unlimited) and
+/// wait `rx_delay_us` more before TCP sees them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostGroup {
+    /// Host indices.
+    pub ids: Vec<u32>,
+    /// Processing rate, Gbit/s of wire bytes; 0 = unlimited.
+    #[serde(default)]
+    pub rx_rate_gbps: f64,
+    /// Fixed receive delay, µs.
+    #[serde(default)]
+    pub rx_delay_us: f64,
 }
 
 fn one() -> u64 {
@@ -87,6 +168,8 @@ pub struct Transport {
     pub remote_delay: bool,
     /// Echo the forward switch-hop count.
     pub echo_hops: bool,
+    /// Tail-loss probe (RFC 8985 §7); off by default (see `SimConfig::tlp`).
+    pub tlp: bool,
 }
 
 impl Default for Transport {
@@ -103,6 +186,7 @@ impl Default for Transport {
             min_rto_us: c.min_rto_ns as f64 / 1000.0,
             remote_delay: false,
             echo_hops: false,
+            tlp: c.tlp,
         }
     }
 }
@@ -176,6 +260,9 @@ pub struct Report {
     pub trace_flows: usize,
     /// Write PNG plots.
     pub plots: bool,
+    /// Named bottleneck ports (`"sw->h11"`) whose queue and utilization are recorded and
+    /// summarised; empty = the topology's default (its first bottleneck candidates).
+    pub bottlenecks: Vec<String>,
 }
 
 impl Default for Report {
@@ -185,6 +272,7 @@ impl Default for Report {
             jain_from_us: None,
             trace_flows: 32,
             plots: true,
+            bottlenecks: Vec::new(),
         }
     }
 }
@@ -205,27 +293,66 @@ impl Scenario {
     /// Parse a scenario from TOML text.
     pub fn parse(text: &str) -> Result<Scenario, String> {
         let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-        if s.algorithms.is_empty() {
-            return Err("algorithms: list at least one".into());
-        }
+        s.validate()?;
         Ok(s)
     }
 
     /// Load a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        Scenario::load_with(path, &[])
     }
 
-    fn profile(&self, name: &str) -> Result<Profile, String> {
+    /// Load a scenario file with `key.path=value` overrides applied before validation (value
+    /// in TOML syntax; a bare word is a string): `fabric.pfc=true`, `fabric.buffer=shared`.
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parse with overrides (see [`Scenario::load_with`]).
+    pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        if overrides.is_empty() {
+            return Scenario::parse(text);
+        }
+        let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        for o in overrides {
+            let (key, val) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--set {o:?}: expected key.path=value"))?;
+            let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {val}"))
+                .ok()
+                .and_then(|mut t| t.remove("v"))
+                .unwrap_or_else(|| toml::Value::String(val.to_string()));
+            let parts: Vec<&str> = key.split('.').collect();
+            let (last, path) = parts.split_last().expect("split yields one part");
+            let mut t = &mut doc;
+            for p in path {
+                t = t
+                    .entry(p.to_string())
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                    .as_table_mut()
+                    .ok_or_else(|| format!("--set {o:?}: {p} is not a table"))?;
+            }
+            t.insert(last.to_string(), value);
+        }
+        let s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
         let (law, overrides) = match self.cc.get(name) {
             Some(t) => {
                 let law_name = t
                     .get("law")
                     .and_then(|v| v.as_str())
                     .ok_or_else(|| format!("cc.{name}: missing law = \"...\""))?;
-                let law = Law::parse(law_name)
-                    .ok_or_else(|| format!("cc.{name}: unknown law {law_name:?}"))?;
+                let law = Law::parse(law_name).ok_or_else(|| {
+                    format!(
+                        "cc.{name}: unknown law {law_name:?}; valid laws: {}",
+                        Law::NAMES.join(", ")
+                    )
+                })?;
                 let mut ov = Vec::new();
                 for (k, v) in t {
                     if k == "law" {
@@ -240,7 +367,14 @@ impl Scenario {
                 (law, ov)
             }
             None => (
-                Law::parse(name).ok_or_else(|| format!("unknown algorithm {name:?}"))?,
+                Law::parse(name).ok_or_else(|| {
+                    let mut valid: Vec<&str> = Law::NAMES.to_vec();
+                    valid.extend(self.cc.keys().map(|k| k.as_str()));
+                    format!(
+                        "unknown algorithm {name:?}; valid: {} (laws and [cc.*] profiles)",
+                        valid.join(", ")
+                    )
+                })?,
                 Vec::new(),
             ),
         };
@@ -265,17 +399,71 @@ impl Scenario {
             min_rto_ns: (t.min_rto_us * 1e3) as u64,
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
+            tlp: t.tlp,
             sample_ns: (self.sample_us * 1e3) as u64,
             duration_ns: (self.duration_us * 1e3) as u64,
             measure_from_ns: (self.measure_from_us * 1e3) as u64,
             seed: self.seed,
             trace_flows: self.report.trace_flows,
+            fabric: self.fabric_config(),
+            inject_drops: self
+                .inject_drop
+                .iter()
+                .map(|d| (d.flow, d.seg, d.ack))
+                .collect(),
+            host_rx: self
+                .hosts
+                .iter()
+                .flat_map(|g| {
+                    g.ids.iter().map(|&h| HostRx {
+                        host: h,
+                        rate_bits_per_s: (g.rx_rate_gbps * 1e9).round() as u64,
+                        delay_ns: (g.rx_delay_us * 1e3).round() as u64,
+                    })
+                })
+                .collect(),
         }
+    }
+
+    fn fabric_config(&self) -> FabricConfig {
+        let f = &self.fabric;
+        let q16 = |x: f64| (x * 65536.0).round() as u64;
+        let b = |kb: f64| (kb * 1e3).round() as u64;
+        FabricConfig {
+            shared_buffer: f.buffer == "shared",
+            switch_buffer_bytes: b(f.switch_buffer_kb),
+            dt_alpha_q16: q16(f.dt_alpha),
+            pfc: f.pfc,
+            pfc_alpha_q16: q16(f.pfc_alpha),
+            pfc_reserve_bytes: b(f.pfc_reserve_kb),
+            pfc_resume_offset_bytes: b(f.pfc_resume_offset_kb),
+            pfc_headroom_bytes: b(f.pfc_headroom_kb),
+        }
+    }
+
+    /// The network with the link overrides and named bottlenecks applied.
+    pub fn network(&self) -> Result<Network, String> {
+        let mut net = self.topology.build();
+        for l in &self.links {
+            net.apply(l)?;
+        }
+        if !self.report.bottlenecks.is_empty() {
+            net.monitors = self
+                .report
+                .bottlenecks
+                .iter()
+                .map(|name| {
+                    net.port_named(name)
+                        .ok_or_else(|| format!("report.bottlenecks: no port named {name:?}"))
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(net)
     }
 
     /// Build the simulator for algorithm `alg`.
     pub fn build(&self, alg: &str) -> Result<Sim, String> {
-        let net = self.topology.build();
+        let net = self.network()?;
         let n_hosts = net.host_nodes.len() as u32;
         let mut profiles = vec![self.profile(alg)?];
         let mut flows = Vec::new();
@@ -438,6 +626,7 @@ fn write_outputs(
     }
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
     w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
+    w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
     let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
     txt.push_str(table);
     w(&dir.join("summary.txt"), &txt)?;
