@@ -1,0 +1,383 @@
+//! The discrete-event engine: a binary heap of events keyed by (time ns, sequence number),
+//! switches with drop-tail FIFOs and ECN marking, host NICs that serve their flows round-robin
+//! (like Linux `fq`), TCP-like senders with SACK/RACK loss detection and RTO, receivers that ACK
+//! every packet or every second packet, and the controller calls of the kernel glue.
+//!
+//! Enforcement mirrors `modules/glue/rdcc_glue.c` (`rdcc_apply`): the window is
+//! `Decision::cwnd_pkts` (whole packets, at least 1); a law's pacing rate is used as is; a law
+//! that returns pacing 0 is paced at `2 * cwnd * mss / srtt` (the kernel's default), unlimited
+//! before the first RTT sample. A window below one packet is therefore one packet in flight at
+//! the law's rate (Swift: `cwnd * mss / rtt`).
+
+mod fabric;
+mod host;
+mod output;
+mod transport;
+
+use fabric::{Node, Port};
+use host::Host;
+pub use output::{Counters, FlowRecord, RunOutput, Series};
+use transport::Flow;
+
+use crate::cc::{CcParams, CcState, Law};
+use crate::rng::{mix, Rng};
+use crate::topo::Network;
+use rdcc_core::event::{
+    AckEvent, Decision, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_HOPS,
+    ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
+};
+use std::cmp::Ordering;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+
+/// Transport and measurement settings of one run.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Payload bytes per full segment.
+    pub mss_bytes: u32,
+    /// Header bytes added to every data packet on the wire (Ethernet + IP + TCP).
+    pub header_bytes: u32,
+    /// Wire size of an ACK.
+    pub ack_bytes: u32,
+    /// ACK every n-th in-order segment (1 or 2); out-of-order data is ACKed at once.
+    pub ack_every: u32,
+    /// Delayed-ACK timeout when fewer than `ack_every` segments wait, ns.
+    pub delack_ns: u64,
+    /// RTT quantum fed to the law (1000 = Linux's µs `rtt_us`), ns; 0 = exact ns.
+    pub rtt_quantum_ns: u64,
+    /// Uniform noise added to each RTT sample fed to the law: [0, noise] ns.
+    pub rtt_noise_ns: u64,
+    /// Smallest retransmission timeout, ns.
+    pub min_rto_ns: u64,
+    /// Report the receiver's ACK hold time as `ACK_HAS_REMOTE_DELAY` (Swift's endpoint delay).
+    pub remote_delay: bool,
+    /// Echo the forward switch-hop count (`ACK_HAS_HOPS`).
+    pub echo_hops: bool,
+    /// Metrics sampling interval, ns.
+    pub sample_ns: u64,
+    /// Simulated time, ns.
+    pub duration_ns: u64,
+    /// Start of the measurement window for summary statistics, ns.
+    pub measure_from_ns: u64,
+    /// Seed (RTT noise; workload generation happens before the run with its own stream).
+    pub seed: u64,
+    /// Flows with a per-flow time series (the first n flows).
+    pub trace_flows: usize,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            mss_bytes: 1448,
+            header_bytes: 64,
+            ack_bytes: 64,
+            ack_every: 1,
+            delack_ns: 20_000,
+            rtt_quantum_ns: 0,
+            rtt_noise_ns: 0,
+            min_rto_ns: 1_000_000,
+            remote_delay: false,
+            echo_hops: false,
+            sample_ns: 10_000,
+            duration_ns: 10_000_000,
+            measure_from_ns: 0,
+            seed: 1,
+            trace_flows: 64,
+        }
+    }
+}
+
+/// A flow to simulate.
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    /// Sender host.
+    pub src: u32,
+    /// Receiver host.
+    pub dst: u32,
+    /// Bytes to send; 0 = unlimited (long-lived).
+    pub size_bytes: u64,
+    /// Start time, ns.
+    pub start_ns: u64,
+    /// Index into the profile list.
+    pub profile: usize,
+}
+
+/// A named algorithm configuration.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    /// Name (output sub-directory, table row).
+    pub name: String,
+    /// The law.
+    pub law: Law,
+    /// Validated parameters.
+    pub params: CcParams,
+}
+
+const PKT_ACK: u8 = 1;
+const PKT_ECT: u8 = 2;
+const PKT_CE: u8 = 4;
+const PKT_ECE: u8 = 8;
+const PKT_DELAYED: u8 = 16;
+const NO_SACK: u64 = u64::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Packet {
+    /// Data: segment index. ACK: cumulative ACK (next expected segment).
+    seg: u64,
+    /// ACK: the out-of-order segment this ACK reports (SACK), or `NO_SACK`.
+    sack: u64,
+    flow: u32,
+    /// Destination host.
+    dst: u32,
+    wire: u32,
+    /// ACK: receiver hold time of the data it acknowledges, ns.
+    hold_ns: u32,
+    /// Data: switches traversed; ACK: the echoed forward count.
+    hops: u8,
+    flags: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    TxDone { node: u32, port: u16 },
+    Arrive { node: u32, pkt: Packet },
+    FlowStart(u32),
+    Wake(u32),
+    Rto(u32),
+    DelAck(u32),
+    Sample,
+}
+
+struct Entry {
+    t: u64,
+    seq: u64,
+    ev: Ev,
+}
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.t == o.t && self.seq == o.seq
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Min-heap on (time, sequence): equal times run in scheduling order.
+        (o.t, o.seq).cmp(&(self.t, self.seq))
+    }
+}
+
+/// The simulator.
+pub struct Sim {
+    now: u64,
+    seq: u64,
+    heap: BinaryHeap<Entry>,
+    nodes: Vec<Node>,
+    hosts: Vec<Host>,
+    flows: Vec<Flow>,
+    profiles: Vec<Profile>,
+    cfg: SimConfig,
+    rng: Rng,
+    c: Counters,
+    series: Series,
+    monitors: Vec<(u32, u16)>,
+    monitor_names: Vec<String>,
+    last_rx: Vec<u64>,
+    rtt_samples: Vec<u32>,
+    ideal: Vec<u64>,
+}
+
+impl Sim {
+    /// A simulator over `net` with `flows` using `profiles`.
+    pub fn new(net: &Network, profiles: Vec<Profile>, flows: Vec<FlowSpec>, cfg: SimConfig) -> Sim {
+        let nodes: Vec<Node> = net
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Node {
+                host: n.host,
+                port_names: n.ports.iter().map(|p| p.name.clone()).collect(),
+                ports: n
+                    .ports
+                    .iter()
+                    .map(|p| Port {
+                        peer: p.peer,
+                        rate_bits_per_s: p.rate_bits_per_s,
+                        delay_ns: p.delay_ns,
+                        buffer_bytes: p.buffer_bytes,
+                        ecn_k_bytes: p.ecn_k_bytes,
+                        queue: VecDeque::new(),
+                        queue_bytes: 0,
+                        busy: false,
+                        in_tx: None,
+                        ser_rem: 0,
+                        tx_bytes: 0,
+                        drops: 0,
+                        marks: 0,
+                        max_queue_bytes: 0,
+                        max_since_sample: 0,
+                    })
+                    .collect(),
+                routes: n.routes.clone(),
+                salt: mix(cfg.seed, i as u64),
+            })
+            .collect();
+        let hosts = net
+            .host_nodes
+            .iter()
+            .map(|&n| Host {
+                node: n,
+                ready: VecDeque::new(),
+            })
+            .collect();
+        let mss = cfg.mss_bytes as u64;
+        let flows: Vec<Flow> = flows
+            .into_iter()
+            .map(|spec| Flow {
+                cc: profiles[spec.profile].params.new_state(),
+                total_segs: if spec.size_bytes == 0 {
+                    u64::MAX
+                } else {
+                    spec.size_bytes.div_ceil(mss)
+                },
+                spec,
+                started: false,
+                done: false,
+                una: 0,
+                nxt: 0,
+                segs: VecDeque::new(),
+                sacked: 0,
+                lost_pending: 0,
+                retx_hint: 0,
+                rack_ns: 0,
+                in_recovery: false,
+                recovery_seg: 0,
+                cwnd_pkts: 1,
+                cwnd_q16: 0,
+                law_rate_bps: 0,
+                pacing_bps: 0,
+                signal: 0,
+                next_send_ns: 0,
+                in_ready: false,
+                wake_at: 0,
+                srtt_ns: 0,
+                rttvar_ns: 0,
+                min_rtt_ns: u64::MAX,
+                rto_ns: cfg.min_rto_ns,
+                rto_deadline: 0,
+                rto_scheduled: false,
+                delivered_bytes: 0,
+                finish_ns: 0,
+                retransmits: 0,
+                timeouts: 0,
+                rcv_nxt: 0,
+                ooo: BTreeSet::new(),
+                pending_acks: 0,
+                pending_since_ns: 0,
+                pending_ce: false,
+                last_ce: false,
+                delack_deadline: 0,
+                delack_scheduled: false,
+                rx_bytes: 0,
+                last_hops: 0,
+            })
+            .collect();
+        let n_traced = flows.len().min(cfg.trace_flows);
+        let monitors = net.monitors.clone();
+        let monitor_names = monitors
+            .iter()
+            .map(|&(n, p)| net.nodes[n as usize].ports[p as usize].name.clone())
+            .collect();
+        let series = Series {
+            flow_bps: vec![Vec::new(); n_traced],
+            flow_cwnd_bytes: vec![Vec::new(); n_traced],
+            flow_rate_bps: vec![Vec::new(); n_traced],
+            queue_bytes: vec![Vec::new(); monitors.len()],
+            queue_max_bytes: vec![Vec::new(); monitors.len()],
+            ..Default::default()
+        };
+        let nf = flows.len();
+        let mut sim = Sim {
+            now: 0,
+            seq: 0,
+            heap: BinaryHeap::new(),
+            nodes,
+            hosts,
+            flows,
+            profiles,
+            rng: Rng::new(mix(cfg.seed, 0x5eed)),
+            cfg,
+            c: Counters::default(),
+            series,
+            monitors,
+            monitor_names,
+            last_rx: vec![0; nf],
+            rtt_samples: Vec::new(),
+            ideal: Vec::new(),
+        };
+        sim.ideal = (0..nf).map(|f| sim.ideal_fct_ns(f)).collect();
+        for f in 0..nf {
+            let t = sim.flows[f].spec.start_ns;
+            sim.schedule(t, Ev::FlowStart(f as u32));
+        }
+        sim.schedule(sim.cfg.sample_ns, Ev::Sample);
+        sim
+    }
+
+    fn schedule(&mut self, t: u64, ev: Ev) {
+        self.seq += 1;
+        self.heap.push(Entry {
+            t,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    /// Current simulated time, ns.
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.c.events
+    }
+
+    /// Run until `t_end_ns` (events at exactly `t_end_ns` included).
+    pub fn run_until(&mut self, t_end_ns: u64) {
+        while let Some(top) = self.heap.peek() {
+            if top.t > t_end_ns {
+                break;
+            }
+            let e = self.heap.pop().expect("peeked");
+            self.now = e.t;
+            self.c.events += 1;
+            match e.ev {
+                Ev::TxDone { node, port } => self.on_tx_done(node, port),
+                Ev::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Ev::FlowStart(f) => self.on_flow_start(f),
+                Ev::Wake(f) => {
+                    let fl = &mut self.flows[f as usize];
+                    if fl.wake_at == self.now {
+                        fl.wake_at = 0;
+                    }
+                    self.try_ready(f);
+                }
+                Ev::Rto(f) => self.on_rto(f),
+                Ev::DelAck(f) => self.on_delack(f),
+                Ev::Sample => self.on_sample(),
+            }
+        }
+        self.now = self.now.max(t_end_ns);
+    }
+
+    /// Run the configured duration and collect the output.
+    pub fn run(mut self) -> RunOutput {
+        let end = self.cfg.duration_ns;
+        self.run_until(end);
+        self.finish()
+    }
+}

@@ -1,0 +1,192 @@
+//! Run output: counters, per-flow records, sampled time series and the final collection.
+
+use super::*;
+
+/// Counters of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    /// Events processed.
+    pub events: u64,
+    /// Data packets put on a host NIC (first transmissions and retransmissions).
+    pub data_sent: u64,
+    /// Data packets that reached their receiver (duplicates included).
+    pub data_delivered: u64,
+    /// Data packets dropped at switches.
+    pub data_dropped: u64,
+    /// ACKs dropped at switches.
+    pub acks_dropped: u64,
+    /// ECN marks.
+    pub ecn_marks: u64,
+    /// Retransmitted segments.
+    pub retransmits: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+}
+
+/// One finished (or unfinished) flow's record.
+#[derive(Clone, Debug)]
+pub struct FlowRecord {
+    /// The flow.
+    pub spec: FlowSpec,
+    /// Completion time (all data acknowledged), ns; `None` if unfinished.
+    pub finish_ns: Option<u64>,
+    /// Smallest possible FCT on an empty network (propagation both ways, store-and-forward
+    /// of the first packet and ACK per hop, the rest at the path's slowest link), ns.
+    pub ideal_ns: u64,
+    /// Bytes received in order.
+    pub rx_bytes: u64,
+    /// Retransmitted segments.
+    pub retransmits: u64,
+    /// The law's last signal (Swift: target delay ns).
+    pub last_signal: i64,
+}
+
+/// Sampled time series.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Sample times (end of interval), ns.
+    pub t_ns: Vec<u64>,
+    /// Per traced flow: goodput over the interval, bits/s.
+    pub flow_bps: Vec<Vec<f64>>,
+    /// Per traced flow: window, bytes.
+    pub flow_cwnd_bytes: Vec<Vec<f64>>,
+    /// Per traced flow: pacing rate in force, bits/s (0 = unpaced).
+    pub flow_rate_bps: Vec<Vec<f64>>,
+    /// Jain index over flows active for the whole interval (NaN when none).
+    pub jain: Vec<f64>,
+    /// Number of flows in `jain`.
+    pub active: Vec<u32>,
+    /// Sum of all flows' goodput, bits/s.
+    pub total_bps: Vec<f64>,
+    /// Per monitored port: queue bytes at the sample.
+    pub queue_bytes: Vec<Vec<u64>>,
+    /// Per monitored port: largest queue since the previous sample.
+    pub queue_max_bytes: Vec<Vec<u64>>,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    /// Profile names (index = `FlowSpec::profile`).
+    pub profiles: Vec<String>,
+    /// Per flow.
+    pub flows: Vec<FlowRecord>,
+    /// Time series.
+    pub series: Series,
+    /// Names of the monitored ports.
+    pub monitor_names: Vec<String>,
+    /// Rates of the monitored ports, bits/s.
+    pub monitor_rates: Vec<u64>,
+    /// RTT samples (exact, before quantization and noise) taken in the measurement window, ns.
+    pub rtt_ns: Vec<u32>,
+    /// Counters.
+    pub counters: Counters,
+    /// Data packets in flight at the end (on wires, in queues, in NIC transmission).
+    pub data_in_network: u64,
+    /// Per switch port: (name, drops, max queue bytes, tx bytes).
+    pub port_stats: Vec<(String, u64, u64, u64)>,
+    /// Simulated time, ns.
+    pub end_ns: u64,
+}
+
+impl Sim {
+    /// Collect the output at the current time.
+    pub fn finish(self) -> RunOutput {
+        let mut in_net = 0u64;
+        for n in &self.nodes {
+            for p in &n.ports {
+                in_net += p.queue.iter().filter(|k| k.flags & PKT_ACK == 0).count() as u64;
+                if let Some(k) = p.in_tx {
+                    in_net += (k.flags & PKT_ACK == 0) as u64;
+                }
+            }
+        }
+        for e in self.heap.iter() {
+            if let Ev::Arrive { pkt, .. } = e.ev {
+                in_net += (pkt.flags & PKT_ACK == 0) as u64;
+            }
+        }
+        let mut port_stats = Vec::new();
+        for n in self.nodes.iter().filter(|n| n.host.is_none()) {
+            for (p, name) in n.ports.iter().zip(&n.port_names) {
+                port_stats.push((name.clone(), p.drops, p.max_queue_bytes, p.tx_bytes));
+            }
+        }
+        let monitor_rates = self
+            .monitors
+            .iter()
+            .map(|&(n, p)| self.nodes[n as usize].ports[p as usize].rate_bits_per_s)
+            .collect();
+        RunOutput {
+            profiles: self.profiles.iter().map(|p| p.name.clone()).collect(),
+            flows: self
+                .flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| FlowRecord {
+                    spec: f.spec.clone(),
+                    finish_ns: f.done.then_some(f.finish_ns),
+                    ideal_ns: self.ideal[i],
+                    rx_bytes: f.rx_bytes,
+                    retransmits: f.retransmits,
+                    last_signal: f.signal,
+                })
+                .collect(),
+            series: self.series,
+            monitor_names: self.monitor_names,
+            monitor_rates,
+            rtt_ns: self.rtt_samples,
+            counters: self.c,
+            data_in_network: in_net,
+            port_stats,
+            end_ns: self.now,
+        }
+    }
+
+    // ---- metrics -----------------------------------------------------------------------
+
+    pub(super) fn on_sample(&mut self) {
+        let now = self.now;
+        let dt = self.cfg.sample_ns;
+        let t0 = now.saturating_sub(dt);
+        let s = &mut self.series;
+        s.t_ns.push(now);
+        let mut sum = 0.0;
+        let mut sq = 0.0;
+        let mut n = 0u32;
+        let mut total = 0.0;
+        for (i, f) in self.flows.iter().enumerate() {
+            let bytes = f.rx_bytes - self.last_rx[i];
+            self.last_rx[i] = f.rx_bytes;
+            let bps = bytes as f64 * 8e9 / dt as f64;
+            total += bps;
+            if i < s.flow_bps.len() {
+                s.flow_bps[i].push(bps);
+                s.flow_cwnd_bytes[i].push(f.cwnd_q16 as f64 / 65536.0);
+                s.flow_rate_bps[i].push(f.pacing_bps as f64 * 8.0);
+            }
+            let active = f.started && f.spec.start_ns <= t0 && (!f.done || f.finish_ns >= now);
+            if active {
+                sum += bps;
+                sq += bps * bps;
+                n += 1;
+            }
+        }
+        s.jain.push(if n > 0 && sq > 0.0 {
+            sum * sum / (n as f64 * sq)
+        } else {
+            f64::NAN
+        });
+        s.active.push(n);
+        s.total_bps.push(total);
+        for (k, &(node, port)) in self.monitors.iter().enumerate() {
+            let p = &mut self.nodes[node as usize].ports[port as usize];
+            s.queue_bytes[k].push(p.queue_bytes);
+            s.queue_max_bytes[k].push(p.max_since_sample);
+            p.max_since_sample = p.queue_bytes;
+        }
+        if now + dt <= self.cfg.duration_ns {
+            self.schedule(now + dt, Ev::Sample);
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! Transport: TCP-like senders (SACK scoreboard, RACK, RTO, the law's decisions enforced as the
+//! kernel glue does) and receivers (cumulative ACK, SACK, delayed ACK, ECN echo).
+
+use super::*;
+
+pub(super) const SEG_INFLIGHT: u8 = 0;
+pub(super) const SEG_SACKED: u8 = 1;
+pub(super) const SEG_LOST: u8 = 2;
+pub(super) const SEG_RETX: u8 = 3;
+
+#[derive(Clone, Copy)]
+pub(super) struct Seg {
+    pub(super) sent_ns: u64,
+    pub(super) state: u8,
+}
+
+/// Per-flow sender and receiver state.
+pub(super) struct Flow {
+    pub(super) spec: FlowSpec,
+    pub(super) cc: CcState,
+    pub(super) total_segs: u64,
+    // sender
+    pub(super) started: bool,
+    pub(super) done: bool,
+    pub(super) una: u64,
+    pub(super) nxt: u64,
+    pub(super) segs: VecDeque<Seg>,
+    pub(super) sacked: u64,
+    pub(super) lost_pending: u64,
+    pub(super) retx_hint: u64,
+    pub(super) rack_ns: u64,
+    pub(super) in_recovery: bool,
+    pub(super) recovery_seg: u64,
+    pub(super) cwnd_pkts: u64,
+    pub(super) cwnd_q16: u64,
+    pub(super) law_rate_bps: u64,
+    pub(super) pacing_bps: u64,
+    pub(super) signal: i64,
+    pub(super) next_send_ns: u64,
+    pub(super) in_ready: bool,
+    pub(super) wake_at: u64,
+    pub(super) srtt_ns: u64,
+    pub(super) rttvar_ns: u64,
+    pub(super) min_rtt_ns: u64,
+    pub(super) rto_ns: u64,
+    pub(super) rto_deadline: u64,
+    pub(super) rto_scheduled: bool,
+    pub(super) delivered_bytes: u64,
+    pub(super) finish_ns: u64,
+    pub(super) retransmits: u64,
+    pub(super) timeouts: u64,
+    // receiver
+    pub(super) rcv_nxt: u64,
+    pub(super) ooo: BTreeSet<u64>,
+    pub(super) pending_acks: u32,
+    pub(super) pending_since_ns: u64,
+    pub(super) pending_ce: bool,
+    pub(super) last_ce: bool,
+    pub(super) delack_deadline: u64,
+    pub(super) delack_scheduled: bool,
+    pub(super) rx_bytes: u64,
+    pub(super) last_hops: u8,
+}
+
+impl Sim {
+    // ---- sender ------------------------------------------------------------------------
+
+    pub(super) fn on_flow_start(&mut self, f: u32) {
+        let now = self.now;
+        let mss = self.cfg.mss_bytes;
+        let fl = &mut self.flows[f as usize];
+        fl.started = true;
+        let d = self.profiles[fl.spec.profile]
+            .params
+            .init(&mut fl.cc, now, mss);
+        self.apply(f as usize, d);
+        self.try_ready(f);
+    }
+
+    pub(super) fn seg_len(&self, f: &Flow, seg: u64) -> u64 {
+        let mss = self.cfg.mss_bytes as u64;
+        if f.spec.size_bytes > 0 && seg + 1 == f.total_segs {
+            f.spec.size_bytes - seg * mss
+        } else {
+            mss
+        }
+    }
+
+    pub(super) fn byte_seq(mss: u32, f: &Flow, seg: u64) -> u32 {
+        let b = seg.saturating_mul(mss as u64);
+        let b = if f.spec.size_bytes > 0 {
+            b.min(f.spec.size_bytes)
+        } else {
+            b
+        };
+        b as u32 // wrapping, as TCP sequence numbers do
+    }
+
+    pub(super) fn apply(&mut self, f: usize, d: Decision) {
+        let mss = self.cfg.mss_bytes as u64;
+        let fl = &mut self.flows[f];
+        fl.signal = d.signal;
+        if d.cwnd_bytes_q16 == 0 {
+            return; // the law has no state yet: leave the window (rdcc_apply)
+        }
+        fl.cwnd_q16 = d.cwnd_bytes_q16;
+        fl.cwnd_pkts = d.cwnd_pkts(self.cfg.mss_bytes).clamp(1, 1 << 20) as u64;
+        fl.law_rate_bps = d.pacing_rate_bps;
+        fl.pacing_bps = if d.pacing_rate_bps > 0 {
+            d.pacing_rate_bps
+        } else if fl.srtt_ns > 0 {
+            // The kernel's default for a law that does not pace: 2 * cwnd / srtt.
+            ((2 * fl.cwnd_pkts * mss) as u128 * 1_000_000_000 / fl.srtt_ns as u128) as u64
+        } else {
+            0
+        };
+    }
+
+    pub(super) fn emit(&mut self, f: usize) -> Packet {
+        let now = self.now;
+        let ecn = self.profiles[self.flows[f].spec.profile].law.ecn();
+        let header = self.cfg.header_bytes as u64;
+        let seg;
+        {
+            let fl = &mut self.flows[f];
+            if fl.lost_pending > 0 {
+                let mut i = fl.retx_hint.max(fl.una) - fl.una;
+                while fl.segs[i as usize].state != SEG_LOST {
+                    i += 1;
+                }
+                fl.segs[i as usize] = Seg {
+                    sent_ns: now,
+                    state: SEG_RETX,
+                };
+                fl.lost_pending -= 1;
+                fl.retransmits += 1;
+                seg = fl.una + i;
+                fl.retx_hint = seg + 1;
+                self.c.retransmits += 1;
+            } else {
+                seg = fl.nxt;
+                fl.segs.push_back(Seg {
+                    sent_ns: now,
+                    state: SEG_INFLIGHT,
+                });
+                fl.nxt += 1;
+            }
+        }
+        let len = self.seg_len(&self.flows[f], seg);
+        let wire = len + header;
+        let fl = &mut self.flows[f];
+        if fl.pacing_bps > 0 {
+            fl.next_send_ns = now + (wire as u128 * 1_000_000_000 / fl.pacing_bps as u128) as u64;
+        }
+        if fl.rto_deadline == 0 {
+            self.arm_rto(f);
+        }
+        self.c.data_sent += 1;
+        let fl = &self.flows[f];
+        Packet {
+            seg,
+            sack: NO_SACK,
+            flow: f as u32,
+            dst: fl.spec.dst,
+            wire: wire as u32,
+            hold_ns: 0,
+            hops: 0,
+            flags: if ecn { PKT_ECT } else { 0 },
+        }
+    }
+
+    pub(super) fn arm_rto(&mut self, f: usize) {
+        let now = self.now;
+        let fl = &mut self.flows[f];
+        fl.rto_deadline = now + fl.rto_ns;
+        if !fl.rto_scheduled {
+            fl.rto_scheduled = true;
+            let t = fl.rto_deadline;
+            self.schedule(t, Ev::Rto(f as u32));
+        }
+    }
+
+    pub(super) fn on_rto(&mut self, f: u32) {
+        let now = self.now;
+        let fu = f as usize;
+        let fl = &mut self.flows[fu];
+        fl.rto_scheduled = false;
+        if fl.done || fl.rto_deadline == 0 {
+            return;
+        }
+        if now < fl.rto_deadline {
+            fl.rto_scheduled = true;
+            let t = fl.rto_deadline;
+            self.schedule(t, Ev::Rto(f));
+            return;
+        }
+        if fl.nxt == fl.una {
+            fl.rto_deadline = 0;
+            return;
+        }
+        // Timeout: everything not SACKed is lost (go-back with SACK), back off.
+        for s in fl.segs.iter_mut() {
+            if s.state == SEG_INFLIGHT || s.state == SEG_RETX {
+                s.state = SEG_LOST;
+                fl.lost_pending += 1;
+            }
+        }
+        fl.retx_hint = fl.una;
+        fl.in_recovery = true;
+        fl.recovery_seg = fl.nxt;
+        fl.rto_ns = (fl.rto_ns * 2).min(1_000_000_000);
+        fl.timeouts += 1;
+        fl.next_send_ns = now;
+        self.c.timeouts += 1;
+        let ev = LossEvent {
+            now_ns: now,
+            mss_bytes: self.cfg.mss_bytes,
+            kind: LossKind::RetransmitTimeout,
+        };
+        let d = self.profiles[fl.spec.profile]
+            .params
+            .on_loss(&mut fl.cc, &ev);
+        self.apply(fu, d);
+        self.flows[fu].rto_deadline = 0;
+        self.arm_rto(fu);
+        self.try_ready(f);
+    }
+
+    pub(super) fn on_ack_pkt(&mut self, pkt: Packet) {
+        let now = self.now;
+        let f = pkt.flow as usize;
+        if self.flows[f].done {
+            return;
+        }
+        let mss = self.cfg.mss_bytes;
+        let mut acked_bytes = 0u64;
+        // (sent time, retransmitted) of the most recently sent newly delivered segment.
+        let mut newest: Option<(u64, bool)> = None;
+        let cum = pkt.seg;
+        let advanced;
+        {
+            let size = self.flows[f].spec.size_bytes;
+            let total = self.flows[f].total_segs;
+            let mss64 = mss as u64;
+            let len = |seg: u64| {
+                if size > 0 && seg + 1 == total {
+                    size - seg * mss64
+                } else {
+                    mss64
+                }
+            };
+            let fl = &mut self.flows[f];
+            advanced = cum > fl.una;
+            let note = |s: Seg, newest: &mut Option<(u64, bool)>| {
+                let later = match *newest {
+                    None => true,
+                    Some((t, _)) => s.sent_ns > t,
+                };
+                if later {
+                    *newest = Some((s.sent_ns, s.state == SEG_RETX));
+                }
+            };
+            while fl.una < cum && fl.una < fl.nxt {
+                let s = fl.segs.pop_front().expect("segment in flight");
+                match s.state {
+                    SEG_SACKED => fl.sacked -= 1,
+                    SEG_LOST => {
+                        fl.lost_pending -= 1;
+                        acked_bytes += len(fl.una);
+                    }
+                    _ => {
+                        acked_bytes += len(fl.una);
+                        note(s, &mut newest);
+                    }
+                }
+                fl.una += 1;
+            }
+            if pkt.sack != NO_SACK && pkt.sack >= fl.una && pkt.sack < fl.nxt {
+                let i = (pkt.sack - fl.una) as usize;
+                let s = fl.segs[i];
+                if s.state != SEG_SACKED {
+                    if s.state == SEG_LOST {
+                        fl.lost_pending -= 1;
+                    } else {
+                        note(s, &mut newest);
+                    }
+                    fl.segs[i].state = SEG_SACKED;
+                    fl.sacked += 1;
+                    acked_bytes += len(pkt.sack);
+                }
+            }
+            // RACK: a delivered segment sent at T proves every segment sent before T and
+            // still outstanding lost (paths are FIFO; a retransmission's delivery counts only
+            // if it came at least min_rtt after the retransmission, i.e. is not ambiguous).
+            if let Some((t, retx)) = newest {
+                if (!retx || now.saturating_sub(t) >= fl.min_rtt_ns) && t > fl.rack_ns {
+                    fl.rack_ns = t;
+                }
+            }
+        }
+        let mut newly_lost = false;
+        {
+            let fl = &mut self.flows[f];
+            if fl.sacked > 0 {
+                for s in fl.segs.iter_mut() {
+                    if (s.state == SEG_INFLIGHT || s.state == SEG_RETX) && s.sent_ns < fl.rack_ns {
+                        s.state = SEG_LOST;
+                        fl.lost_pending += 1;
+                        newly_lost = true;
+                    }
+                }
+                if newly_lost {
+                    fl.retx_hint = fl.una;
+                }
+            }
+            if fl.in_recovery && fl.una >= fl.recovery_seg {
+                fl.in_recovery = false;
+            }
+        }
+        if newly_lost && !self.flows[f].in_recovery {
+            let fl = &mut self.flows[f];
+            fl.in_recovery = true;
+            fl.recovery_seg = fl.nxt;
+            let ev = LossEvent {
+                now_ns: now,
+                mss_bytes: mss,
+                kind: LossKind::FastRecovery,
+            };
+            let d = self.profiles[fl.spec.profile]
+                .params
+                .on_loss(&mut fl.cc, &ev);
+            self.apply(f, d);
+        }
+        // RTT sample: the most recently sent newly delivered segment; none if retransmitted
+        // (Karn).
+        let mut flags = 0u32;
+        let mut rtt_fed = 0u64;
+        if let Some((t, false)) = newest {
+            let rtt = now - t;
+            {
+                let fl = &mut self.flows[f];
+                fl.min_rtt_ns = fl.min_rtt_ns.min(rtt);
+                if fl.srtt_ns == 0 {
+                    fl.srtt_ns = rtt;
+                    fl.rttvar_ns = rtt / 2;
+                } else {
+                    let err = fl.srtt_ns.abs_diff(rtt);
+                    fl.rttvar_ns = (3 * fl.rttvar_ns + err) / 4;
+                    fl.srtt_ns = (7 * fl.srtt_ns + rtt) / 8;
+                }
+                fl.rto_ns = (fl.srtt_ns + 4 * fl.rttvar_ns).max(self.cfg.min_rto_ns);
+            }
+            if now >= self.cfg.measure_from_ns {
+                self.rtt_samples.push(rtt.min(u32::MAX as u64) as u32);
+            }
+            let mut r = rtt;
+            if self.cfg.rtt_noise_ns > 0 {
+                r += self.rng.below(self.cfg.rtt_noise_ns + 1);
+            }
+            if self.cfg.rtt_quantum_ns > 1 {
+                // Linux: difference of µs-truncated timestamps.
+                let q = self.cfg.rtt_quantum_ns;
+                r = ((t + r) / q).saturating_sub(t / q) * q;
+            }
+            if r > 0 {
+                rtt_fed = r;
+                flags |= ACK_HAS_RTT;
+            }
+        }
+        let fl = &mut self.flows[f];
+        fl.delivered_bytes += acked_bytes;
+        if pkt.flags & PKT_ECE != 0 {
+            flags |= ACK_ECE;
+        }
+        if pkt.flags & PKT_DELAYED != 0 {
+            flags |= ACK_DELAYED;
+        }
+        if fl.in_recovery {
+            flags |= ACK_IN_RECOVERY;
+        }
+        if fl.nxt >= fl.total_segs && fl.lost_pending == 0 && Self::pipe(fl) < fl.cwnd_pkts {
+            flags |= ACK_APP_LIMITED;
+        }
+        if self.cfg.remote_delay {
+            flags |= ACK_HAS_REMOTE_DELAY;
+        }
+        if self.cfg.echo_hops {
+            flags |= ACK_HAS_HOPS;
+        }
+        let una_b = Self::byte_seq(mss, fl, fl.una);
+        let nxt_b = Self::byte_seq(mss, fl, fl.nxt);
+        let ev = AckEvent {
+            now_ns: now,
+            rtt_ns: rtt_fed,
+            remote_delay_ns: pkt.hold_ns as u64,
+            delivered_bytes: fl.delivered_bytes,
+            acked_bytes: acked_bytes.min(u32::MAX as u64) as u32,
+            inflight_bytes: (Self::pipe(fl) * mss as u64).min(u32::MAX as u64) as u32,
+            mss_bytes: mss,
+            snd_una: una_b,
+            snd_nxt: nxt_b,
+            flags,
+            hops: pkt.hops,
+            _pad: [0; 3],
+            // The simulated NIC hands the ACK to the sender without a host Rx queue.
+            local_rx_delay_ns: 0,
+            telemetry: 0,
+        };
+        let d = self.profiles[fl.spec.profile]
+            .params
+            .on_ack(&mut fl.cc, &ev);
+        self.apply(f, d);
+        let fl = &mut self.flows[f];
+        if fl.una >= fl.total_segs {
+            fl.done = true;
+            fl.finish_ns = now;
+            fl.rto_deadline = 0;
+            return;
+        }
+        if advanced {
+            if fl.nxt > fl.una {
+                self.arm_rto(f);
+            } else {
+                fl.rto_deadline = 0;
+            }
+        }
+        self.try_ready(f as u32);
+    }
+
+    // ---- receiver ----------------------------------------------------------------------
+
+    pub(super) fn on_data(&mut self, pkt: Packet) {
+        let now = self.now;
+        let f = pkt.flow as usize;
+        self.c.data_delivered += 1;
+        let mss = self.cfg.mss_bytes as u64;
+        let ack_every = self.cfg.ack_every.max(1);
+        let (size, total) = (self.flows[f].spec.size_bytes, self.flows[f].total_segs);
+        let len = |seg: u64| {
+            if size > 0 && seg + 1 == total {
+                size - seg * mss
+            } else {
+                mss
+            }
+        };
+        let fl = &mut self.flows[f];
+        fl.last_hops = pkt.hops;
+        let ce = pkt.flags & PKT_CE != 0;
+        let mut immediate = false;
+        let mut sack = NO_SACK;
+        if ce != fl.last_ce {
+            // DCTCP receiver: a change of CE state flushes pending ACKs with the old state.
+            if fl.pending_acks > 0 {
+                self.send_ack(f, NO_SACK, false);
+            }
+            let fl = &mut self.flows[f];
+            fl.last_ce = ce;
+        }
+        let fl = &mut self.flows[f];
+        fl.pending_ce |= ce;
+        if pkt.seg < fl.rcv_nxt {
+            immediate = true; // duplicate
+        } else if pkt.seg == fl.rcv_nxt {
+            fl.rx_bytes += len(fl.rcv_nxt);
+            fl.rcv_nxt += 1;
+            let had_hole = !fl.ooo.is_empty();
+            while fl.ooo.remove(&fl.rcv_nxt) {
+                fl.rx_bytes += len(fl.rcv_nxt);
+                fl.rcv_nxt += 1;
+            }
+            if had_hole {
+                immediate = true;
+            }
+        } else {
+            fl.ooo.insert(pkt.seg);
+            sack = pkt.seg;
+            immediate = true;
+        }
+        if fl.pending_acks == 0 {
+            fl.pending_since_ns = now;
+        }
+        fl.pending_acks += 1;
+        if immediate || fl.pending_acks >= ack_every {
+            self.send_ack(f, sack, false);
+        } else {
+            fl.delack_deadline = now + self.cfg.delack_ns;
+            if !fl.delack_scheduled {
+                fl.delack_scheduled = true;
+                let t = fl.delack_deadline;
+                self.schedule(t, Ev::DelAck(f as u32));
+            }
+        }
+    }
+
+    pub(super) fn on_delack(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        fl.delack_scheduled = false;
+        if fl.pending_acks == 0 {
+            return;
+        }
+        if now < fl.delack_deadline {
+            fl.delack_scheduled = true;
+            let t = fl.delack_deadline;
+            self.schedule(t, Ev::DelAck(f));
+            return;
+        }
+        self.send_ack(f as usize, NO_SACK, true);
+    }
+
+    pub(super) fn send_ack(&mut self, f: usize, sack: u64, delayed: bool) {
+        let now = self.now;
+        let fl = &mut self.flows[f];
+        let mut flags = PKT_ACK;
+        if fl.pending_ce {
+            flags |= PKT_ECE;
+        }
+        if delayed {
+            flags |= PKT_DELAYED;
+        }
+        let hold = now.saturating_sub(fl.pending_since_ns).min(u32::MAX as u64) as u32;
+        fl.pending_acks = 0;
+        fl.pending_ce = false;
+        let pkt = Packet {
+            seg: fl.rcv_nxt,
+            sack,
+            flow: f as u32,
+            dst: fl.spec.src,
+            wire: self.cfg.ack_bytes,
+            hold_ns: hold,
+            hops: fl.last_hops,
+            flags,
+        };
+        let h = fl.spec.dst;
+        let node = self.hosts[h as usize].node;
+        let p = &mut self.nodes[node as usize].ports[0];
+        p.queue.push_back(pkt);
+        p.queue_bytes += pkt.wire as u64;
+        if !p.busy {
+            self.start_tx(node, 0);
+        }
+    }
+}
