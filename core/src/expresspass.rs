@@ -119,20 +119,20 @@ pub struct Config {
 impl Config {
     /// The artifact's large-scale settings (spec §4.5) on a 10 Gbit/s link.
     pub const DEFAULT: Config = Config {
-        link_rate_mbps: 10_000,        // 10 Gbit/s [spec §4.8 artifact topology]
-        credit_bytes: 84,              // [P §3.1]
-        max_data_frame_bytes: 1538,    // [P §3.1]
-        alpha_q16: 32_768,             // 0.5 [X-ns2]
-        w_init_q16: 4_096,             // 1/16 [X-ns2 large-scale]
-        w_min_q16: 655,                // 0.01 = 655.36 -> 655 [X-ns2]
-        w_max_q16: 32_768,             // 0.5 [X-ns2, M]
-        w_step_q16: 3_277,             // 0.05 = 3276.8 -> 3277 [X-ns2]
-        target_loss_q16: 6_554,        // 0.1 = 6553.6 -> 6554 [M, spec §4.4]
+        link_rate_mbps: 10_000,         // 10 Gbit/s [spec §4.8 artifact topology]
+        credit_bytes: 84,               // [P §3.1]
+        max_data_frame_bytes: 1538,     // [P §3.1]
+        alpha_q16: 32_768,              // 0.5 [X-ns2]
+        w_init_q16: 4_096,              // 1/16 [X-ns2 large-scale]
+        w_min_q16: 655,                 // 0.01 = 655.36 -> 655 [X-ns2]
+        w_max_q16: 32_768,              // 0.5 [X-ns2, M]
+        w_step_q16: 3_277,              // 0.05 = 3276.8 -> 3277 [X-ns2]
+        target_loss_q16: 6_554,         // 0.1 = 6553.6 -> 6554 [M, spec §4.4]
         target_loss_scaling_q16: 8_192, // 0.125 [X-ns2]
-        jitter_q16: 6_554,             // 0.1 [X-ns2]
-        rtt_ewma_q16: 13_107,          // 0.2 = 13107.2 -> 13107 [X-ns2]
-        mode: MODE_ARTIFACT,           // [spec §4.4 recommendation]
-        rto_ns: 100_000,               // 100 µs [X-ns2 large-scale]
+        jitter_q16: 6_554,              // 0.1 [X-ns2]
+        rtt_ewma_q16: 13_107,           // 0.2 = 13107.2 -> 13107 [X-ns2]
+        mode: MODE_ARTIFACT,            // [spec §4.4 recommendation]
+        rto_ns: 100_000,                // 100 µs [X-ns2 large-scale]
     };
 }
 
@@ -177,7 +177,12 @@ impl Params {
     /// Validate `c`; the first bad field is reported with its accepted range.
     pub fn new(c: &Config) -> Result<Params, ParamError> {
         ParamError::check("link_rate_mbps", c.link_rate_mbps, 1, MAX_LINK_RATE_MBPS)?;
-        ParamError::check("credit_bytes", c.credit_bytes, MIN_CREDIT_BYTES, MAX_FRAME_BYTES)?;
+        ParamError::check(
+            "credit_bytes",
+            c.credit_bytes,
+            MIN_CREDIT_BYTES,
+            MAX_FRAME_BYTES,
+        )?;
         ParamError::check(
             "max_data_frame_bytes",
             c.max_data_frame_bytes,
@@ -359,7 +364,7 @@ impl Receiver {
         let base = mul_div(p.credit_bytes, NS_PER_S, rate);
         let span = p.jitter_q16.saturating_mul(2).saturating_add(1); // <= 65537
         let r = (rand as u64).checked_rem(span).unwrap_or(0); // span >= 1
-        // factor = 1 + (r - jitter) in [1 - jitter, 1 + jitter], at least 0.5.
+                                                              // factor = 1 + (r - jitter) in [1 - jitter, 1 + jitter], at least 0.5.
         let factor = Q16_ONE.saturating_add(r).saturating_sub(p.jitter_q16);
         mul_q16(base, factor).max(1)
     }
@@ -394,11 +399,15 @@ impl Receiver {
                 rate = min_rate;
             } else if p.paper {
                 // rate * (1 - loss) * (1 + target_loss)   (Alg. 1 line 9)
-                rate = mul_q16(mul_q16(old, Q16_ONE.saturating_sub(loss)), Q16_ONE.saturating_add(tl));
+                rate = mul_q16(
+                    mul_q16(old, Q16_ONE.saturating_sub(loss)),
+                    Q16_ONE.saturating_add(tl),
+                );
             } else {
                 // Artifact: credits that got through over the period, * (1 + target_loss),
                 // never above the old rate. (total - dropped) * credit <= 2^32 * 1e4.
-                let passed = (self.total.saturating_sub(self.dropped) as u64).saturating_mul(p.credit_bytes);
+                let passed =
+                    (self.total.saturating_sub(self.dropped) as u64).saturating_mul(p.credit_bytes);
                 let measured = mul_div(passed, NS_PER_S, elapsed);
                 rate = mul_q16(measured, Q16_ONE.saturating_add(tl)).min(old);
             }

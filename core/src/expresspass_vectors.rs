@@ -81,7 +81,12 @@ pub struct RxMismatch {
 
 const MAX: u64 = 64_734_895;
 
-const fn ex(credit: Option<(u32, u64, bool)>, rate: u64, w: u64, counts: (u32, u32)) -> Option<RxExpect> {
+const fn ex(
+    credit: Option<(u32, u64, bool)>,
+    rate: u64,
+    w: u64,
+    counts: (u32, u32),
+) -> Option<RxExpect> {
     Some(RxExpect {
         credit,
         rate_bps: rate,
@@ -112,23 +117,41 @@ pub const CASES: &[RxCase] = &[
             // init: rate = alpha * max = 0.5 * 64,734,895 = 32,367,447.5 -> 32,367,447; w = 1/16.
             st(RxInput::Request(0), ex(None, 32_367_447, 4096, (0, 0))),
             // No RTT yet: no update. gap = 84e9 / 32,367,447 = 2595.2 -> 2595.
-            st(RxInput::Timer(0, J0), ex(Some((0, 2595, false)), 32_367_447, 4096, (0, 0))),
+            st(
+                RxInput::Timer(0, J0),
+                ex(Some((0, 2595, false)), 32_367_447, 4096, (0, 0)),
+            ),
             // Credit 0 comes back as data at 10 µs: rtt = 10 µs, total 1, dropped 0.
-            st(RxInput::Data(10_000, 0, 0), ex(None, 32_367_447, 4096, (1, 0))),
+            st(
+                RxInput::Data(10_000, 0, 0),
+                ex(None, 32_367_447, 4096, (1, 0)),
+            ),
             // One RTT passed, loss 0 <= target: first increase keeps w = 1/16:
             // rate = max/16 + rate * 15/16 = 4,045,930.9 + 30,344,482.0 = 34,390,413.0;
             // integer: 4,045,930 + floor(32,367,447 * 61440 / 65536 = 30,344,481.6) = 34,390,411.
             // gap = 84e9 / 34,390,411 = 2442.5 -> 2442.
-            st(RxInput::Timer(10_000, J0), ex(Some((1, 2442, true)), 34_390_411, 4096, (0, 0))),
-            st(RxInput::Data(20_000, 1, 10_000), ex(None, 34_390_411, 4096, (1, 0))),
+            st(
+                RxInput::Timer(10_000, J0),
+                ex(Some((1, 2442, true)), 34_390_411, 4096, (0, 0)),
+            ),
+            st(
+                RxInput::Data(20_000, 1, 10_000),
+                ex(None, 34_390_411, 4096, (1, 0)),
+            ),
             // Second increase in a row: w = 4096 + 3277 = 7373 (0.1125);
             // rate = max * 7373/65536 + 34,390,411 * 58163/65536 = 37,804,258.05;
             // integer 7,282,829 + 30,521,428 = 37,804,257. gap = 84e9 / 37,804,257 = 2221.9 -> 2221.
-            st(RxInput::Timer(20_000, J0), ex(Some((2, 2221, true)), 37_804_257, 7373, (0, 0))),
+            st(
+                RxInput::Timer(20_000, J0),
+                ex(Some((2, 2221, true)), 37_804_257, 7373, (0, 0)),
+            ),
             st(RxInput::Data(30_000, 2, 20_000), None),
             // Third: w = 10650; rate = max * 10650/65536 + 37,804,257 * 54886/65536
             // = 42,180,650.0 -> 42,180,649 (two floors). gap = 84e9 / 42,180,649 = 1991.4 -> 1991.
-            st(RxInput::Timer(30_000, J0), ex(Some((3, 1991, true)), 42_180_649, 10650, (0, 0))),
+            st(
+                RxInput::Timer(30_000, J0),
+                ex(Some((3, 1991, true)), 42_180_649, 10650, (0, 0)),
+            ),
         ],
     },
     RxCase {
@@ -139,16 +162,28 @@ pub const CASES: &[RxCase] = &[
             st(RxInput::Timer(0, J0), None),
             st(RxInput::Timer(1_000, J0), None),
             st(RxInput::Timer(2_000, J0), None),
-            st(RxInput::Timer(3_000, J0), ex(Some((3, 2595, false)), 32_367_447, 4096, (0, 0))),
-            st(RxInput::Data(10_000, 0, 0), ex(None, 32_367_447, 4096, (1, 0))),
+            st(
+                RxInput::Timer(3_000, J0),
+                ex(Some((3, 2595, false)), 32_367_447, 4096, (0, 0)),
+            ),
+            st(
+                RxInput::Data(10_000, 0, 0),
+                ex(None, 32_367_447, 4096, (1, 0)),
+            ),
             // Credit 3 arrives next: credits 1 and 2 were dropped: total 1 + 3, dropped 2.
-            st(RxInput::Data(13_000, 3, 3_000), ex(None, 32_367_447, 4096, (4, 2))),
+            st(
+                RxInput::Data(13_000, 3, 3_000),
+                ex(None, 32_367_447, 4096, (4, 2)),
+            ),
             // loss = 2/4 = 0.5. target = (1 - 32,367,447/64,734,895) * 0.125: share floor
             // 32767 -> (65536 - 32767) * 8192 / 65536 = 4096.1 -> 4096 (0.0625). 0.5 > 0.0625:
             // decrease to 2 credits * 84 B / 13 µs = 12,923,076.9 B/s -> 12,923,076, times
             // 1.0625 = 13,730,768.25 -> 13,730,768 (below the old rate); w = max(1/32, 0.01)
             // = 2048. gap = 84e9 / 13,730,768 = 6117.7 -> 6117.
-            st(RxInput::Timer(13_000, J0), ex(Some((4, 6117, true)), 13_730_768, 2048, (0, 0))),
+            st(
+                RxInput::Timer(13_000, J0),
+                ex(Some((4, 6117, true)), 13_730_768, 2048, (0, 0)),
+            ),
         ],
     },
     RxCase {
@@ -161,23 +196,38 @@ pub const CASES: &[RxCase] = &[
             st(RxInput::Timer(2_000, J0), None),
             st(RxInput::Timer(3_000, J0), None),
             st(RxInput::Data(10_000, 0, 0), None),
-            st(RxInput::Data(13_000, 3, 3_000), ex(None, 32_367_447, 4096, (4, 2))),
+            st(
+                RxInput::Data(13_000, 3, 3_000),
+                ex(None, 32_367_447, 4096, (4, 2)),
+            ),
             // Alg. 1 line 9: rate * (1 - 0.5) * (1 + 6554/65536) = 32,367,447 * 0.5 * 1.100006
             // = 17,802,195.9; integer floor(32,367,447 / 2) = 16,183,723, * 72090 / 65536
             // = 17,802,194.4 -> 17,802,194. w = 2048. gap = 84e9 / 17,802,194 = 4718.5 -> 4718.
-            st(RxInput::Timer(13_000, J0), ex(Some((4, 4718, true)), 17_802_194, 2048, (0, 0))),
-            st(RxInput::Data(23_000, 4, 13_000), ex(None, 17_802_194, 2048, (1, 0))),
+            st(
+                RxInput::Timer(13_000, J0),
+                ex(Some((4, 4718, true)), 17_802_194, 2048, (0, 0)),
+            ),
+            st(
+                RxInput::Data(23_000, 4, 13_000),
+                ex(None, 17_802_194, 2048, (1, 0)),
+            ),
             // Alg. 1 line 7, previous phase decreased so w stays 1/32:
             // rate = 17,802,194 * 31/32 + max * 1.100006 * 1/32 = 17,245,875.4 + 2,225,274.3
             // = 19,471,149.7; integer 17,245,875 + floor(71,208,779 / 32 = 2,225,274.3) = 19,471,149.
             // gap = 84e9 / 19,471,149 = 4314.1 -> 4314.
-            st(RxInput::Timer(23_000, J0), ex(Some((5, 4314, true)), 19_471_149, 2048, (0, 0))),
+            st(
+                RxInput::Timer(23_000, J0),
+                ex(Some((5, 4314, true)), 19_471_149, 2048, (0, 0)),
+            ),
             st(RxInput::Data(33_000, 5, 23_000), None),
             // Alg. 1 line 6: w = (2048 + 32768) / 2 = 17408 (0.2656);
             // rate = 19,471,149 * 48128/65536 + 71,208,779 * 17408/65536
             // = 14,299,125.6 + 18,914,831.7 = 33,213,957.3 -> 33,213,956 (two floors).
             // gap = 84e9 / 33,213,956 = 2529.1 -> 2529.
-            st(RxInput::Timer(33_000, J0), ex(Some((6, 2529, true)), 33_213_956, 17408, (0, 0))),
+            st(
+                RxInput::Timer(33_000, J0),
+                ex(Some((6, 2529, true)), 33_213_956, 17408, (0, 0)),
+            ),
         ],
     },
     RxCase {
@@ -186,11 +236,20 @@ pub const CASES: &[RxCase] = &[
         steps: &[
             st(RxInput::Request(0), None),
             // r = 0: factor 1 - 0.1 = 58982/65536; 2595 * 0.9 = 2335.5 -> 2335.
-            st(RxInput::Timer(0, 0), ex(Some((0, 2335, false)), 32_367_447, 4096, (0, 0))),
+            st(
+                RxInput::Timer(0, 0),
+                ex(Some((0, 2335, false)), 32_367_447, 4096, (0, 0)),
+            ),
             // r = 13108 (the top of 0..=13108): factor 1.1 = 72090/65536; 2595 * 1.1 = 2854.5 -> 2854.
-            st(RxInput::Timer(1_000, 13_108), ex(Some((1, 2854, false)), 32_367_447, 4096, (0, 0))),
+            st(
+                RxInput::Timer(1_000, 13_108),
+                ex(Some((1, 2854, false)), 32_367_447, 4096, (0, 0)),
+            ),
             // r = 13109 mod 13109 = 0 again.
-            st(RxInput::Timer(2_000, 13_109), ex(Some((2, 2335, false)), 32_367_447, 4096, (0, 0))),
+            st(
+                RxInput::Timer(2_000, 13_109),
+                ex(Some((2, 2335, false)), 32_367_447, 4096, (0, 0)),
+            ),
         ],
     },
     RxCase {
@@ -200,16 +259,31 @@ pub const CASES: &[RxCase] = &[
             st(RxInput::Request(0), None),
             st(RxInput::Timer(0, J0), None),
             // seq 7 was never sent (only 0): no accounting.
-            st(RxInput::Data(5_000, 7, 0), ex(None, 32_367_447, 4096, (0, 0))),
+            st(
+                RxInput::Data(5_000, 7, 0),
+                ex(None, 32_367_447, 4096, (0, 0)),
+            ),
             // Sent in the future: no accounting.
-            st(RxInput::Data(5_000, 0, 9_000), ex(None, 32_367_447, 4096, (0, 0))),
-            st(RxInput::Data(5_000, 0, 0), ex(None, 32_367_447, 4096, (1, 0))),
+            st(
+                RxInput::Data(5_000, 0, 9_000),
+                ex(None, 32_367_447, 4096, (0, 0)),
+            ),
+            st(
+                RxInput::Data(5_000, 0, 0),
+                ex(None, 32_367_447, 4096, (1, 0)),
+            ),
             // Duplicate of 0: behind the expected sequence number.
-            st(RxInput::Data(6_000, 0, 0), ex(None, 32_367_447, 4096, (1, 0))),
+            st(
+                RxInput::Data(6_000, 0, 0),
+                ex(None, 32_367_447, 4096, (1, 0)),
+            ),
             // A repeated request while open changes nothing.
             st(RxInput::Request(6_000), ex(None, 32_367_447, 4096, (1, 0))),
             st(RxInput::Stop, None),
-            st(RxInput::Timer(7_000, J0), ex(None, 32_367_447, 4096, (1, 0))),
+            st(
+                RxInput::Timer(7_000, J0),
+                ex(None, 32_367_447, 4096, (1, 0)),
+            ),
         ],
     },
 ];

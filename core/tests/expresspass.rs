@@ -41,15 +41,19 @@ fn every_vector_case_by_name() {
 fn max_credit_rate_is_the_papers_fraction_of_the_link() {
     // (link Mbit/s, credit B, frame B, C/8 * credit / (credit + frame) by hand, floored)
     let cases: &[(u64, u64, u64, u64)] = &[
-        (10_000, 84, 1538, 64_734_895),   // 1.25e9 * 84/1622 = 64,734,895.2 (= artifact)
-        (25_000, 84, 1538, 161_837_237),  // 3.125e9 * 84/1622 = 161,837,238.0 - 0.02
-        (40_000, 84, 1538, 258_939_580),  // 5e9 * 84/1622 = 258,939,580.8
+        (10_000, 84, 1538, 64_734_895), // 1.25e9 * 84/1622 = 64,734,895.2 (= artifact)
+        (25_000, 84, 1538, 161_837_237), // 3.125e9 * 84/1622 = 161,837,238.0 - 0.02
+        (40_000, 84, 1538, 258_939_580), // 5e9 * 84/1622 = 258,939,580.8
         (100_000, 84, 1538, 647_348_951), // 1.25e10 * 84/1622 = 647,348,951.9
-        (40_000, 72, 9042, 39_499_670),   // BESS jumbo: 5e9 * 72/9114 = 39,499,670.8
-        (1, 64, 10_000, 794),             // 125,000 * 64/10064 = 794.9 -> the smallest case
+        (40_000, 72, 9042, 39_499_670), // BESS jumbo: 5e9 * 72/9114 = 39,499,670.8
+        (1, 64, 10_000, 794),           // 125,000 * 64/10064 = 794.9 -> the smallest case
     ];
     for &(mbps, c, f, want) in cases {
-        assert_eq!(max_credit_rate_bps(mbps, c, f), want, "{mbps} Mbit/s {c}/{f}");
+        assert_eq!(
+            max_credit_rate_bps(mbps, c, f),
+            want,
+            "{mbps} Mbit/s {c}/{f}"
+        );
     }
     assert_eq!(VECTOR_MAX_RATE_BPS, 64_734_895);
     // The inter-credit gap at peak rate is one MTU of link time: 1538 B at 10 Gbit/s plus the
@@ -65,23 +69,107 @@ fn max_credit_rate_is_the_papers_fraction_of_the_link() {
 fn every_parameter_is_range_checked() {
     let d = Config::DEFAULT;
     let bad: &[(&str, Config)] = &[
-        ("link_rate_mbps", Config { link_rate_mbps: 0, ..d }),
-        ("link_rate_mbps", Config { link_rate_mbps: 1_600_001, ..d }),
-        ("credit_bytes", Config { credit_bytes: 63, ..d }),
-        ("credit_bytes", Config { credit_bytes: 10_001, ..d }),
-        ("max_data_frame_bytes", Config { max_data_frame_bytes: 83, ..d }),
+        (
+            "link_rate_mbps",
+            Config {
+                link_rate_mbps: 0,
+                ..d
+            },
+        ),
+        (
+            "link_rate_mbps",
+            Config {
+                link_rate_mbps: 1_600_001,
+                ..d
+            },
+        ),
+        (
+            "credit_bytes",
+            Config {
+                credit_bytes: 63,
+                ..d
+            },
+        ),
+        (
+            "credit_bytes",
+            Config {
+                credit_bytes: 10_001,
+                ..d
+            },
+        ),
+        (
+            "max_data_frame_bytes",
+            Config {
+                max_data_frame_bytes: 83,
+                ..d
+            },
+        ),
         ("alpha_q16", Config { alpha_q16: 0, ..d }),
-        ("alpha_q16", Config { alpha_q16: 65_537, ..d }),
+        (
+            "alpha_q16",
+            Config {
+                alpha_q16: 65_537,
+                ..d
+            },
+        ),
         ("w_max_q16", Config { w_max_q16: 0, ..d }),
         ("w_min_q16", Config { w_min_q16: 0, ..d }),
-        ("w_min_q16", Config { w_min_q16: 40_000, ..d }),
-        ("w_init_q16", Config { w_init_q16: 600, ..d }),
-        ("w_init_q16", Config { w_init_q16: 40_000, ..d }),
-        ("w_step_q16", Config { w_step_q16: 65_537, ..d }),
-        ("target_loss_q16", Config { target_loss_q16: 32_769, ..d }),
-        ("target_loss_scaling_q16", Config { target_loss_scaling_q16: 32_769, ..d }),
-        ("jitter_q16", Config { jitter_q16: 32_769, ..d }),
-        ("rtt_ewma_q16", Config { rtt_ewma_q16: 0, ..d }),
+        (
+            "w_min_q16",
+            Config {
+                w_min_q16: 40_000,
+                ..d
+            },
+        ),
+        (
+            "w_init_q16",
+            Config {
+                w_init_q16: 600,
+                ..d
+            },
+        ),
+        (
+            "w_init_q16",
+            Config {
+                w_init_q16: 40_000,
+                ..d
+            },
+        ),
+        (
+            "w_step_q16",
+            Config {
+                w_step_q16: 65_537,
+                ..d
+            },
+        ),
+        (
+            "target_loss_q16",
+            Config {
+                target_loss_q16: 32_769,
+                ..d
+            },
+        ),
+        (
+            "target_loss_scaling_q16",
+            Config {
+                target_loss_scaling_q16: 32_769,
+                ..d
+            },
+        ),
+        (
+            "jitter_q16",
+            Config {
+                jitter_q16: 32_769,
+                ..d
+            },
+        ),
+        (
+            "rtt_ewma_q16",
+            Config {
+                rtt_ewma_q16: 0,
+                ..d
+            },
+        ),
         ("mode", Config { mode: 2, ..d }),
         ("rto_ns", Config { rto_ns: 999, ..d }),
     ];
@@ -91,7 +179,11 @@ fn every_parameter_is_range_checked() {
             Ok(_) => panic!("{field}: accepted {c:?}"),
         }
     }
-    assert!(Params::new(&Config { mode: MODE_PAPER, ..d }).is_ok());
+    assert!(Params::new(&Config {
+        mode: MODE_PAPER,
+        ..d
+    })
+    .is_ok());
 }
 
 #[test]
@@ -110,7 +202,13 @@ fn sender_uses_one_credit_per_packet_and_stops_when_empty() {
     // (backlog, want payload, want stop): 3000 B = 1460 + 1460 + 80.
     let steps: &[(u64, u32, bool)] = &[(3000, 1460, false), (1540, 1460, false), (80, 80, true)];
     for &(backlog, bytes, stop) in steps {
-        assert_eq!(s.on_credit(backlog, 1460), CreditUse { data_bytes: bytes, stop });
+        assert_eq!(
+            s.on_credit(backlog, 1460),
+            CreditUse {
+                data_bytes: bytes,
+                stop
+            }
+        );
     }
     assert!(!s.on_rto(&p, 1_000_000), "no request outstanding");
     // Credits still in flight after CREDIT_STOP are wasted (spec §4.9).
@@ -221,7 +319,11 @@ proptest! {
 /// 2-credit bucket; each surviving credit comes back as data one base RTT after it left the
 /// port. Returns each flow's credits that passed in the last `tail_ns`.
 fn bottleneck(n: usize, mode: u64, start_stagger_ns: u64, end_ns: u64, tail_ns: u64) -> Vec<u64> {
-    let p = Params::new(&Config { mode, ..Config::DEFAULT }).unwrap();
+    let p = Params::new(&Config {
+        mode,
+        ..Config::DEFAULT
+    })
+    .unwrap();
     let service_ns = 84_000_000_000 / p.max_rate_bps(); // 1297 ns per credit at 10 Gbit/s
     let base_rtt_ns = 10_000;
     let queue_cap = 8u64;
@@ -247,7 +349,9 @@ fn bottleneck(n: usize, mode: u64, start_stagger_ns: u64, end_ns: u64, tail_ns: 
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        let Some(c) = rx[f].on_credit_timer(&p, t, rng as u32) else { continue };
+        let Some(c) = rx[f].on_credit_timer(&p, t, rng as u32) else {
+            continue;
+        };
         heap.push(Reverse((t + c.gap_ns, 1, f, 0, 0)));
         // Drop-tail FIFO served at one credit per `service_ns`: an idle port sends at once,
         // otherwise the credit waits behind the backlog, or is dropped past `queue_cap`.
@@ -284,7 +388,10 @@ fn closed_loop_shares_a_bottleneck_fairly_and_fully() {
             let cap = tail / 1297;
             let sum: u64 = got.iter().sum();
             let j = jain(&got);
-            assert!(sum * 100 >= cap * util_pct, "mode {mode} n {n}: {sum} of {cap} credits: {got:?}");
+            assert!(
+                sum * 100 >= cap * util_pct,
+                "mode {mode} n {n}: {sum} of {cap} credits: {got:?}"
+            );
             assert!(j >= 0.95, "mode {mode} n {n}: Jain {j:.3}: {got:?}");
         }
     }

@@ -1,0 +1,841 @@
+//! ExpressPass in the simulator: receiver-driven credits (Cho, Jang, Han, SIGCOMM 2017).
+//!
+//! A separate event loop over the same topologies ([`crate::topo`]) and the same output
+//! ([`RunOutput`], so metrics, CSV and plots are shared) as the TCP engine: ExpressPass has no
+//! ACK clock, no window and no SACK; its switches have a second, rate-limited class. What runs:
+//!
+//! - every output port (switch ports and host NICs) is an [`port::XPort`]: credit class limited
+//!   to `C * credit / (credit + max frame)` with a token bucket of `bucket_credits` credits and
+//!   a drop-tail credit queue of `credit_queue` credits; a data FIFO with the port's buffer
+//!   (paper §3.1, artifact `XPassDropTail`);
+//! - routing is symmetric: at an ECMP choice every switch ranks its candidate next hops by the
+//!   peer's node id (deterministic ECMP) and picks the rank `hash(flow) mod n` (symmetric
+//!   hashing, no direction in the key), so data retraces its credit's path (§3.1);
+//! - the receiver's credit rate and the sender's credit consumption are the core's law
+//!   ([`rdcc_core::expresspass`]); the host adds credit timers, a host processing delay
+//!   `host_delay + U[0, host_delay_spread]` between a credit's arrival and its data (Δd_host of
+//!   Eq. 1), CREDIT_REQUEST with the artifact's RTO, CREDIT_STOP, and go-back-N on a NACK for
+//!   the rare data loss;
+//! - `naive = true` is §2's naive scheme: credits at the maximum rate, no feedback control.
+//!
+//! FCT is measured at the receiver (last byte delivered).
+
+pub mod config;
+pub mod port;
+
+use crate::engine::{Counters, FlowRecord, FlowSpec, RunOutput, Series};
+use crate::rng::{mix, Rng};
+use crate::topo::Network;
+use port::{Next, XPkt, XPort, KIND_CREDIT, KIND_DATA, KIND_NACK, KIND_REQUEST, KIND_STOP};
+use rdcc_core::expresspass::{Config as LawConfig, Params, Receiver, Sender};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Settings of one ExpressPass run.
+#[derive(Clone, Debug)]
+pub struct XpassConfig {
+    /// The law's parameters; `link_rate_mbps` is replaced per flow by the receiver NIC's rate.
+    pub law: LawConfig,
+    /// Payload bytes per data packet (artifact: 1538 - 78 = 1460).
+    pub mss_bytes: u32,
+    /// Header bytes per data packet on the wire (artifact: 78, with preamble and IFG 1538 in
+    /// all for a full packet).
+    pub header_bytes: u32,
+    /// Wire size of credits and control packets (84).
+    pub credit_bytes: u32,
+    /// Credit queue per port, credits (§3.1: 4 to 8).
+    pub credit_queue: usize,
+    /// Token bucket per port, credits (§3.1: 2).
+    pub bucket_credits: u64,
+    /// Fixed host delay from a credit's arrival to its data on the NIC, ns.
+    pub host_delay_ns: u64,
+    /// Spread of the host delay (Δd_host), ns: uniform in [0, spread].
+    pub host_delay_spread_ns: u64,
+    /// §2's naive scheme: credits at the maximum rate without feedback control.
+    pub naive: bool,
+    /// Metrics sampling interval, ns.
+    pub sample_ns: u64,
+    /// Simulated time, ns.
+    pub duration_ns: u64,
+    /// Seed (jitter, host delay, ECMP hash).
+    pub seed: u64,
+    /// Flows with a per-flow time series.
+    pub trace_flows: usize,
+}
+
+impl Default for XpassConfig {
+    fn default() -> Self {
+        XpassConfig {
+            law: LawConfig::DEFAULT,
+            mss_bytes: 1460,
+            header_bytes: 78,
+            credit_bytes: 84,
+            credit_queue: 8,
+            bucket_credits: 2,
+            host_delay_ns: 1_000,
+            host_delay_spread_ns: 1_000,
+            naive: false,
+            sample_ns: 10_000,
+            duration_ns: 10_000_000,
+            seed: 1,
+            trace_flows: 64,
+        }
+    }
+}
+
+/// ExpressPass counters beyond the shared [`Counters`].
+#[derive(Clone, Debug, Default)]
+pub struct XpassStats {
+    /// Credits the receivers sent.
+    pub credits_sent: u64,
+    /// Credits dropped by rate limiting (all ports).
+    pub credits_dropped: u64,
+    /// Credits that reached a sender with nothing to send (or after CREDIT_STOP).
+    pub credits_wasted: u64,
+    /// Data-class packets dropped (data, requests, stops, NACKs).
+    pub data_class_dropped: u64,
+    /// Largest data queue over all switch ports, bytes.
+    pub max_switch_queue_bytes: u64,
+    /// Credit requests resent on the RTO.
+    pub request_timeouts: u64,
+    /// NACKs sent.
+    pub nacks: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    TxDone { node: u32, port: u16 },
+    Arrive { node: u32, pkt: XPkt },
+    Wake { node: u32, port: u16 },
+    FlowStart(u32),
+    CreditTimer(u32),
+    HostTx { host: u32, pkt: XPkt },
+    Rto(u32),
+    Sample,
+}
+
+struct Entry {
+    t: u64,
+    seq: u64,
+    ev: Ev,
+}
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.t == o.t && self.seq == o.seq
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (o.t, o.seq).cmp(&(self.t, self.seq))
+    }
+}
+
+struct XNode {
+    host: Option<u32>,
+    names: Vec<String>,
+    ports: Vec<XPort>,
+    routes: Vec<Vec<u16>>,
+}
+
+struct XFlow {
+    spec: FlowSpec,
+    params: Params,
+    rx: Receiver,
+    tx: Sender,
+    /// Bytes to send (`u64::MAX` = unlimited).
+    total: u64,
+    snd_nxt: u64,
+    rcv_nxt: u64,
+    rx_bytes: u64,
+    started: bool,
+    done: bool,
+    finish_ns: u64,
+    timer_on: bool,
+    rto_on: bool,
+    last_nack_ns: u64,
+    last_stop_ns: u64,
+    retransmits: u64,
+}
+
+/// The ExpressPass simulator.
+pub struct XpassSim {
+    now: u64,
+    seq: u64,
+    heap: BinaryHeap<Entry>,
+    nodes: Vec<XNode>,
+    host_nodes: Vec<u32>,
+    flows: Vec<XFlow>,
+    profiles: Vec<String>,
+    cfg: XpassConfig,
+    rng: Rng,
+    ecmp_salt: u64,
+    c: Counters,
+    x: XpassStats,
+    series: Series,
+    monitors: Vec<(u32, u16)>,
+    monitor_names: Vec<String>,
+    last_rx: Vec<u64>,
+    rtt_samples: Vec<u32>,
+    measure_from_ns: u64,
+}
+
+impl XpassSim {
+    /// A simulator over `net`. `profile` names the run; `measure_from_ns` starts RTT sampling.
+    pub fn new(
+        net: &Network,
+        profile: &str,
+        flows: Vec<FlowSpec>,
+        cfg: XpassConfig,
+        measure_from_ns: u64,
+    ) -> Result<XpassSim, String> {
+        let max_frame = (cfg.mss_bytes + cfg.header_bytes) as u64;
+        let credit = cfg.credit_bytes as u64;
+        let bucket = cfg.bucket_credits * credit;
+        let nodes: Vec<XNode> = net
+            .nodes
+            .iter()
+            .map(|n| XNode {
+                host: n.host,
+                names: n.ports.iter().map(|p| p.name.clone()).collect(),
+                ports: n
+                    .ports
+                    .iter()
+                    .map(|p| {
+                        XPort::new(
+                            p.peer,
+                            p.rate_bits_per_s,
+                            p.delay_ns,
+                            p.buffer_bytes,
+                            cfg.credit_queue,
+                            (credit, credit + max_frame),
+                            bucket,
+                        )
+                    })
+                    .collect(),
+                routes: n.routes.clone(),
+            })
+            .collect();
+        let mut xf = Vec::with_capacity(flows.len());
+        for (i, spec) in flows.into_iter().enumerate() {
+            let rnode = net.host_nodes[spec.dst as usize] as usize;
+            let rate = net.nodes[rnode].ports[0].rate_bits_per_s;
+            let law = LawConfig {
+                link_rate_mbps: rate / 1_000_000,
+                credit_bytes: credit,
+                max_data_frame_bytes: max_frame,
+                ..cfg.law
+            };
+            let params = Params::new(&law).map_err(|e| {
+                format!(
+                    "expresspass: flow {i}: {}={} out of range [{}, {}]",
+                    e.field, e.value, e.min, e.max
+                )
+            })?;
+            xf.push(XFlow {
+                total: if spec.size_bytes == 0 {
+                    u64::MAX
+                } else {
+                    spec.size_bytes
+                },
+                spec,
+                params,
+                rx: Receiver::default(),
+                tx: Sender::default(),
+                snd_nxt: 0,
+                rcv_nxt: 0,
+                rx_bytes: 0,
+                started: false,
+                done: false,
+                finish_ns: 0,
+                timer_on: false,
+                rto_on: false,
+                last_nack_ns: 0,
+                last_stop_ns: 0,
+                retransmits: 0,
+            });
+        }
+        let n_traced = xf.len().min(cfg.trace_flows);
+        let monitors = net.monitors.clone();
+        let monitor_names = monitors
+            .iter()
+            .map(|&(n, p)| net.nodes[n as usize].ports[p as usize].name.clone())
+            .collect();
+        let nf = xf.len();
+        let mut sim = XpassSim {
+            now: 0,
+            seq: 0,
+            heap: BinaryHeap::new(),
+            nodes,
+            host_nodes: net.host_nodes.clone(),
+            flows: xf,
+            profiles: vec![profile.to_string()],
+            rng: Rng::new(mix(cfg.seed, 0x0c0d_17ed)),
+            ecmp_salt: mix(cfg.seed, 0xec3d),
+            cfg,
+            c: Counters::default(),
+            x: XpassStats::default(),
+            series: Series {
+                flow_bps: vec![Vec::new(); n_traced],
+                flow_cwnd_bytes: vec![Vec::new(); n_traced],
+                flow_rate_bps: vec![Vec::new(); n_traced],
+                queue_bytes: vec![Vec::new(); monitors.len()],
+                queue_max_bytes: vec![Vec::new(); monitors.len()],
+                ..Default::default()
+            },
+            monitors,
+            monitor_names,
+            last_rx: vec![0; nf],
+            rtt_samples: Vec::new(),
+            measure_from_ns,
+        };
+        for f in 0..nf {
+            let t = sim.flows[f].spec.start_ns;
+            sim.schedule(t, Ev::FlowStart(f as u32));
+        }
+        sim.schedule(sim.cfg.sample_ns, Ev::Sample);
+        Ok(sim)
+    }
+
+    fn schedule(&mut self, t: u64, ev: Ev) {
+        self.seq += 1;
+        self.heap.push(Entry {
+            t,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    /// Current simulated time, ns.
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.c.events
+    }
+
+    /// Run until `t_end_ns` (events at exactly `t_end_ns` included).
+    pub fn run_until(&mut self, t_end_ns: u64) {
+        while let Some(top) = self.heap.peek() {
+            if top.t > t_end_ns {
+                break;
+            }
+            let e = self.heap.pop().expect("peeked");
+            self.now = e.t;
+            self.c.events += 1;
+            match e.ev {
+                Ev::TxDone { node, port } => {
+                    self.nodes[node as usize].ports[port as usize].busy = false;
+                    self.kick(node, port);
+                }
+                Ev::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Ev::Wake { node, port } => {
+                    let p = &mut self.nodes[node as usize].ports[port as usize];
+                    if p.wake_at == self.now {
+                        p.wake_at = 0;
+                    }
+                    self.kick(node, port);
+                }
+                Ev::FlowStart(f) => self.on_flow_start(f as usize),
+                Ev::CreditTimer(f) => self.on_credit_timer(f as usize),
+                Ev::HostTx { host, pkt } => self.host_send(host, pkt),
+                Ev::Rto(f) => self.on_rto(f as usize),
+                Ev::Sample => self.on_sample(),
+            }
+        }
+        self.now = self.now.max(t_end_ns);
+    }
+
+    // ---- fabric ----------------------------------------------------------------------------
+
+    /// Symmetric ECMP: rank the candidates by peer node id, pick rank `hash(flow) mod n`.
+    fn route_port(&self, node: u32, pkt: &XPkt) -> u16 {
+        let n = &self.nodes[node as usize];
+        if n.host.is_some() {
+            return 0;
+        }
+        let set = &n.routes[pkt.dst as usize];
+        if set.len() == 1 {
+            return set[0];
+        }
+        let rank = (mix(pkt.flow as u64, self.ecmp_salt) % set.len() as u64) as usize;
+        let mut by_peer: Vec<(u32, u16)> =
+            set.iter().map(|&p| (n.ports[p as usize].peer, p)).collect();
+        by_peer.sort_unstable();
+        by_peer[rank].1
+    }
+
+    fn enqueue(&mut self, node: u32, port: u16, pkt: XPkt) {
+        let is_switch = self.nodes[node as usize].host.is_none();
+        let p = &mut self.nodes[node as usize].ports[port as usize];
+        if !p.enqueue(pkt) {
+            if pkt.kind == KIND_CREDIT {
+                self.x.credits_dropped += 1;
+            } else {
+                self.x.data_class_dropped += 1;
+                if pkt.kind == KIND_DATA {
+                    self.c.data_dropped += 1;
+                } else {
+                    self.c.acks_dropped += 1;
+                }
+            }
+            return;
+        }
+        if is_switch {
+            self.x.max_switch_queue_bytes = self.x.max_switch_queue_bytes.max(p.data_bytes);
+        }
+        self.kick(node, port);
+    }
+
+    fn kick(&mut self, node: u32, port: u16) {
+        let now = self.now;
+        let p = &mut self.nodes[node as usize].ports[port as usize];
+        if p.busy {
+            return;
+        }
+        match p.next(now) {
+            Next::Send(pkt) => {
+                p.busy = true;
+                let ser = p.ser_ns(pkt.wire);
+                p.tx_bytes += pkt.wire as u64;
+                let (peer, delay) = (p.peer, p.delay_ns);
+                self.schedule(now + ser, Ev::TxDone { node, port });
+                self.schedule(now + ser + delay, Ev::Arrive { node: peer, pkt });
+            }
+            Next::WaitUntil(t) => {
+                if p.wake_at == 0 || p.wake_at > t {
+                    p.wake_at = t;
+                    self.schedule(t, Ev::Wake { node, port });
+                }
+            }
+            Next::Idle => {}
+        }
+    }
+
+    fn on_arrive(&mut self, node: u32, pkt: XPkt) {
+        match self.nodes[node as usize].host {
+            Some(h) if h == pkt.dst => self.deliver(pkt),
+            Some(_) => {} // misrouted: cannot happen with shortest-path routes
+            None => {
+                let port = self.route_port(node, &pkt);
+                self.enqueue(node, port, pkt);
+            }
+        }
+    }
+
+    fn host_send(&mut self, host: u32, pkt: XPkt) {
+        let node = self.host_nodes[host as usize];
+        if pkt.kind == KIND_DATA {
+            self.c.data_sent += 1;
+        }
+        self.enqueue(node, 0, pkt);
+    }
+
+    fn ctrl(&self, f: usize, kind: u8, to_receiver: bool, seq: u64) -> XPkt {
+        let s = &self.flows[f].spec;
+        XPkt {
+            kind,
+            flow: f as u32,
+            dst: if to_receiver { s.dst } else { s.src },
+            wire: self.cfg.credit_bytes,
+            payload: 0,
+            seq,
+            credit_seq: 0,
+            credit_sent_ns: 0,
+        }
+    }
+
+    // ---- sender ----------------------------------------------------------------------------
+
+    fn on_flow_start(&mut self, f: usize) {
+        self.flows[f].started = true;
+        self.request(f);
+    }
+
+    fn request(&mut self, f: usize) {
+        let now = self.now;
+        if self.flows[f].tx.on_backlog(now) {
+            let pkt = self.ctrl(f, KIND_REQUEST, true, 0);
+            let src = self.flows[f].spec.src;
+            self.host_send(src, pkt);
+            self.arm_rto(f);
+        }
+    }
+
+    fn arm_rto(&mut self, f: usize) {
+        let fl = &mut self.flows[f];
+        if !fl.rto_on {
+            fl.rto_on = true;
+            let t = fl.tx.request_ns + fl.params.rto_ns();
+            self.schedule(t, Ev::Rto(f as u32));
+        }
+    }
+
+    fn on_rto(&mut self, f: usize) {
+        let now = self.now;
+        let fl = &mut self.flows[f];
+        fl.rto_on = false;
+        if !fl.tx.requesting {
+            return;
+        }
+        let p = fl.params;
+        if fl.tx.on_rto(&p, now) {
+            self.x.request_timeouts += 1;
+            self.c.timeouts += 1;
+            let pkt = self.ctrl(f, KIND_REQUEST, true, 0);
+            let src = self.flows[f].spec.src;
+            self.host_send(src, pkt);
+        }
+        self.arm_rto(f);
+    }
+
+    fn host_delay(&mut self) -> u64 {
+        let spread = self.cfg.host_delay_spread_ns;
+        let j = if spread > 0 {
+            self.rng.below(spread + 1)
+        } else {
+            0
+        };
+        self.cfg.host_delay_ns + j
+    }
+
+    fn on_credit(&mut self, pkt: XPkt) {
+        let f = pkt.flow as usize;
+        let mss = self.cfg.mss_bytes;
+        let fl = &mut self.flows[f];
+        let backlog = fl.total.saturating_sub(fl.snd_nxt);
+        let was_receiving = fl.tx.receiving || fl.tx.requesting;
+        let u = fl.tx.on_credit(backlog, mss);
+        let src = fl.spec.src;
+        let dst = fl.spec.dst;
+        if u.data_bytes == 0 {
+            self.x.credits_wasted += 1;
+            // A lost CREDIT_STOP keeps credits coming: repeat it at most once per RTO.
+            let fl = &mut self.flows[f];
+            if !was_receiving && backlog == 0 && self.now >= fl.last_stop_ns + fl.params.rto_ns() {
+                fl.last_stop_ns = self.now;
+                let stop = self.ctrl(f, KIND_STOP, true, 0);
+                let d = self.host_delay();
+                self.schedule(
+                    self.now + d,
+                    Ev::HostTx {
+                        host: src,
+                        pkt: stop,
+                    },
+                );
+            }
+            return;
+        }
+        let data = XPkt {
+            kind: KIND_DATA,
+            flow: f as u32,
+            dst,
+            wire: u.data_bytes + self.cfg.header_bytes,
+            payload: u.data_bytes,
+            seq: fl.snd_nxt,
+            credit_seq: pkt.credit_seq,
+            credit_sent_ns: pkt.credit_sent_ns,
+        };
+        fl.snd_nxt += u.data_bytes as u64;
+        let d = self.host_delay();
+        self.schedule(
+            self.now + d,
+            Ev::HostTx {
+                host: src,
+                pkt: data,
+            },
+        );
+        if u.stop {
+            self.flows[f].last_stop_ns = self.now;
+            let stop = self.ctrl(f, KIND_STOP, true, 0);
+            // Same time, scheduled after the data: leaves the NIC behind it.
+            self.schedule(
+                self.now + d,
+                Ev::HostTx {
+                    host: src,
+                    pkt: stop,
+                },
+            );
+        }
+    }
+
+    fn on_nack(&mut self, pkt: XPkt) {
+        let f = pkt.flow as usize;
+        let fl = &mut self.flows[f];
+        if pkt.seq < fl.snd_nxt {
+            let mss = self.cfg.mss_bytes as u64;
+            fl.retransmits += (fl.snd_nxt - pkt.seq).div_ceil(mss);
+            self.c.retransmits += (fl.snd_nxt - pkt.seq).div_ceil(mss);
+            fl.snd_nxt = pkt.seq;
+        }
+        // Go-back-N: with the session closed, ask for credits again.
+        self.request(f);
+    }
+
+    // ---- receiver --------------------------------------------------------------------------
+
+    fn deliver(&mut self, pkt: XPkt) {
+        match pkt.kind {
+            KIND_CREDIT => self.on_credit(pkt),
+            KIND_NACK => self.on_nack(pkt),
+            KIND_REQUEST => {
+                let f = pkt.flow as usize;
+                let now = self.now;
+                let fl = &mut self.flows[f];
+                let p = fl.params;
+                if fl.rx.on_request(&p, now) && !fl.timer_on {
+                    fl.timer_on = true;
+                    self.schedule(now, Ev::CreditTimer(f as u32));
+                }
+            }
+            KIND_STOP => {
+                let f = pkt.flow as usize;
+                let fl = &mut self.flows[f];
+                fl.rx.on_stop();
+                if fl.rcv_nxt < fl.total {
+                    // Data behind the stop was lost: ask for it.
+                    self.nack(f, true);
+                }
+            }
+            _ => self.on_data(pkt),
+        }
+    }
+
+    fn on_credit_timer(&mut self, f: usize) {
+        let now = self.now;
+        let r = self.rng.next_u64() as u32;
+        let naive = self.cfg.naive;
+        let fl = &mut self.flows[f];
+        let p = fl.params;
+        if naive {
+            fl.rx.rate_bps = p.max_rate_bps();
+        }
+        let Some(c) = fl.rx.on_credit_timer(&p, now, r) else {
+            fl.timer_on = false;
+            return;
+        };
+        let pkt = XPkt {
+            kind: KIND_CREDIT,
+            flow: f as u32,
+            dst: fl.spec.src,
+            wire: self.cfg.credit_bytes,
+            payload: 0,
+            seq: 0,
+            credit_seq: c.seq,
+            credit_sent_ns: now,
+        };
+        let dst_host = fl.spec.dst;
+        self.x.credits_sent += 1;
+        self.schedule(now + c.gap_ns, Ev::CreditTimer(f as u32));
+        let node = self.host_nodes[dst_host as usize];
+        self.enqueue(node, 0, pkt);
+    }
+
+    fn on_data(&mut self, pkt: XPkt) {
+        let f = pkt.flow as usize;
+        let now = self.now;
+        self.c.data_delivered += 1;
+        let naive = self.cfg.naive;
+        let fl = &mut self.flows[f];
+        let p = fl.params;
+        if !naive {
+            fl.rx.on_data(&p, now, pkt.credit_seq, pkt.credit_sent_ns);
+        }
+        if now >= self.measure_from_ns {
+            let rtt = now.saturating_sub(pkt.credit_sent_ns).min(u32::MAX as u64) as u32;
+            self.rtt_samples.push(rtt);
+        }
+        if pkt.seq == fl.rcv_nxt {
+            fl.rcv_nxt += pkt.payload as u64;
+            fl.rx_bytes += pkt.payload as u64;
+            if fl.rcv_nxt >= fl.total && !fl.done {
+                fl.done = true;
+                fl.finish_ns = now;
+            }
+        } else if pkt.seq > fl.rcv_nxt {
+            self.nack(f, false);
+        }
+    }
+
+    fn nack(&mut self, f: usize, force: bool) {
+        let now = self.now;
+        let fl = &mut self.flows[f];
+        let wait = fl.rx.rtt_ns.max(fl.params.rto_ns() / 4);
+        if !force && fl.last_nack_ns != 0 && now < fl.last_nack_ns + wait {
+            return;
+        }
+        fl.last_nack_ns = now;
+        self.x.nacks += 1;
+        let seq = fl.rcv_nxt;
+        let pkt = self.ctrl(f, KIND_NACK, false, seq);
+        let dst = self.flows[f].spec.dst;
+        self.host_send(dst, pkt);
+    }
+
+    // ---- output ----------------------------------------------------------------------------
+
+    fn on_sample(&mut self) {
+        let now = self.now;
+        let dt = self.cfg.sample_ns;
+        let t0 = now.saturating_sub(dt);
+        let frame_per_credit =
+            (self.cfg.mss_bytes + self.cfg.header_bytes) as f64 / self.cfg.credit_bytes as f64;
+        let s = &mut self.series;
+        s.t_ns.push(now);
+        let (mut sum, mut sq, mut n, mut total) = (0.0, 0.0, 0u32, 0.0);
+        for (i, f) in self.flows.iter().enumerate() {
+            let bytes = f.rx_bytes - self.last_rx[i];
+            self.last_rx[i] = f.rx_bytes;
+            let bps = bytes as f64 * 8e9 / dt as f64;
+            total += bps;
+            if i < s.flow_bps.len() {
+                s.flow_bps[i].push(bps);
+                s.flow_cwnd_bytes[i].push(0.0);
+                // The data rate the credit rate authorises, bits/s.
+                let r = if f.rx.active {
+                    f.rx.rate_bps as f64
+                } else {
+                    0.0
+                };
+                s.flow_rate_bps[i].push(r * frame_per_credit * 8.0);
+            }
+            let active = f.started && f.spec.start_ns <= t0 && (!f.done || f.finish_ns >= now);
+            if active {
+                sum += bps;
+                sq += bps * bps;
+                n += 1;
+            }
+        }
+        s.jain.push(if n > 0 && sq > 0.0 {
+            sum * sum / (n as f64 * sq)
+        } else {
+            f64::NAN
+        });
+        s.active.push(n);
+        s.total_bps.push(total);
+        for (k, &(node, port)) in self.monitors.iter().enumerate() {
+            let p = &mut self.nodes[node as usize].ports[port as usize];
+            s.queue_bytes[k].push(p.data_bytes);
+            s.queue_max_bytes[k].push(p.max_since_sample);
+            p.max_since_sample = p.data_bytes;
+        }
+        if now + dt <= self.cfg.duration_ns {
+            self.schedule(now + dt, Ev::Sample);
+        }
+    }
+
+    /// Lower bound on a flow's FCT: request out, first credit back, then the payload at the
+    /// path's slowest data rate (95 % of it, the rest is credits) plus one data propagation.
+    fn ideal_ns(&self, f: usize) -> u64 {
+        let fl = &self.flows[f];
+        if fl.spec.size_bytes == 0 {
+            return 0;
+        }
+        let mut node = self.host_nodes[fl.spec.src as usize];
+        let target = self.host_nodes[fl.spec.dst as usize];
+        let probe = self.ctrl(f, KIND_DATA, true, 0);
+        let (mut one_way, mut min_rate, mut guard) = (0u64, u64::MAX, 0);
+        while node != target && guard < 64 {
+            let port = self.route_port(node, &probe);
+            let p = &self.nodes[node as usize].ports[port as usize];
+            one_way += p.delay_ns;
+            min_rate = min_rate.min(p.rate_bits_per_s);
+            node = p.peer;
+            guard += 1;
+        }
+        let frame = (self.cfg.mss_bytes + self.cfg.header_bytes) as u64;
+        let credit = self.cfg.credit_bytes as u64;
+        let pkts = fl.spec.size_bytes.div_ceil(self.cfg.mss_bytes as u64);
+        let wire = fl.spec.size_bytes + pkts * self.cfg.header_bytes as u64;
+        let data_rate = min_rate as f64 * frame as f64 / (frame + credit) as f64;
+        3 * one_way + (wire as f64 * 8e9 / data_rate) as u64
+    }
+
+    /// The links (node, port) a flow's packets in one direction cross.
+    pub fn path(&self, flow: usize, to_receiver: bool) -> Vec<(u32, u16)> {
+        let fl = &self.flows[flow];
+        let (src, dst) = if to_receiver {
+            (fl.spec.src, fl.spec.dst)
+        } else {
+            (fl.spec.dst, fl.spec.src)
+        };
+        let probe = self.ctrl(flow, KIND_DATA, to_receiver, 0);
+        let mut node = self.host_nodes[src as usize];
+        let target = self.host_nodes[dst as usize];
+        let mut hops = Vec::new();
+        while node != target && hops.len() < 64 {
+            let port = self.route_port(node, &probe);
+            hops.push((node, port));
+            node = self.nodes[node as usize].ports[port as usize].peer;
+        }
+        hops
+    }
+
+    /// The peer of a port.
+    pub fn peer(&self, node: u32, port: u16) -> u32 {
+        self.nodes[node as usize].ports[port as usize].peer
+    }
+
+    /// Collect the output at the current time.
+    pub fn finish(self) -> (RunOutput, XpassStats) {
+        let mut in_net = 0u64;
+        for n in &self.nodes {
+            for p in &n.ports {
+                in_net += p.data_q.iter().filter(|k| k.kind == KIND_DATA).count() as u64;
+            }
+        }
+        for e in self.heap.iter() {
+            if let Ev::Arrive { pkt, .. } | Ev::HostTx { pkt, .. } = e.ev {
+                in_net += (pkt.kind == KIND_DATA) as u64;
+            }
+        }
+        let mut port_stats = Vec::new();
+        for n in self.nodes.iter().filter(|n| n.host.is_none()) {
+            for (p, name) in n.ports.iter().zip(&n.names) {
+                port_stats.push((name.clone(), p.data_drops, p.max_data_bytes, p.tx_bytes));
+            }
+        }
+        let monitor_rates = self
+            .monitors
+            .iter()
+            .map(|&(n, p)| self.nodes[n as usize].ports[p as usize].rate_bits_per_s)
+            .collect();
+        let flows = (0..self.flows.len())
+            .map(|i| {
+                let f = &self.flows[i];
+                FlowRecord {
+                    spec: f.spec.clone(),
+                    finish_ns: f.done.then_some(f.finish_ns),
+                    ideal_ns: self.ideal_ns(i),
+                    rx_bytes: f.rx_bytes,
+                    retransmits: f.retransmits,
+                    last_signal: f.rx.rate_bps as i64,
+                }
+            })
+            .collect();
+        let mut x = self.x;
+        x.credits_wasted = x
+            .credits_wasted
+            .max(self.flows.iter().map(|f| f.tx.wasted).sum());
+        let out = RunOutput {
+            profiles: self.profiles,
+            flows,
+            series: self.series,
+            monitor_names: self.monitor_names,
+            monitor_rates,
+            rtt_ns: self.rtt_samples,
+            counters: self.c,
+            data_in_network: in_net,
+            port_stats,
+            end_ns: self.now,
+        };
+        (out, x)
+    }
+}
