@@ -32,6 +32,7 @@ pub const SIM_KEYS: &[(&str, u64, u64)] = &[
     ("host_delay_spread_ns", 0, 100_000), // Δd_host
     ("credit_bytes", 64, 1_000),          // credit size on the wire (84)
     ("naive", 0, 1),                      // §2's naive max-rate credits
+    ("credit_size_spread", 0, 32),        // credit size credit_bytes +- this (artifact: 8)
 ];
 
 /// Apply `overrides` to `base`; the error names the key and the accepted range.
@@ -70,10 +71,17 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
                     "host_delay_ns" => c.host_delay_ns = v,
                     "host_delay_spread_ns" => c.host_delay_spread_ns = v,
                     "credit_bytes" => c.credit_bytes = v as u32,
+                    "credit_size_spread" => c.credit_size_spread = v as u32,
                     _ => c.naive = v == 1,
                 }
             }
         }
+    }
+    if c.credit_size_spread * 2 > c.credit_bytes {
+        return Err(format!(
+            "{LAW_NAME}: credit_size_spread={} must be at most half of credit_bytes={}",
+            c.credit_size_spread, c.credit_bytes
+        ));
     }
     // Validate the law once here (the per-flow link rate is checked when the run is built).
     let frame = (c.mss_bytes + c.header_bytes) as u64;

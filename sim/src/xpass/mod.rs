@@ -43,6 +43,9 @@ pub struct XpassConfig {
     pub header_bytes: u32,
     /// Wire size of credits and control packets (84).
     pub credit_bytes: u32,
+    /// Credit sizes are uniform in `credit_bytes ± credit_size_spread` (the artifact's
+    /// large-scale runs: 76 to 92 B), which breaks drop-tail phase locking; 0 = fixed size.
+    pub credit_size_spread: u32,
     /// Credit queue per port, credits (§3.1: 4 to 8).
     pub credit_queue: usize,
     /// Token bucket per port, credits (§3.1: 2).
@@ -70,6 +73,7 @@ impl Default for XpassConfig {
             mss_bytes: 1460,
             header_bytes: 78,
             credit_bytes: 84,
+            credit_size_spread: 8,
             credit_queue: 8,
             bucket_credits: 2,
             host_delay_ns: 1_000,
@@ -611,6 +615,8 @@ impl XpassSim {
     fn on_credit_timer(&mut self, f: usize) {
         let now = self.now;
         let r = self.rng.next_u64() as u32;
+        let spread = self.cfg.credit_size_spread;
+        let wire = self.cfg.credit_bytes - spread + self.rng.below(2 * spread as u64 + 1) as u32;
         let naive = self.cfg.naive;
         let fl = &mut self.flows[f];
         let p = fl.params;
@@ -625,7 +631,7 @@ impl XpassSim {
             kind: KIND_CREDIT,
             flow: f as u32,
             dst: fl.spec.src,
-            wire: self.cfg.credit_bytes,
+            wire,
             payload: 0,
             seq: 0,
             credit_seq: c.seq,
@@ -838,4 +844,25 @@ impl XpassSim {
         };
         (out, x)
     }
+}
+
+/// Eq. 1's zero-loss buffer bound for the data port that feeds a receiver whose credits cross
+/// `credit_hops` rate-limited credit queues on the way to the senders (the receiver's NIC, then
+/// every switch port on the reverse path), bytes.
+///
+/// §3.1: the delay spread `Δd_p` accumulates along the credit path: each hop adds the largest
+/// credit queueing delay (`credit_queue` credits of the largest size at the credit rate;
+/// `max(d_credit)` of Eq. 1) and the sender adds its host-delay spread `Δd_host`; links and
+/// switching are the same for every credit of a path (`t(p, q)` cancels in a one-path
+/// topology). Data arriving at line rate for `Δd_p` is the buffer, plus the burst the 2-credit
+/// bucket lets through at once (`bucket_credits` full frames), which Eq. 1's delay spread does
+/// not count.
+pub fn eq1_bound_bytes(cfg: &XpassConfig, link_bits_per_s: u64, credit_hops: u64) -> u64 {
+    let frame = (cfg.mss_bytes + cfg.header_bytes) as u64;
+    let credit = cfg.credit_bytes as u64;
+    let credit_rate = link_bits_per_s * credit / (credit + frame);
+    let max_credit = (cfg.credit_bytes + cfg.credit_size_spread) as u64;
+    let queue_ns = (cfg.credit_queue as u64 * max_credit * 8_000_000_000).div_ceil(credit_rate);
+    let spread_ns = credit_hops * queue_ns + cfg.host_delay_spread_ns;
+    (spread_ns * link_bits_per_s).div_ceil(8_000_000_000) + cfg.bucket_credits * frame
 }

@@ -1,0 +1,282 @@
+//! ExpressPass in the simulator (issue 17): zero data loss and Eq. 1's queue bound in N:1
+//! incast up to N = 256, convergence against DCTCP, symmetric paths, the naive scheme's
+//! parking-lot utilisation (§3 Fig. 4b) and what feedback control restores, malformed keys
+//! refused. Scaled down from the scenario files (`sim/scenarios/xpass_*.toml`) to keep the
+//! suite short in debug builds.
+
+use rdcc_sim::scenario::{RunResult, Scenario};
+use rdcc_sim::xpass::{eq1_bound_bytes, XpassConfig};
+
+fn scenario(text: &str) -> Scenario {
+    Scenario::parse(text).unwrap()
+}
+
+fn run(sc: &Scenario, alg: &str) -> RunResult {
+    sc.run_one(alg, false).unwrap()
+}
+
+fn incast(n: u32, size: u64, dur_us: u32, algos: &str) -> Scenario {
+    scenario(&format!(
+        r#"
+name = "t"
+duration_us = {dur_us}
+sample_us = 20
+algorithms = [{algos}]
+[topology]
+kind = "incast"
+senders = {n}
+host_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 384.5
+ecn_k_kb = 65
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[[flows]]
+src = 0
+dst = {n}
+count = {n}
+size_bytes = {size}
+"#
+    ))
+}
+
+#[test]
+fn incast_has_no_data_loss_and_stays_below_the_eq1_bound() {
+    // Two credit-limited hops (receiver NIC, switch port to each sender): bound by hand
+    // 2 * 8 * 92 B * 8 / 517,879,161 bit/s = 22.74 us, + 1 us host spread = 23.74 us of
+    // 10 Gbit/s = 29.7 KB, + 2 frames (3076 B) = 32.8 KB.
+    let bound = eq1_bound_bytes(&XpassConfig::default(), 10_000_000_000, 2);
+    assert!((32_700..32_900).contains(&bound), "{bound}");
+    for (n, size) in [(16u32, 64_000u64), (64, 16_000), (256, 8_000)] {
+        let sc = incast(n, size, 6_000, "\"expresspass\"");
+        let r = run(&sc, "expresspass");
+        let x = r.xpass.as_ref().unwrap();
+        assert_eq!(r.out.counters.data_dropped, 0, "N={n}");
+        assert_eq!(x.data_class_dropped, 0, "N={n}");
+        assert_eq!(r.summary.flows_done, n as usize, "N={n}");
+        assert!(
+            x.max_switch_queue_bytes <= bound,
+            "N={n}: queue {} > Eq. 1 bound {bound}",
+            x.max_switch_queue_bytes
+        );
+        assert!(
+            x.credits_dropped > 0,
+            "N={n}: the credit limiters must bind"
+        );
+    }
+    // DCTCP on the same 256:1 incast overflows the same buffer.
+    let sc = incast(256, 8_000, 6_000, "\"dctcp\"");
+    let d = run(&sc, "dctcp");
+    assert!(d.out.counters.data_dropped > 0);
+}
+
+/// Mean goodput of each flow over samples in (from_ns, to_ns], Gbit/s.
+fn means(r: &RunResult, from_ns: u64, to_ns: u64) -> Vec<f64> {
+    let s = &r.out.series;
+    let idx: Vec<usize> = (0..s.t_ns.len())
+        .filter(|&i| s.t_ns[i] > from_ns && s.t_ns[i] <= to_ns)
+        .collect();
+    s.flow_bps
+        .iter()
+        .map(|v| idx.iter().map(|&i| v[i]).sum::<f64>() / idx.len() as f64 / 1e9)
+        .collect()
+}
+
+/// First time after `join_ns` from which every flow's goodput, averaged over windows of
+/// `win_ns`, stays within ±`tol` of the fair share until `end_ns`.
+fn converged_after(r: &RunResult, join_ns: u64, end_ns: u64, win_ns: u64, tol: f64) -> Option<u64> {
+    let mut t = join_ns;
+    let mut first_ok = None;
+    while t + win_ns <= end_ns {
+        let m = means(r, t, t + win_ns);
+        let fair = m.iter().sum::<f64>() / m.len() as f64;
+        let ok = m.iter().all(|&g| (g - fair).abs() <= tol * fair);
+        match (ok, first_ok) {
+            (true, None) => first_ok = Some(t - join_ns),
+            (false, _) => first_ok = None,
+            _ => {}
+        }
+        t += win_ns;
+    }
+    first_ok
+}
+
+#[test]
+fn a_joining_flow_converges_faster_than_dctcp() {
+    // Three long flows, the third joins at 1 ms; base RTT about 8 us (1 us links).
+    let sc = scenario(
+        r#"
+name = "t"
+duration_us = 3000
+sample_us = 10
+algorithms = ["expresspass", "dctcp"]
+[topology]
+kind = "incast"
+senders = 3
+host_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 384.5
+ecn_k_kb = 65
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[[flows]]
+src = 0
+dst = 3
+count = 2
+[[flows]]
+src = 2
+dst = 3
+start_us = 1000
+"#,
+    );
+    let x = run(&sc, "expresspass");
+    let d = run(&sc, "dctcp");
+    // 100 us windows (about 12 RTTs; 74 packets at 9 Gbit/s), shares within ±30 %.
+    let tx = converged_after(&x, 1_000_000, 3_000_000, 100_000, 0.3);
+    let td = converged_after(&d, 1_000_000, 3_000_000, 100_000, 0.3);
+    eprintln!("converged after: ExpressPass {tx:?} ns, DCTCP {td:?} ns");
+    let tx = tx.expect("ExpressPass converges");
+    // Measured: 1.6 ms (about 200 base RTTs: the joining flow starts at alpha = 0.5 of the
+    // maximum rate and the shares keep oscillating by about +-30 % per 100 us); DCTCP never
+    // stays within +-30 % in the 2 ms. NOT the paper's "a few RTTs" (that is the naive
+    // scheme's Fig. 2); see Documentation/results/expresspass.md.
+    assert!(tx <= 1_800_000, "ExpressPass converged after {tx} ns");
+    match td {
+        Some(td) => assert!(tx < td, "ExpressPass {tx} ns, DCTCP {td} ns"),
+        None => {} // DCTCP did not converge within 2 ms: slower by definition
+    }
+    // Utilisation: 3 flows of 1460 B payload per 1622 B of link = 9.0 Gbit/s at most.
+    let total: f64 = means(&x, 2_000_000, 3_000_000).iter().sum();
+    assert!(total > 8.5, "{total}");
+}
+
+#[test]
+fn data_follows_the_reverse_path_of_its_credits() {
+    let sc = scenario(
+        r#"
+name = "t"
+duration_us = 10
+algorithms = ["expresspass"]
+[topology]
+kind = "leaf_spine"
+leaves = 4
+spines = 4
+hosts_per_leaf = 4
+host_rate_gbps = 10
+fabric_rate_gbps = 40
+link_delay_us = 1
+buffer_kb = 384.5
+[[flows]]
+src = 0
+dst = 15
+count = 12
+conns_per_src = 1
+"#,
+    );
+    let sim = sc.build_xpass("expresspass").unwrap().unwrap();
+    let mut spines = std::collections::BTreeSet::new();
+    for f in 0..12 {
+        let data = sim.path(f, true);
+        let credit = sim.path(f, false);
+        // Every data hop (node a -> b) is a credit hop b -> a.
+        let fwd: Vec<(u32, u32)> = data.iter().map(|&(n, p)| (n, sim.peer(n, p))).collect();
+        let mut back: Vec<(u32, u32)> = credit.iter().map(|&(n, p)| (sim.peer(n, p), n)).collect();
+        back.reverse();
+        assert_eq!(fwd, back, "flow {f}");
+        if fwd.len() > 2 {
+            spines.insert(fwd[1].1);
+        }
+    }
+    assert!(
+        spines.len() > 1,
+        "ECMP spreads flows over spines: {spines:?}"
+    );
+}
+
+#[test]
+fn parking_lot_naive_credits_underuse_a_link_and_feedback_restores_it() {
+    let sc = scenario(
+        r#"
+name = "t"
+duration_us = 3000
+sample_us = 50
+algorithms = ["naive", "expresspass"]
+[topology]
+kind = "parking_lot"
+switches = 3
+hosts_per_switch = 2
+host_rate_gbps = 10
+chain_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 384.5
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[cc.naive]
+law = "expresspass"
+naive = 1
+[[flows]]
+src = 0
+dst = 4
+[[flows]]
+src = 1
+dst = 2
+[[flows]]
+src = 3
+dst = 5
+"#,
+    );
+    // Payload goodput of a full link: 10 Gbit/s * 1460 / 1622 = 9.0 Gbit/s.
+    let full = 10.0 * 1460.0 / 1622.0;
+    let n = run(&sc, "naive");
+    let m = means(&n, 1_000_000, 3_000_000);
+    // §3 Fig. 4b: flow 0 keeps 1/2 of its credits at the first limiter and 1/3 at the second,
+    // so the second link carries 1/3 + 1/2 = 83.3 %. Drop-tail credit queues land near it.
+    let link2 = (m[0] + m[2]) / full;
+    assert!(
+        (0.70..0.90).contains(&link2),
+        "naive link s1-s2 at {link2:.3}: {m:?}"
+    );
+    assert!((m[0] / full - 1.0 / 3.0).abs() < 0.1, "flow 0 {m:?}");
+    let x = run(&sc, "expresspass");
+    let m = means(&x, 1_000_000, 3_000_000);
+    let link2x = (m[0] + m[2]) / full;
+    assert!(
+        link2x > link2 + 0.1 && link2x > 0.9,
+        "feedback link s1-s2 at {link2x:.3}: {m:?}"
+    );
+    assert_eq!(x.out.counters.data_dropped + n.out.counters.data_dropped, 0);
+}
+
+#[test]
+fn malformed_expresspass_keys_are_refused_before_running() {
+    let base = r#"
+name = "t"
+duration_us = 10
+algorithms = ["x"]
+[topology]
+kind = "incast"
+senders = 2
+host_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 100
+[[flows]]
+src = 0
+dst = 2
+[cc.x]
+law = "expresspass"
+"#;
+    for (line, want) in [
+        ("credit_queue = 0", "credit_queue=0"),
+        ("bogus = 1", "unknown key"),
+        ("w_init_q16 = 1", "w_init_q16=1"),
+        ("credit_size_spread = 50", "credit_size_spread"),
+        ("mode = -1", "non-negative integer"),
+    ] {
+        let sc = scenario(&format!("{base}{line}\n"));
+        let e = sc.run_one("x", false).err().unwrap();
+        assert!(e.contains(want), "{line}: {e}");
+    }
+}
