@@ -509,6 +509,13 @@ impl Scenario {
         progress: bool,
     ) -> Result<(Vec<RunResult>, String), String> {
         let show = progress && std::io::stderr().is_terminal();
+        // Refuse a malformed algorithm before anything runs (building is cheap).
+        for alg in &self.algorithms {
+            match self.build_xpass(alg) {
+                Some(x) => drop(x?),
+                None => drop(self.build(alg)?),
+            }
+        }
         let mut results = Vec::new();
         for alg in &self.algorithms {
             let r = self.run_one(alg, show)?;

@@ -174,6 +174,8 @@ pub struct XpassSim {
     heap: BinaryHeap<Entry>,
     nodes: Vec<XNode>,
     host_nodes: Vec<u32>,
+    /// Per host: when its processing of the latest credit ends, ns.
+    host_free_ns: Vec<u64>,
     flows: Vec<XFlow>,
     profiles: Vec<String>,
     cfg: XpassConfig,
@@ -277,6 +279,7 @@ impl XpassSim {
             heap: BinaryHeap::new(),
             nodes,
             host_nodes: net.host_nodes.clone(),
+            host_free_ns: vec![0; net.host_nodes.len()],
             flows: xf,
             profiles: vec![profile.to_string()],
             rng: Rng::new(mix(cfg.seed, 0x0c0d_17ed)),
@@ -500,14 +503,19 @@ impl XpassSim {
         self.arm_rto(f);
     }
 
-    fn host_delay(&mut self) -> u64 {
+    /// When a packet the sender host handles now reaches its NIC: `now + host_delay +
+    /// U[0, spread]`, but never before the host's previous packet (the host processes credits
+    /// in order, so its data never overtakes itself).
+    fn host_release(&mut self, host: u32) -> u64 {
         let spread = self.cfg.host_delay_spread_ns;
         let j = if spread > 0 {
             self.rng.below(spread + 1)
         } else {
             0
         };
-        self.cfg.host_delay_ns + j
+        let t = (self.now + self.cfg.host_delay_ns + j).max(self.host_free_ns[host as usize]);
+        self.host_free_ns[host as usize] = t;
+        t
     }
 
     fn on_credit(&mut self, pkt: XPkt) {
@@ -526,9 +534,9 @@ impl XpassSim {
             if !was_receiving && backlog == 0 && self.now >= fl.last_stop_ns + fl.params.rto_ns() {
                 fl.last_stop_ns = self.now;
                 let stop = self.ctrl(f, KIND_STOP, true, 0);
-                let d = self.host_delay();
+                let t = self.host_release(src);
                 self.schedule(
-                    self.now + d,
+                    t,
                     Ev::HostTx {
                         host: src,
                         pkt: stop,
@@ -548,9 +556,9 @@ impl XpassSim {
             credit_sent_ns: pkt.credit_sent_ns,
         };
         fl.snd_nxt += u.data_bytes as u64;
-        let d = self.host_delay();
+        let t = self.host_release(src);
         self.schedule(
-            self.now + d,
+            t,
             Ev::HostTx {
                 host: src,
                 pkt: data,
@@ -561,7 +569,7 @@ impl XpassSim {
             let stop = self.ctrl(f, KIND_STOP, true, 0);
             // Same time, scheduled after the data: leaves the NIC behind it.
             self.schedule(
-                self.now + d,
+                t,
                 Ev::HostTx {
                     host: src,
                     pkt: stop,
