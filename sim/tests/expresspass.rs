@@ -280,3 +280,54 @@ law = "expresspass"
         assert!(e.contains(want), "{line}: {e}");
     }
 }
+
+fn jain(x: &[f64]) -> f64 {
+    let s: f64 = x.iter().sum();
+    s * s / (x.len() as f64 * x.iter().map(|v| v * v).sum::<f64>())
+}
+
+#[test]
+fn multi_bottleneck_naive_credits_give_one_flow_twice_and_feedback_evens_it() {
+    let sc = scenario(
+        r#"
+name = "t"
+duration_us = 3000
+sample_us = 50
+algorithms = ["naive", "expresspass"]
+[topology]
+kind = "parking_lot"
+switches = 3
+hosts_per_switch = 3
+host_rate_gbps = 10
+chain_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 384.5
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[cc.naive]
+law = "expresspass"
+naive = 1
+[[flows]]
+src = 8
+dst = 3
+[[flows]]
+src = 6
+dst = 0
+[[flows]]
+src = 7
+dst = 1
+"#,
+    );
+    let n = run(&sc, "naive");
+    let m = means(&n, 1_000_000, 3_000_000);
+    // §3 Fig. 4a: flows 1 and 2 keep half their credits at the first limiter, so at the
+    // shared link flow 0's credits outnumber each of theirs 2:1 (paper: "twice as much").
+    let ratio = m[0] / ((m[1] + m[2]) / 2.0);
+    assert!((1.7..2.6).contains(&ratio), "naive ratio {ratio:.2}: {m:?}");
+    let x = run(&sc, "expresspass");
+    let mx = means(&x, 1_000_000, 3_000_000);
+    assert!(jain(&mx) > jain(&m) && jain(&mx) >= 0.9, "naive {m:?}, feedback {mx:?}");
+    let total: f64 = mx.iter().sum();
+    assert!(total > 8.5, "feedback keeps the shared link full: {mx:?}");
+}
