@@ -83,40 +83,20 @@ fn means(r: &RunResult, from_ns: u64, to_ns: u64) -> Vec<f64> {
         .collect()
 }
 
-/// First time after `join_ns` from which every flow's goodput, averaged over windows of
-/// `win_ns`, stays within ±`tol` of the fair share until `end_ns`.
-fn converged_after(r: &RunResult, join_ns: u64, end_ns: u64, win_ns: u64, tol: f64) -> Option<u64> {
-    let mut t = join_ns;
-    let mut first_ok = None;
-    while t + win_ns <= end_ns {
-        let m = means(r, t, t + win_ns);
-        let fair = m.iter().sum::<f64>() / m.len() as f64;
-        let ok = m.iter().all(|&g| (g - fair).abs() <= tol * fair);
-        match (ok, first_ok) {
-            (true, None) => first_ok = Some(t - join_ns),
-            (false, _) => first_ok = None,
-            _ => {}
-        }
-        t += win_ns;
-    }
-    first_ok
-}
-
-#[test]
-fn a_joining_flow_converges_faster_than_dctcp() {
-    // Three long flows, the third joins at 1 ms; base RTT about 8 us (1 us links).
-    let sc = scenario(
+fn join_scenario(link_delay_us: u32, join_us: u32, end_us: u32, seed: u64) -> Scenario {
+    scenario(&format!(
         r#"
 name = "t"
-duration_us = 3000
+seed = {seed}
+duration_us = {end_us}
 sample_us = 10
 algorithms = ["expresspass", "dctcp"]
 [topology]
 kind = "incast"
 senders = 3
 host_rate_gbps = 10
-link_delay_us = 1
-buffer_kb = 384.5
+link_delay_us = {link_delay_us}
+buffer_kb = 2000
 ecn_k_kb = 65
 [transport]
 mss_bytes = 1460
@@ -128,30 +108,80 @@ count = 2
 [[flows]]
 src = 2
 dst = 3
-start_us = 1000
-"#,
-    );
-    let x = run(&sc, "expresspass");
-    let d = run(&sc, "dctcp");
-    // 100 us windows (about 12 RTTs; 74 packets at 9 Gbit/s), shares within ±30 %.
-    let tx = converged_after(&x, 1_000_000, 3_000_000, 100_000, 0.3);
-    let td = converged_after(&d, 1_000_000, 3_000_000, 100_000, 0.3);
-    eprintln!("converged after: ExpressPass {tx:?} ns, DCTCP {td:?} ns");
-    let tx = tx.expect("ExpressPass converges");
-    // Measured: 1.6 ms (about 200 base RTTs: the joining flow starts at alpha = 0.5 of the
-    // maximum rate and the shares keep oscillating by about +-30 % per 100 us); DCTCP never
-    // stays within +-30 % in the 2 ms. NOT the paper's "a few RTTs" (that is the naive
-    // scheme's Fig. 2); see Documentation/results/expresspass.md.
-    assert!(tx <= 1_800_000, "ExpressPass converged after {tx} ns");
-    // DCTCP not converging within the 2 ms (None) is slower by definition.
-    if let Some(td) = td {
-        assert!(tx < td, "ExpressPass {tx} ns, DCTCP {td} ns");
-    }
-    // Utilisation: 3 flows of 1460 B payload per 1622 B of link = 9.0 Gbit/s at most.
-    let total: f64 = means(&x, 2_000_000, 3_000_000).iter().sum();
-    assert!(total > 8.5, "{total}");
+start_us = {join_us}
+"#
+    ))
 }
 
+/// First window (of `win_ns`, from `join_ns`) in which every flow is within ±`tol` of the
+/// fair share, as time after `join_ns`.
+fn reached_after(r: &RunResult, join_ns: u64, end_ns: u64, win_ns: u64, tol: f64) -> Option<u64> {
+    let mut t = join_ns;
+    while t + win_ns <= end_ns {
+        let m = means(r, t, t + win_ns);
+        let fair = m.iter().sum::<f64>() / m.len() as f64;
+        if m.iter().all(|&g| (g - fair).abs() <= tol * fair) {
+            return Some(t + win_ns - join_ns);
+        }
+        t += win_ns;
+    }
+    None
+}
+
+/// Mean Jain index of the flows' goodput over consecutive windows of `win_ns` in
+/// (from_ns, to_ns].
+fn window_jain(r: &RunResult, from_ns: u64, to_ns: u64, win_ns: u64) -> f64 {
+    let mut t = from_ns;
+    let mut js = Vec::new();
+    while t + win_ns <= to_ns {
+        js.push(jain(&means(r, t, t + win_ns)));
+        t += win_ns;
+    }
+    js.iter().sum::<f64>() / js.len() as f64
+}
+
+#[test]
+fn a_joining_flow_converges_faster_than_dctcp() {
+    // Two long flows, a third joins at 2 ms; 2 ms more are simulated.
+    let (join, end) = (2_000_000u64, 4_000_000u64);
+    // 20 µs links: base RTT ≈ 90 µs, ~20 credits per flow per RTT. The second 200 µs window
+    // after the join has every share within ±30 % (measured: 400 µs, about 4.4 RTTs); DCTCP
+    // the same (measured: 400 µs): no 80x here.
+    let sc = join_scenario(20, 2_000, 4_000, 1);
+    let (x, d) = (run(&sc, "expresspass"), run(&sc, "dctcp"));
+    let rx = reached_after(&x, join, end, 200_000, 0.3).expect("ExpressPass reaches fairness");
+    let rd = reached_after(&d, join, end, 200_000, 0.3).unwrap_or(u64::MAX);
+    eprintln!("20 us links: within 30 % after ExpressPass {rx} ns, DCTCP {rd} ns");
+    assert!(
+        rx <= 450_000,
+        "ExpressPass needed {rx} ns (5 RTTs = 450 us)"
+    );
+    assert!(rx <= rd, "ExpressPass {rx} ns, DCTCP {rd} ns");
+    // 1 µs links: base RTT ≈ 16 µs, ~4 credits per flow per RTT. Three seeds.
+    for seed in 1..=3 {
+        let sc = join_scenario(1, 2_000, 4_000, seed);
+        let (x, d) = (run(&sc, "expresspass"), run(&sc, "dctcp"));
+        let rx = reached_after(&x, join, end, 100_000, 0.3);
+        let rd = reached_after(&d, join, end, 100_000, 0.3);
+        let jx = window_jain(&x, join + 500_000, end, 100_000);
+        let jd = window_jain(&d, join + 500_000, end, 100_000);
+        eprintln!("1 us links, seed {seed}: within 30 % after ExpressPass {rx:?} ns, DCTCP {rd:?} ns; window Jain {jx:.3} / {jd:.3}");
+        // Measured: 100, 100, 400 µs (6-25 RTTs); DCTCP's joining flow stays near 1.4 of
+        // 3 Gbit/s for the whole 2 ms (never within 30 %). Mean Jain of 100 µs windows from
+        // 0.5 ms after the join: 0.88-0.92 against DCTCP's 0.87: ExpressPass's shares keep
+        // moving by ±30 % (see Documentation/results/expresspass.md).
+        let rx = rx.expect("ExpressPass reaches fairness");
+        assert!(rx <= 500_000, "seed {seed}: ExpressPass needed {rx} ns");
+        assert!(
+            rd.is_none_or(|rd| rd > rx),
+            "seed {seed}: DCTCP {rd:?}, ExpressPass {rx}"
+        );
+        assert!(jx >= 0.85, "seed {seed}: window Jain {jx}");
+        // Utilisation: 1460 B of payload per 1622 B of link: 9.0 Gbit/s at most.
+        let total: f64 = means(&x, 3_000_000, end).iter().sum();
+        assert!(total > 8.5, "seed {seed}: {total}");
+    }
+}
 #[test]
 fn data_follows_the_reverse_path_of_its_credits() {
     let sc = scenario(
@@ -327,7 +357,10 @@ dst = 1
     assert!((1.7..2.6).contains(&ratio), "naive ratio {ratio:.2}: {m:?}");
     let x = run(&sc, "expresspass");
     let mx = means(&x, 1_000_000, 3_000_000);
-    assert!(jain(&mx) > jain(&m) && jain(&mx) >= 0.9, "naive {m:?}, feedback {mx:?}");
+    assert!(
+        jain(&mx) > jain(&m) && jain(&mx) >= 0.9,
+        "naive {m:?}, feedback {mx:?}"
+    );
     let total: f64 = mx.iter().sum();
     assert!(total > 8.5, "feedback keeps the shared link full: {mx:?}");
 }
