@@ -25,7 +25,19 @@ pub enum Law {
 }
 
 impl Law {
-    /// Parse a law name as scenarios spell it.
+    /// The accepted law names (aliases included), for error messages.
+    pub const NAMES: &'static [&'static str] = &[
+        "swift",
+        "swift_vaisf",
+        "vaisf",
+        "timely",
+        "theta_powertcp",
+        "powertcp",
+        "dctcp",
+        "reno",
+    ];
+
+    /// The law called `s` (see [`Law::NAMES`]).
     pub fn parse(s: &str) -> Option<Law> {
         Some(match s {
             "swift" => Law::Swift,

@@ -51,7 +51,7 @@ pub struct Summary {
     pub name: String,
     /// Total goodput in the measurement window, Gbit/s.
     pub goodput_gbps: f64,
-    /// Goodput over the first monitored port's rate.
+    /// The first named bottleneck port's utilization (see `PortSummary::utilization`).
     pub utilization: f64,
     /// RTT mean, µs.
     pub rtt_mean_us: f64,
@@ -68,7 +68,7 @@ pub struct Summary {
     /// Earliest time at or after `jain_from` from which Jain stays >= 0.9 while at least two
     /// flows are active and none has finished, µs.
     pub jain09_settled_us: Option<f64>,
-    /// Mean queue of the first monitored port in the window, KB.
+    /// Mean queue of the first named bottleneck port in the window, KB.
     pub queue_mean_kb: f64,
     /// 99th percentile of the sampled queue, KB.
     pub queue_p99_kb: f64,
@@ -84,6 +84,56 @@ pub struct Summary {
     pub flows_finite: usize,
     /// Slowdown per size bin.
     pub bins: Vec<BinStat>,
+    /// Per named bottleneck port.
+    pub ports: Vec<PortSummary>,
+    /// PFC pause frames sent.
+    pub pfc_pauses: u64,
+    /// Time transmitters were paused, summed over all ports, µs.
+    pub pfc_paused_us: f64,
+}
+
+/// Headline numbers of one named bottleneck port.
+#[derive(Clone, Debug)]
+pub struct PortSummary {
+    /// Port name (`from->to`).
+    pub name: String,
+    /// Bytes the port put on its link in the measurement window (headers, ACKs and
+    /// retransmissions included) over its rate times the window.
+    pub utilization: f64,
+    /// Mean sampled queue in the window, KB.
+    pub queue_mean_kb: f64,
+    /// 99th percentile of the sampled queue in the window, KB.
+    pub queue_p99_kb: f64,
+    /// Largest queue (any time), KB.
+    pub queue_max_kb: f64,
+    /// Packets dropped at the port.
+    pub drops: u64,
+    /// Time the port's transmitter was paused by PFC, µs.
+    pub paused_us: f64,
+}
+
+/// A number in the text table: `-` when there is none (not finite).
+struct T(f64, usize);
+impl std::fmt::Display for T {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_finite() {
+            f.pad(&format!("{:.*}", self.1, self.0))
+        } else {
+            f.pad("-")
+        }
+    }
+}
+
+/// A number in a CSV file: an empty field when there is none (not finite).
+struct C(f64, usize);
+impl std::fmt::Display for C {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:.*}", self.1, self.0)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 fn kb(b: f64) -> f64 {
@@ -118,10 +168,6 @@ pub fn summarize(
         f64::NAN
     } else {
         win.iter().map(|&i| s.total_bps[i]).sum::<f64>() / win.len() as f64 / 1e9
-    };
-    let utilization = match out.monitor_rates.first() {
-        Some(&r) if r > 0 => goodput_gbps * 1e9 / r as f64,
-        _ => f64::NAN,
     };
     let mut rtts: Vec<f64> = out.rtt_ns.iter().map(|&r| r as f64 / 1000.0).collect();
     rtts.sort_by(|a, b| a.total_cmp(b));
@@ -178,8 +224,9 @@ pub fn summarize(
             break;
         }
     }
-    let (queue_mean_kb, queue_p99_kb, queue_max_kb) = match s.queue_bytes.first() {
-        Some(q) => {
+    let ports: Vec<PortSummary> = (0..out.monitor_names.len())
+        .map(|m| {
+            let q = &s.queue_bytes[m];
             let mut v: Vec<f64> = win.iter().map(|&i| q[i] as f64).collect();
             v.sort_by(|a, b| a.total_cmp(b));
             let mean = if v.is_empty() {
@@ -187,11 +234,40 @@ pub fn summarize(
             } else {
                 v.iter().sum::<f64>() / v.len() as f64
             };
-            let max = s.queue_max_bytes[0].iter().copied().max().unwrap_or(0) as f64;
-            (kb(mean), kb(percentile_sorted(&v, 99.0)), kb(max))
-        }
-        None => (f64::NAN, f64::NAN, f64::NAN),
-    };
+            let max = s.queue_max_bytes[m].iter().copied().max().unwrap_or(0) as f64;
+            // Utilization over the window: tx bytes from the last sample at or before its
+            // start to the last sample.
+            let utilization = match (win.first(), win.last()) {
+                (Some(&a), Some(&b)) if out.monitor_rates[m] > 0 => {
+                    let (t0, tx0) = if a == 0 {
+                        (0, 0)
+                    } else {
+                        (s.t_ns[a - 1], s.port_tx_bytes[m][a - 1])
+                    };
+                    let dt = (s.t_ns[b] - t0) as f64 / 1e9;
+                    let bits = (s.port_tx_bytes[m][b] - tx0) as f64 * 8.0;
+                    bits / (out.monitor_rates[m] as f64 * dt)
+                }
+                _ => f64::NAN,
+            };
+            let name = &out.monitor_names[m];
+            let st = out.port_stats.iter().find(|p| &p.name == name);
+            PortSummary {
+                name: name.clone(),
+                utilization,
+                queue_mean_kb: kb(mean),
+                queue_p99_kb: kb(percentile_sorted(&v, 99.0)),
+                queue_max_kb: kb(max),
+                drops: st.map_or(0, |p| p.drops),
+                paused_us: st.map_or(0.0, |p| p.paused_ns as f64 / 1000.0),
+            }
+        })
+        .collect();
+    let first = ports.first();
+    let utilization = first.map_or(f64::NAN, |p| p.utilization);
+    let queue_mean_kb = first.map_or(f64::NAN, |p| p.queue_mean_kb);
+    let queue_p99_kb = first.map_or(f64::NAN, |p| p.queue_p99_kb);
+    let queue_max_kb = first.map_or(f64::NAN, |p| p.queue_max_kb);
     let finite: Vec<_> = out.flows.iter().filter(|f| f.spec.size_bytes > 0).collect();
     let mut bin_stats = Vec::new();
     for b in 0..=bins.len() {
@@ -242,6 +318,9 @@ pub fn summarize(
         flows_done: finite.iter().filter(|f| f.finish_ns.is_some()).count(),
         flows_finite: finite.len(),
         bins: bin_stats,
+        ports,
+        pfc_pauses: out.counters.pfc_pauses,
+        pfc_paused_us: out.counters.pfc_paused_ns as f64 / 1000.0,
     }
 }
 
@@ -275,24 +354,64 @@ pub fn table(rows: &[Summary]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{:<16} {:>8.2} {:>6.3} {:>9.1} {:>8.1} {:>8.1} {:>6.3} {:>6.3} {:>9} {:>9} {:>8.1} {:>8.1} {:>8.1} {:>6} {:>5} {:>9}",
+            "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
             r.name,
-            r.goodput_gbps,
-            r.utilization,
-            r.rtt_mean_us,
-            r.rtt_p50_us,
-            r.rtt_p99_us,
-            r.jain_mean,
-            r.jain_window,
+            T(r.goodput_gbps, 2),
+            T(r.utilization, 3),
+            T(r.rtt_mean_us, 1),
+            T(r.rtt_p50_us, 1),
+            T(r.rtt_p99_us, 1),
+            T(r.jain_mean, 3),
+            T(r.jain_window, 3),
             opt(r.jain09_first_us),
             opt(r.jain09_settled_us),
-            r.queue_mean_kb,
-            r.queue_p99_kb,
-            r.queue_max_kb,
+            T(r.queue_mean_kb, 1),
+            T(r.queue_p99_kb, 1),
+            T(r.queue_max_kb, 1),
             r.drops,
             r.timeouts,
             format!("{}/{}", r.flows_done, r.flows_finite)
         );
+    }
+    if rows.iter().any(|r| r.ports.len() > 1 || r.pfc_pauses > 0) {
+        let _ = writeln!(
+            t,
+            "\nPer bottleneck port (util = wire bytes sent / rate x window):"
+        );
+        let _ = writeln!(
+            t,
+            "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
+            "algorithm", "port", "util", "Qavg KB", "Qp99 KB", "Qmax KB", "drops", "paused us"
+        );
+        for r in rows {
+            for p in &r.ports {
+                let _ = writeln!(
+                    t,
+                    "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
+                    r.name,
+                    p.name,
+                    T(p.utilization, 3),
+                    T(p.queue_mean_kb, 1),
+                    T(p.queue_p99_kb, 1),
+                    T(p.queue_max_kb, 1),
+                    p.drops,
+                    T(p.paused_us, 1)
+                );
+            }
+        }
+        let _ = writeln!(
+            t,
+            "\nPFC: pause frames sent, time paused summed over all ports:"
+        );
+        for r in rows {
+            let _ = writeln!(
+                t,
+                "{:<16} {:>8} pauses {:>12} us paused",
+                r.name,
+                r.pfc_pauses,
+                T(r.pfc_paused_us, 1)
+            );
+        }
     }
     if rows.iter().any(|r| r.bins.iter().any(|b| b.n > 0)) {
         let _ = writeln!(t, "\nFCT slowdown (FCT / ideal) per flow size:");
@@ -305,8 +424,14 @@ pub fn table(rows: &[Summary]) -> String {
             for b in &r.bins {
                 let _ = writeln!(
                     t,
-                    "{:<16} {:<14} {:>6} {:>6} {:>9.2} {:>9.2} {:>9.2}",
-                    r.name, b.label, b.n, b.unfinished, b.p50, b.p99, b.p999
+                    "{:<16} {:<14} {:>6} {:>6} {:>9} {:>9} {:>9}",
+                    r.name,
+                    b.label,
+                    b.n,
+                    b.unfinished,
+                    T(b.p50, 2),
+                    T(b.p99, 2),
+                    T(b.p999, 2)
                 );
             }
         }
@@ -317,33 +442,59 @@ pub fn table(rows: &[Summary]) -> String {
 /// Summary rows as CSV.
 pub fn summary_csv(rows: &[Summary]) -> String {
     let mut t = String::from(
-        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite\n",
+        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite,pfc_pauses,pfc_paused_us\n",
     );
     let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
     for r in rows {
         let _ = writeln!(
             t,
-            "{},{:.4},{:.4},{:.3},{:.3},{:.3},{:.4},{:.4},{},{},{:.3},{:.3},{:.3},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.name,
-            r.goodput_gbps,
-            r.utilization,
-            r.rtt_mean_us,
-            r.rtt_p50_us,
-            r.rtt_p99_us,
-            r.jain_mean,
-            r.jain_window,
+            C(r.goodput_gbps, 4),
+            C(r.utilization, 4),
+            C(r.rtt_mean_us, 3),
+            C(r.rtt_p50_us, 3),
+            C(r.rtt_p99_us, 3),
+            C(r.jain_mean, 4),
+            C(r.jain_window, 4),
             o(r.jain09_first_us),
             o(r.jain09_settled_us),
-            r.queue_mean_kb,
-            r.queue_p99_kb,
-            r.queue_max_kb,
+            C(r.queue_mean_kb, 3),
+            C(r.queue_p99_kb, 3),
+            C(r.queue_max_kb, 3),
             r.drops,
             r.timeouts,
             r.flows_done,
-            r.flows_finite
+            r.flows_finite,
+            r.pfc_pauses,
+            C(r.pfc_paused_us, 3)
         );
     }
     t
+}
+
+/// Per named bottleneck port, as CSV.
+pub fn ports_csv(rows: &[Summary]) -> String {
+    let mut ports = String::from(
+        "algorithm,port,utilization,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,paused_us\n",
+    );
+    for r in rows {
+        for p in &r.ports {
+            let _ = writeln!(
+                ports,
+                "{},{},{},{},{},{},{},{}",
+                r.name,
+                p.name,
+                C(p.utilization, 4),
+                C(p.queue_mean_kb, 3),
+                C(p.queue_p99_kb, 3),
+                C(p.queue_max_kb, 3),
+                p.drops,
+                C(p.paused_us, 3)
+            );
+        }
+    }
+    ports
 }
 
 /// FCT bins as CSV.
@@ -354,8 +505,14 @@ pub fn fct_bins_csv(rows: &[Summary]) -> String {
         for b in &r.bins {
             let _ = writeln!(
                 t,
-                "{},{},{},{},{:.4},{:.4},{:.4}",
-                r.name, b.label, b.n, b.unfinished, b.p50, b.p99, b.p999
+                "{},{},{},{},{},{},{}",
+                r.name,
+                b.label,
+                b.n,
+                b.unfinished,
+                C(b.p50, 4),
+                C(b.p99, 4),
+                C(b.p999, 4)
             );
         }
     }

@@ -2,10 +2,10 @@
 //! traffic; one run per listed algorithm, written as CSV, PNG and a summary table.
 
 use crate::cc::{build_params, Law};
-use crate::engine::{FlowSpec, Profile, RunOutput, Sim, SimConfig};
+use crate::engine::{FabricConfig, FlowSpec, HostRx, Profile, RunOutput, Sim, SimConfig};
 use crate::metrics::{self, Summary};
 use crate::rng::{mix, Rng};
-use crate::topo::TopologySpec;
+use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
 use crate::xpass::{self, XpassConfig, XpassSim, XpassStats};
 use serde::Deserialize;
@@ -55,6 +55,69 @@ pub struct Scenario {
     /// Reporting options.
     #[serde(default)]
     pub report: Report,
+    /// Switch buffers and PFC.
+    #[serde(default)]
+    pub fabric: Fabric,
+    /// Host receive paths (slow receivers).
+    #[serde(default)]
+    pub hosts: Vec<HostGroup>,
+    /// Per-link rate and delay overrides.
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+}
+
+/// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Fabric {
+    /// "static" (drop-tail limit `buffer_kb` per output port) or "shared" (one buffer per
+    /// switch, dynamic thresholds).
+    pub buffer: String,
+    /// Shared buffer per switch, KB; 0 = `buffer_kb` x the switch's ports.
+    pub switch_buffer_kb: f64,
+    /// Egress dynamic-threshold alpha without PFC.
+    pub dt_alpha: f64,
+    /// Priority flow control (needs buffer = "shared").
+    pub pfc: bool,
+    /// PFC dynamic-threshold alpha (ns-3: 1/8).
+    pub pfc_alpha: f64,
+    /// Reserved bytes per ingress queue, KB (ns-3: 4 KiB).
+    pub pfc_reserve_kb: f64,
+    /// Resume offset, KB (ns-3: 3 KiB).
+    pub pfc_resume_offset_kb: f64,
+    /// Headroom per ingress queue, KB; 0 = per link 2 x rate x delay + 2 packets + a frame.
+    pub pfc_headroom_kb: f64,
+}
+
+impl Default for Fabric {
+    fn default() -> Self {
+        let f = FabricConfig::default();
+        Fabric {
+            buffer: "static".into(),
+            switch_buffer_kb: 0.0,
+            dt_alpha: f.dt_alpha_q16 as f64 / 65536.0,
+            pfc: false,
+            pfc_alpha: f.pfc_alpha_q16 as f64 / 65536.0,
+            pfc_reserve_kb: f.pfc_reserve_bytes as f64 / 1000.0,
+            pfc_resume_offset_kb: f.pfc_resume_offset_bytes as f64 / 1000.0,
+            pfc_headroom_kb: 0.0,
+        }
+    }
+}
+
+/// Hosts with a receive path: packets are processed at `rx_rate_gbps` (0 = unlimited) and
+/// wait `rx_delay_us` more before TCP sees them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostGroup {
+    /// Host indices.
+    pub ids: Vec<u32>,
+    /// Processing rate, Gbit/s of wire bytes; 0 = unlimited.
+    #[serde(default)]
+    pub rx_rate_gbps: f64,
+    /// Fixed receive delay, µs.
+    #[serde(default)]
+    pub rx_delay_us: f64,
 }
 
 fn one() -> u64 {
@@ -177,6 +240,9 @@ pub struct Report {
     pub trace_flows: usize,
     /// Write PNG plots.
     pub plots: bool,
+    /// Named bottleneck ports (`"sw->h11"`) whose queue and utilization are recorded and
+    /// summarised; empty = the topology's default (its first bottleneck candidates).
+    pub bottlenecks: Vec<String>,
 }
 
 impl Default for Report {
@@ -186,6 +252,7 @@ impl Default for Report {
             jain_from_us: None,
             trace_flows: 32,
             plots: true,
+            bottlenecks: Vec::new(),
         }
     }
 }
@@ -244,9 +311,7 @@ impl Scenario {
     /// Parse a scenario from TOML text.
     pub fn parse(text: &str) -> Result<Scenario, String> {
         let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-        if s.algorithms.is_empty() {
-            return Err("algorithms: list at least one".into());
-        }
+        s.validate()?;
         Ok(s)
     }
 
@@ -256,15 +321,19 @@ impl Scenario {
         Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    fn profile(&self, name: &str) -> Result<Profile, String> {
+    pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
         let (law, overrides) = match self.cc.get(name) {
             Some(t) => {
                 let law_name = t
                     .get("law")
                     .and_then(|v| v.as_str())
                     .ok_or_else(|| format!("cc.{name}: missing law = \"...\""))?;
-                let law = Law::parse(law_name)
-                    .ok_or_else(|| format!("cc.{name}: unknown law {law_name:?}"))?;
+                let law = Law::parse(law_name).ok_or_else(|| {
+                    format!(
+                        "cc.{name}: unknown law {law_name:?}; valid laws: {}",
+                        Law::NAMES.join(", ")
+                    )
+                })?;
                 let mut ov = Vec::new();
                 for (k, v) in t {
                     if k == "law" {
@@ -279,7 +348,14 @@ impl Scenario {
                 (law, ov)
             }
             None => (
-                Law::parse(name).ok_or_else(|| format!("unknown algorithm {name:?}"))?,
+                Law::parse(name).ok_or_else(|| {
+                    let mut valid: Vec<&str> = Law::NAMES.to_vec();
+                    valid.extend(self.cc.keys().map(|k| k.as_str()));
+                    format!(
+                        "unknown algorithm {name:?}; valid: {} (laws and [cc.*] profiles)",
+                        valid.join(", ")
+                    )
+                })?,
                 Vec::new(),
             ),
         };
@@ -309,12 +385,60 @@ impl Scenario {
             measure_from_ns: (self.measure_from_us * 1e3) as u64,
             seed: self.seed,
             trace_flows: self.report.trace_flows,
+            fabric: self.fabric_config(),
+            host_rx: self
+                .hosts
+                .iter()
+                .flat_map(|g| {
+                    g.ids.iter().map(|&h| HostRx {
+                        host: h,
+                        rate_bits_per_s: (g.rx_rate_gbps * 1e9).round() as u64,
+                        delay_ns: (g.rx_delay_us * 1e3).round() as u64,
+                    })
+                })
+                .collect(),
         }
+    }
+
+    fn fabric_config(&self) -> FabricConfig {
+        let f = &self.fabric;
+        let q16 = |x: f64| (x * 65536.0).round() as u64;
+        let b = |kb: f64| (kb * 1e3).round() as u64;
+        FabricConfig {
+            shared_buffer: f.buffer == "shared",
+            switch_buffer_bytes: b(f.switch_buffer_kb),
+            dt_alpha_q16: q16(f.dt_alpha),
+            pfc: f.pfc,
+            pfc_alpha_q16: q16(f.pfc_alpha),
+            pfc_reserve_bytes: b(f.pfc_reserve_kb),
+            pfc_resume_offset_bytes: b(f.pfc_resume_offset_kb),
+            pfc_headroom_bytes: b(f.pfc_headroom_kb),
+        }
+    }
+
+    /// The network with the link overrides and named bottlenecks applied.
+    pub fn network(&self) -> Result<Network, String> {
+        let mut net = self.topology.build();
+        for l in &self.links {
+            net.apply(l)?;
+        }
+        if !self.report.bottlenecks.is_empty() {
+            net.monitors = self
+                .report
+                .bottlenecks
+                .iter()
+                .map(|name| {
+                    net.port_named(name)
+                        .ok_or_else(|| format!("report.bottlenecks: no port named {name:?}"))
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(net)
     }
 
     /// Build the simulator for algorithm `alg`.
     pub fn build(&self, alg: &str) -> Result<Sim, String> {
-        let net = self.topology.build();
+        let net = self.network()?;
         let mut profiles = vec![self.profile(alg)?];
         let flows = self.flow_specs(&net, |cc| match cc {
             None => Ok(0),
@@ -354,6 +478,31 @@ impl Scenario {
         Some(Ok(ov))
     }
 
+    /// ExpressPass settings from the scenario's transport, timing and report sections.
+    fn xpass_base(&self) -> XpassConfig {
+        let t = &self.transport;
+        XpassConfig {
+            mss_bytes: t.mss_bytes,
+            header_bytes: t.header_bytes,
+            sample_ns: (self.sample_us * 1e3) as u64,
+            duration_ns: (self.duration_us * 1e3) as u64,
+            seed: self.seed,
+            trace_flows: self.report.trace_flows,
+            ..XpassConfig::default()
+        }
+    }
+
+    /// Check that `name` resolves to a valid profile: a law with valid parameters, or
+    /// ExpressPass with valid keys (validation, before anything runs).
+    pub(crate) fn check_profile(&self, name: &str) -> Result<(), String> {
+        match self.xpass_overrides(name) {
+            Some(ov) => xpass::config::apply(&self.xpass_base(), &ov?)
+                .map(|_| ())
+                .map_err(|e| format!("cc.{name}: {e}")),
+            None => self.profile(name).map(|_| ()),
+        }
+    }
+
     /// Build the ExpressPass simulator for `alg` (see [`xpass`]); `None` if `alg` is not
     /// ExpressPass. Every flow of the run is ExpressPass: flow groups naming another algorithm
     /// are refused.
@@ -363,18 +512,9 @@ impl Scenario {
             Err(e) => return Some(Err(e)),
         };
         Some((|| {
-            let t = &self.transport;
-            let base = XpassConfig {
-                mss_bytes: t.mss_bytes,
-                header_bytes: t.header_bytes,
-                sample_ns: (self.sample_us * 1e3) as u64,
-                duration_ns: (self.duration_us * 1e3) as u64,
-                seed: self.seed,
-                trace_flows: self.report.trace_flows,
-                ..XpassConfig::default()
-            };
-            let cfg = xpass::config::apply(&base, &ov).map_err(|e| format!("cc.{alg}: {e}"))?;
-            let net = self.topology.build();
+            let cfg = xpass::config::apply(&self.xpass_base(), &ov)
+                .map_err(|e| format!("cc.{alg}: {e}"))?;
+            let net = self.network()?;
             let flows = self.flow_specs(&net, |cc| match cc {
                 Some(n) if n != alg => Err(format!(
                     "{alg}: flow group with cc = {n:?}: ExpressPass runs cannot mix algorithms"
@@ -577,6 +717,7 @@ fn write_outputs(
     }
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
     w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
+    w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
     let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
     txt.push_str(table);
     w(&dir.join("summary.txt"), &txt)?;

@@ -18,6 +18,9 @@ pub struct PortDef {
     pub buffer_bytes: u64,
     /// ECN marking threshold on the queue at enqueue, bytes; 0 = no marking.
     pub ecn_k_bytes: u64,
+    /// Index of the port on `peer` that leads back here (the reverse direction of the link:
+    /// where this port's PFC pause frames come from).
+    pub rev: u16,
     /// Human-readable name (CSV column, plots).
     pub name: String,
 }
@@ -31,8 +34,60 @@ pub struct NodeDef {
     pub name: String,
     /// Output ports.
     pub ports: Vec<PortDef>,
-    /// Switches: per destination host, the output ports on a shortest path (ECMP set).
-    pub routes: Vec<Vec<u16>>,
+    /// Switches: the output ports on a shortest path (ECMP set) per destination host, stored as
+    /// host ranges (hosts are numbered edge switch by edge switch, so a switch needs one range
+    /// per down port plus a few for "everything else": linear in hosts, not quadratic).
+    pub routes: RouteTable,
+}
+
+/// Per switch: destination host ranges, each with its ECMP set of output ports.
+#[derive(Clone, Debug, Default)]
+pub struct RouteTable {
+    /// `(first host, one past the last host, start in ports, count)`, sorted, disjoint.
+    ranges: Vec<(u32, u32, u32, u32)>,
+    /// The ECMP sets, back to back.
+    ports: Vec<u16>,
+}
+
+impl RouteTable {
+    /// The ECMP set towards host `h` (empty: unreachable).
+    pub fn lookup(&self, h: u32) -> &[u16] {
+        let i = self.ranges.partition_point(|r| r.1 <= h);
+        match self.ranges.get(i) {
+            Some(&(lo, _, start, n)) if lo <= h => {
+                &self.ports[start as usize..(start + n) as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// Number of ranges (memory check in tests).
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// No routes at all (hosts).
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// Append `[lo, hi) -> set`; hosts must be appended in increasing order. Merges with the
+    /// previous range when it is adjacent and has the same set.
+    fn push(&mut self, lo: u32, hi: u32, set: &[u16]) {
+        if set.is_empty() {
+            return;
+        }
+        if let Some(last) = self.ranges.last_mut() {
+            let (start, n) = (last.2 as usize, last.3 as usize);
+            if last.1 == lo && self.ports[start..start + n] == *set {
+                last.1 = hi;
+                return;
+            }
+        }
+        let start = self.ports.len() as u32;
+        self.ports.extend_from_slice(set);
+        self.ranges.push((lo, hi, start, set.len() as u32));
+    }
 }
 
 /// A built network.
@@ -129,6 +184,27 @@ pub enum TopologySpec {
         #[serde(default)]
         ecn_k_kb: f64,
     },
+    /// k-ary fat-tree (Al-Fares et al., SIGCOMM'08): k pods of k/2 edge and k/2 aggregation
+    /// switches, (k/2)^2 core switches; edge `e` of pod `p` links to every aggregation switch
+    /// of its pod, aggregation switch `a` to cores `a*k/2 .. (a+1)*k/2`. ECMP over every
+    /// shortest path. Host `(p*k/2 + e) * hosts_per_edge + j` hangs off edge `e` of pod `p`.
+    FatTree {
+        /// Switch radix k (even).
+        k: u32,
+        /// Hosts per edge switch (default k/2: full bisection at equal rates).
+        hosts_per_edge: Option<u32>,
+        /// Host link rate.
+        host_rate_gbps: f64,
+        /// Switch-to-switch link rate.
+        fabric_rate_gbps: f64,
+        /// Delay of every link.
+        link_delay_us: f64,
+        /// Buffer per switch port.
+        buffer_kb: f64,
+        /// ECN threshold (0 = off).
+        #[serde(default)]
+        ecn_k_kb: f64,
+    },
 }
 
 fn gbps(x: f64) -> u64 {
@@ -160,7 +236,7 @@ impl Builder {
             host: Some(h),
             name: format!("h{h}"),
             ports: Vec::new(),
-            routes: Vec::new(),
+            routes: RouteTable::default(),
         });
         self.host_nodes.push(id);
         id
@@ -171,7 +247,7 @@ impl Builder {
             host: None,
             name,
             ports: Vec::new(),
-            routes: Vec::new(),
+            routes: RouteTable::default(),
         });
         id
     }
@@ -190,33 +266,51 @@ impl Builder {
                 delay_ns: delay,
                 buffer_bytes: if is_host { u64::MAX } else { buf },
                 ecn_k_bytes: if is_host { 0 } else { k },
+                rev: 0,
                 name,
             });
             (n.ports.len() - 1) as u16
         };
         let pa = add(a, b, self);
-        add(b, a, self);
+        let pb = add(b, a, self);
+        self.nodes[a as usize].ports[pa as usize].rev = pb;
+        self.nodes[b as usize].ports[pb as usize].rev = pa;
         pa
     }
 
+    /// Routes: breadth-first search from every edge switch (the switch a host hangs off) over
+    /// switches only (hosts do not forward); at a switch, the ECMP set towards a host is every
+    /// port one hop closer to the host's edge switch, and at the edge switch the host's own
+    /// port. Hosts of one edge switch share everything but the last hop, so each block of
+    /// consecutive hosts on one edge switch costs one search and one range per switch, merged
+    /// with its neighbour when the set is the same. O(edge switches x links) time.
     fn finish(mut self, monitors: Vec<(u32, u16)>) -> Network {
         let hosts = self.host_nodes.clone();
         let n = self.nodes.len();
-        for node in self.nodes.iter_mut() {
-            node.routes = vec![Vec::new(); hosts.len()];
-        }
-        // BFS from every destination host; hosts do not forward.
-        for (h, &dst) in hosts.iter().enumerate() {
-            let mut dist = vec![u32::MAX; n];
-            dist[dst as usize] = 0;
-            let mut q = VecDeque::from([dst]);
+        let edge_of = |b: &Builder, h: usize| -> Option<(u32, u16)> {
+            let p = b.nodes[hosts[h] as usize].ports.first()?;
+            Some((p.peer, p.rev))
+        };
+        let mut dist = vec![u32::MAX; n];
+        let mut q = VecDeque::new();
+        let mut set = Vec::new();
+        let mut h = 0;
+        while h < hosts.len() {
+            let Some((edge, _)) = edge_of(&self, h) else {
+                h += 1;
+                continue;
+            };
+            let mut hi = h + 1;
+            while hi < hosts.len() && edge_of(&self, hi).map(|e| e.0) == Some(edge) {
+                hi += 1;
+            }
+            dist.iter_mut().for_each(|d| *d = u32::MAX);
+            dist[edge as usize] = 0;
+            q.push_back(edge);
             while let Some(u) = q.pop_front() {
-                if u != dst && self.nodes[u as usize].host.is_some() {
-                    continue;
-                }
                 for p in &self.nodes[u as usize].ports {
                     let v = p.peer as usize;
-                    if dist[v] == u32::MAX {
+                    if dist[v] == u32::MAX && self.nodes[v].host.is_none() {
                         dist[v] = dist[u as usize] + 1;
                         q.push_back(p.peer);
                     }
@@ -226,21 +320,24 @@ impl Builder {
                 if self.nodes[u].host.is_some() || dist[u] == u32::MAX {
                     continue;
                 }
-                let d = dist[u];
-                let set: Vec<u16> = self.nodes[u]
-                    .ports
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| {
-                        let pd = dist[p.peer as usize];
-                        pd != u32::MAX
-                            && pd + 1 == d
-                            && (self.nodes[p.peer as usize].host.is_none() || p.peer == dst)
-                    })
-                    .map(|(i, _)| i as u16)
-                    .collect();
-                self.nodes[u].routes[h] = set;
+                if u == edge as usize {
+                    for k in h..hi {
+                        let port = edge_of(&self, k).expect("host has a port").1;
+                        self.nodes[u].routes.push(k as u32, k as u32 + 1, &[port]);
+                    }
+                    continue;
+                }
+                set.clear();
+                for (i, p) in self.nodes[u].ports.iter().enumerate() {
+                    let v = p.peer as usize;
+                    if self.nodes[v].host.is_none() && dist[v] != u32::MAX && dist[v] + 1 == dist[u]
+                    {
+                        set.push(i as u16);
+                    }
+                }
+                self.nodes[u].routes.push(h as u32, hi as u32, &set);
             }
+            h = hi;
         }
         Network {
             nodes: self.nodes,
@@ -250,7 +347,100 @@ impl Builder {
     }
 }
 
+/// A link override applied after the topology is built: `host`'s access link, or the link
+/// between the two named nodes (`between = ["leaf0", "spine1"]`); both directions.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Host index: its access link.
+    #[serde(default)]
+    pub host: Option<u32>,
+    /// Node names at the two ends.
+    #[serde(default)]
+    pub between: Option<[String; 2]>,
+    /// New rate, Gbit/s.
+    #[serde(default)]
+    pub rate_gbps: Option<f64>,
+    /// New one-way propagation delay, µs.
+    #[serde(default)]
+    pub delay_us: Option<f64>,
+}
+
+impl Network {
+    /// Set the rate and/or delay of a link (both directions). Errors name the link.
+    pub fn apply(&mut self, l: &LinkSpec) -> Result<(), String> {
+        let (a, pa) = match (&l.host, &l.between) {
+            (Some(h), None) => {
+                let n = *self
+                    .host_nodes
+                    .get(*h as usize)
+                    .ok_or_else(|| format!("links: host {h} does not exist"))?;
+                (n, 0u16)
+            }
+            (None, Some([x, y])) => {
+                let find = |name: &str| {
+                    self.nodes
+                        .iter()
+                        .position(|n| n.name == name)
+                        .ok_or_else(|| format!("links: no node named {name:?}"))
+                };
+                let (a, b) = (find(x)?, find(y)?);
+                let p = self.nodes[a]
+                    .ports
+                    .iter()
+                    .position(|p| p.peer as usize == b)
+                    .ok_or_else(|| format!("links: {x:?} and {y:?} are not linked"))?;
+                (a as u32, p as u16)
+            }
+            _ => return Err("links: give exactly one of host = N or between = [A, B]".into()),
+        };
+        let (b, pb) = {
+            let p = &self.nodes[a as usize].ports[pa as usize];
+            (p.peer, p.rev)
+        };
+        for (n, p) in [(a, pa), (b, pb)] {
+            let port = &mut self.nodes[n as usize].ports[p as usize];
+            if let Some(r) = l.rate_gbps {
+                port.rate_bits_per_s = gbps(r);
+            }
+            if let Some(d) = l.delay_us {
+                port.delay_ns = us(d);
+            }
+        }
+        Ok(())
+    }
+
+    /// The (node, port) of the port named `name` (`from->to`).
+    pub fn port_named(&self, name: &str) -> Option<(u32, u16)> {
+        let (from, _) = name.split_once("->")?;
+        let n = self.nodes.iter().position(|n| n.name == from)?;
+        let p = self.nodes[n].ports.iter().position(|p| p.name == name)?;
+        Some((n as u32, p as u16))
+    }
+}
+
 impl TopologySpec {
+    /// Number of hosts the topology has (without building it).
+    pub fn hosts(&self) -> u64 {
+        match *self {
+            TopologySpec::Incast { senders, .. } => senders as u64 + 1,
+            TopologySpec::Dumbbell { left, right, .. } => left as u64 + right as u64,
+            TopologySpec::ParkingLot {
+                switches,
+                hosts_per_switch,
+                ..
+            } => switches as u64 * hosts_per_switch as u64,
+            TopologySpec::LeafSpine {
+                leaves,
+                hosts_per_leaf,
+                ..
+            } => leaves as u64 * hosts_per_leaf as u64,
+            TopologySpec::FatTree {
+                k, hosts_per_edge, ..
+            } => k as u64 * (k as u64 / 2) * hosts_per_edge.unwrap_or(k / 2) as u64,
+        }
+    }
+
     /// Build the network.
     pub fn build(&self) -> Network {
         let mut b = Builder::new();
@@ -371,6 +561,63 @@ impl TopologySpec {
                 }
                 b.finish(mons)
             }
+            TopologySpec::FatTree {
+                k,
+                hosts_per_edge,
+                host_rate_gbps,
+                fabric_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                let (d, buf, ecn) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
+                let half = k / 2;
+                let hpe = hosts_per_edge.unwrap_or(half);
+                let hosts: Vec<u32> = (0..k * half * hpe).map(|_| b.host()).collect();
+                let edges: Vec<u32> = (0..k * half)
+                    .map(|i| b.switch(format!("edge{}_{}", i / half, i % half)))
+                    .collect();
+                let aggs: Vec<u32> = (0..k * half)
+                    .map(|i| b.switch(format!("agg{}_{}", i / half, i % half)))
+                    .collect();
+                let cores: Vec<u32> = (0..half * half)
+                    .map(|i| b.switch(format!("core{i}")))
+                    .collect();
+                let mut mons = Vec::new();
+                for (i, &h) in hosts.iter().enumerate() {
+                    let e = edges[i / hpe as usize];
+                    b.link(h, e, gbps(host_rate_gbps), d, buf, ecn);
+                    if i == 0 {
+                        let p = b.nodes[e as usize].ports.len() as u16 - 1;
+                        mons.push((e, p));
+                    }
+                }
+                let f = gbps(fabric_rate_gbps);
+                for pod in 0..k {
+                    for e in 0..half {
+                        for a in 0..half {
+                            let (en, an) = (
+                                edges[(pod * half + e) as usize],
+                                aggs[(pod * half + a) as usize],
+                            );
+                            let p = b.link(en, an, f, d, buf, ecn);
+                            if pod == 0 && e == 0 && a == 0 {
+                                mons.push((en, p));
+                            }
+                        }
+                    }
+                    for a in 0..half {
+                        for c in 0..half {
+                            let an = aggs[(pod * half + a) as usize];
+                            let p = b.link(an, cores[(a * half + c) as usize], f, d, buf, ecn);
+                            if pod == 0 && a == 0 && c == 0 {
+                                mons.push((an, p));
+                            }
+                        }
+                    }
+                }
+                b.finish(mons)
+            }
         }
     }
 }
@@ -396,17 +643,53 @@ mod tests {
         let leaf0 = &n.nodes[8];
         assert_eq!(leaf0.name, "leaf0");
         assert_eq!(
-            leaf0.routes[1].len(),
+            leaf0.routes.lookup(1).len(),
             1,
             "same-leaf host: the downlink only"
         );
         assert_eq!(
-            leaf0.routes[7].len(),
+            leaf0.routes.lookup(7).len(),
             3,
             "remote host: one next hop per spine"
         );
         let spine0 = &n.nodes[12];
-        assert_eq!(spine0.routes[7].len(), 1);
+        assert_eq!(spine0.routes.lookup(7).len(), 1);
+    }
+
+    #[test]
+    fn fat_tree_routes_are_shortest_and_compact() {
+        let t = TopologySpec::FatTree {
+            k: 4,
+            hosts_per_edge: None,
+            host_rate_gbps: 10.0,
+            fabric_rate_gbps: 10.0,
+            link_delay_us: 1.0,
+            buffer_kb: 100.0,
+            ecn_k_kb: 0.0,
+        };
+        let n = t.build();
+        // k^3/4 hosts, 5k^2/4 switches.
+        assert_eq!(n.host_nodes.len(), 16);
+        assert_eq!(n.nodes.len(), 16 + 20);
+        let node = |name: &str| n.nodes.iter().find(|x| x.name == name).unwrap();
+        // Edge 0 of pod 0: hosts 0,1 below it; everything else over both aggregation switches.
+        let e = node("edge0_0");
+        assert_eq!(e.routes.lookup(1).len(), 1);
+        assert_eq!(e.routes.lookup(2).len(), 2);
+        assert_eq!(e.routes.lookup(15).len(), 2);
+        // Aggregation: same pod goes down (one port); other pods over its k/2 cores.
+        let a = node("agg0_0");
+        assert_eq!(a.routes.lookup(3).len(), 1);
+        assert_eq!(a.routes.lookup(4).len(), 2);
+        // Core: one port per pod; four ranges (pods), not one entry per host.
+        let c = node("core0");
+        assert_eq!(c.routes.lookup(9).len(), 1);
+        assert_eq!(c.routes.len(), 4);
+        assert_eq!(
+            e.routes.len(),
+            2 + 1,
+            "its two hosts, then one range for every other host"
+        );
     }
 
     #[test]

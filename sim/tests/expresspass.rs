@@ -305,8 +305,8 @@ law = "expresspass"
         ("credit_size_spread = 50", "credit_size_spread"),
         ("mode = -1", "non-negative integer"),
     ] {
-        let sc = scenario(&format!("{base}{line}\n"));
-        let e = sc.run_one("x", false).err().unwrap();
+        // Refused when the file is parsed, before any run.
+        let e = Scenario::parse(&format!("{base}{line}\n")).err().unwrap();
         assert!(e.contains(want), "{line}: {e}");
     }
 }

@@ -1,34 +1,81 @@
-//! `cargo run --release -p rdcc-sim --bin sim-bench`: simulator speed on two set-ups, as
-//! simulated packets per second of wall time, events per second, and simulated time over wall
-//! time.
+//! `cargo run --release -p rdcc-sim --bin sim-bench [NAME...]`: simulator speed, as simulated
+//! packets per second of wall time, events per second, and simulated time over wall time, on
+//! (all by default, or the named ones):
 //!
-//! 1. A 100-flow dumbbell: 100 Swift flows from 100 hosts over one 100 Gbit/s bottleneck.
-//! 2. A 128-host leaf-spine (8 leaves x 16 hosts at 25 Gbit/s, 4 spines at 100 Gbit/s) under
-//!    the web-search workload at 60% load with Swift.
+//! 1. `bench_dumbbell_100`: 100 Swift flows from 100 hosts over one 100 Gbit/s bottleneck.
+//! 2. `bench_leafspine_128`: a 128-host leaf-spine (8 leaves x 16 hosts at 25 Gbit/s, 4 spines
+//!    at 100 Gbit/s) under the web-search workload at 60% load with Swift.
+//! 3. `bench_fattree_10k`: 10,000 hosts in a k = 20 fat-tree, web search at 60% load, Swift.
+//!
+//! It also prints the time to build each set-up (topology, routes, workload) and, last, the
+//! process's peak resident memory (`VmHWM`; the largest set-up runs last, so this is its peak).
 
 use rdcc_sim::Scenario;
+use std::process::ExitCode;
 use std::time::Instant;
 
-const DUMBBELL: &str = include_str!("../../scenarios/bench_dumbbell_100.toml");
+const SETUPS: &[(&str, &str)] = &[
+    (
+        "bench_dumbbell_100",
+        include_str!("../../scenarios/bench_dumbbell_100.toml"),
+    ),
+    (
+        "bench_leafspine_128",
+        include_str!("../../scenarios/bench_leafspine_128.toml"),
+    ),
+    (
+        "bench_fattree_10k",
+        include_str!("../../scenarios/bench_fattree_10k.toml"),
+    ),
+];
 
-const LEAF_SPINE: &str = include_str!("../../scenarios/bench_leafspine_128.toml");
+/// Peak resident set size of this process, KiB (Linux `VmHWM`).
+fn peak_rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
-fn main() {
+fn main() -> ExitCode {
+    let want: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(bad) = want.iter().find(|w| !SETUPS.iter().any(|(n, _)| n == w)) {
+        let names: Vec<&str> = SETUPS.iter().map(|(n, _)| *n).collect();
+        eprintln!(
+            "sim-bench: unknown set-up {bad:?}; valid: {}",
+            names.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     println!(
-        "{:<22} {:>9} {:>12} {:>12} {:>10} {:>10} {:>12}",
-        "set-up", "sim ms", "data pkts", "events", "Mpkt/s", "Mev/s", "sim/wall"
+        "{:<22} {:>7} {:>8} {:>9} {:>12} {:>12} {:>8} {:>8} {:>10}",
+        "set-up",
+        "hosts",
+        "build s",
+        "sim ms",
+        "data pkts",
+        "events",
+        "Mpkt/s",
+        "Mev/s",
+        "sim/wall"
     );
-    for text in [DUMBBELL, LEAF_SPINE] {
+    for (name, text) in SETUPS {
+        if !want.is_empty() && !want.iter().any(|w| w == name) {
+            continue;
+        }
         let sc = Scenario::parse(text).expect("built-in scenario");
+        let t0 = Instant::now();
         let sim = sc.build("swift").expect("builds");
+        let build = t0.elapsed().as_secs_f64();
         let t = Instant::now();
         let out = sim.run();
         let wall = t.elapsed().as_secs_f64();
         let c = &out.counters;
         let sim_s = out.end_ns as f64 / 1e9;
         println!(
-            "{:<22} {:>9.1} {:>12} {:>12} {:>10.2} {:>10.2} {:>12.5}",
+            "{:<22} {:>7} {:>8.2} {:>9.1} {:>12} {:>12} {:>8.2} {:>8.2} {:>10.5}",
             sc.name,
+            sc.topology.hosts(),
+            build,
             sim_s * 1e3,
             c.data_sent,
             c.events,
@@ -37,4 +84,8 @@ fn main() {
             sim_s / wall
         );
     }
+    if let Some(kib) = peak_rss_kib() {
+        println!("peak RSS {:.1} MB", kib as f64 / 1024.0);
+    }
+    ExitCode::SUCCESS
 }

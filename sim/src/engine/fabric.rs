@@ -1,10 +1,62 @@
-//! Ports and switches: drop-tail/ECN output queues, serialization, links, forwarding and ECMP
-//! routes, the paths and ideal completion times derived from them.
+//! Ports and switches: output queues with ECN marking, serialization, links, forwarding and
+//! ECMP routes, the paths and ideal completion times derived from them, and the switch memory:
+//! static per-port drop-tail buffers, or one shared buffer per switch with dynamic thresholds
+//! and optional PFC (the ns-3 `SwitchMmu` model of the HPCC and PowerTCP artifacts; see
+//! `Documentation/results/README.md`, "Switch buffers and PFC").
 
 use super::*;
+use crate::topo::{NodeDef, PortDef, RouteTable};
+
+/// Switch buffer model and PFC settings of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FabricConfig {
+    /// One buffer per switch shared by its ports (dynamic thresholds) instead of a static
+    /// drop-tail limit per output port.
+    pub shared_buffer: bool,
+    /// Shared buffer size per switch, bytes; 0 = the sum of the switch's per-port buffers.
+    pub switch_buffer_bytes: u64,
+    /// Egress dynamic threshold without PFC (Choudhury-Hahne): an output queue may hold
+    /// `alpha x (buffer - used)`. Q16 (65536 = 1).
+    pub dt_alpha_q16: u64,
+    /// Priority flow control (needs the shared buffer).
+    pub pfc: bool,
+    /// PFC dynamic threshold: an ingress queue pauses its upstream when its shared bytes reach
+    /// `alpha x (buffer - headroom - reserve - shared used)`. Q16; ns-3 default 1/8
+    /// (`pfc_a_shift` = 3).
+    pub pfc_alpha_q16: u64,
+    /// Bytes per ingress queue admitted before the shared pool is used (ns-3: 4 KiB).
+    pub pfc_reserve_bytes: u64,
+    /// Resume when the ingress queue's shared bytes are this far below the threshold (ns-3:
+    /// 3 KiB).
+    pub pfc_resume_offset_bytes: u64,
+    /// Headroom per ingress queue, bytes; 0 = per link `2 x rate x delay + 2 x max packet`
+    /// (what arrives after the pause is sent: the pause's flight, the data on the wire, a
+    /// packet being serialized at each end).
+    pub pfc_headroom_bytes: u64,
+}
+
+impl Default for FabricConfig {
+    fn default() -> Self {
+        FabricConfig {
+            shared_buffer: false,
+            switch_buffer_bytes: 0,
+            dt_alpha_q16: 65_536,
+            pfc: false,
+            pfc_alpha_q16: 65_536 / 8,
+            pfc_reserve_bytes: 4 * 1024,
+            pfc_resume_offset_bytes: 3 * 1024,
+            pfc_headroom_bytes: 0,
+        }
+    }
+}
+
+/// Wire size of a PFC pause or resume frame (a minimum Ethernet frame), bytes.
+pub const PFC_FRAME_BYTES: u64 = 64;
 
 pub(super) struct Port {
     pub(super) peer: u32,
+    /// Port on `peer` that sends to us (where our PFC frames take effect).
+    pub(super) rev: u16,
     pub(super) rate_bits_per_s: u64,
     pub(super) delay_ns: u64,
     pub(super) buffer_bytes: u64,
@@ -20,14 +72,120 @@ pub(super) struct Port {
     pub(super) marks: u64,
     pub(super) max_queue_bytes: u64,
     pub(super) max_since_sample: u64,
+    // PFC, egress side: this transmitter is paused by its peer.
+    pub(super) paused: bool,
+    pub(super) paused_since_ns: u64,
+    pub(super) paused_ns: u64,
+    // Ingress side: bytes that arrived over this port's link (from `peer`) and still sit in
+    // this switch, split as in ns-3 into reserve+shared (`in_bytes`) and headroom.
+    pub(super) in_bytes: u64,
+    pub(super) in_hdrm_bytes: u64,
+    pub(super) headroom_bytes: u64,
+    /// We have paused `peer` (XOFF sent, XON not yet).
+    pub(super) pausing_peer: bool,
+    pub(super) pauses_sent: u64,
+}
+
+impl Port {
+    fn new(p: &PortDef) -> Port {
+        Port {
+            peer: p.peer,
+            rev: p.rev,
+            rate_bits_per_s: p.rate_bits_per_s,
+            delay_ns: p.delay_ns,
+            buffer_bytes: p.buffer_bytes,
+            ecn_k_bytes: p.ecn_k_bytes,
+            queue: VecDeque::new(),
+            queue_bytes: 0,
+            busy: false,
+            in_tx: None,
+            ser_rem: 0,
+            tx_bytes: 0,
+            drops: 0,
+            marks: 0,
+            max_queue_bytes: 0,
+            max_since_sample: 0,
+            paused: false,
+            paused_since_ns: 0,
+            paused_ns: 0,
+            in_bytes: 0,
+            in_hdrm_bytes: 0,
+            headroom_bytes: 0,
+            pausing_peer: false,
+            pauses_sent: 0,
+        }
+    }
+}
+
+/// A switch's shared buffer (ns-3 `SwitchMmu` counters).
+pub(super) struct SharedBuf {
+    pub(super) total_bytes: u64,
+    /// Bytes queued in the switch (all output queues).
+    pub(super) used_bytes: u64,
+    /// Bytes of ingress queues above their reserve and below their headroom.
+    pub(super) shared_used_bytes: u64,
+    pub(super) total_hdrm_bytes: u64,
+    pub(super) total_rsrv_bytes: u64,
 }
 
 pub(super) struct Node {
     pub(super) host: Option<u32>,
     pub(super) port_names: Vec<String>,
     pub(super) ports: Vec<Port>,
-    pub(super) routes: Vec<Vec<u16>>,
+    pub(super) routes: RouteTable,
     pub(super) salt: u64,
+    pub(super) mmu: Option<SharedBuf>,
+}
+
+impl Node {
+    pub(super) fn new(n: &NodeDef, salt: u64, fab: &FabricConfig, max_wire: u64) -> Node {
+        let mut ports: Vec<Port> = n.ports.iter().map(Port::new).collect();
+        let mut mmu = None;
+        if n.host.is_none() && fab.shared_buffer {
+            let total = if fab.switch_buffer_bytes > 0 {
+                fab.switch_buffer_bytes
+            } else {
+                ports.iter().map(|p| p.buffer_bytes).sum()
+            };
+            let mut hdrm = 0;
+            let mut rsrv = 0;
+            if fab.pfc {
+                for p in ports.iter_mut() {
+                    p.headroom_bytes = if fab.pfc_headroom_bytes > 0 {
+                        fab.pfc_headroom_bytes
+                    } else {
+                        // Link round trip at line rate, plus one packet being serialized at
+                        // either end when the pause is sent and when it lands.
+                        (2 * p.delay_ns as u128 * p.rate_bits_per_s as u128 / 8_000_000_000) as u64
+                            + 2 * max_wire
+                            + PFC_FRAME_BYTES
+                    };
+                    hdrm += p.headroom_bytes;
+                    rsrv += fab.pfc_reserve_bytes;
+                }
+            }
+            mmu = Some(SharedBuf {
+                total_bytes: total,
+                used_bytes: 0,
+                shared_used_bytes: 0,
+                total_hdrm_bytes: hdrm,
+                total_rsrv_bytes: rsrv,
+            });
+        }
+        Node {
+            host: n.host,
+            port_names: n.ports.iter().map(|p| p.name.clone()).collect(),
+            ports,
+            routes: n.routes.clone(),
+            salt,
+            mmu,
+        }
+    }
+}
+
+/// `x * alpha`, alpha Q16 (x below 2^47 bytes: no overflow).
+fn q16(x: u64, alpha_q16: u64) -> u64 {
+    ((x as u128 * alpha_q16 as u128) >> 16) as u64
 }
 
 impl Sim {
@@ -35,7 +193,7 @@ impl Sim {
 
     pub(super) fn route_port(&self, node: u32, pkt: &Packet) -> u16 {
         let n = &self.nodes[node as usize];
-        let set = &n.routes[pkt.dst as usize];
+        let set = n.routes.lookup(pkt.dst);
         if set.len() == 1 {
             set[0]
         } else {
@@ -55,6 +213,8 @@ impl Sim {
             dst,
             wire: 0,
             hold_ns: 0,
+            rx_ns: 0,
+            in_port: 0,
             hops: 0,
             flags: if ack { PKT_ACK } else { 0 },
         };
@@ -103,13 +263,141 @@ impl Sim {
         t
     }
 
+    // ---- switch memory -----------------------------------------------------------------
+
+    /// ns-3 `GetPfcThreshold`: `alpha x (buffer - headroom - reserve - shared used)`.
+    fn pfc_threshold(&self, m: &SharedBuf) -> u64 {
+        let free = m
+            .total_bytes
+            .saturating_sub(m.total_hdrm_bytes + m.total_rsrv_bytes + m.shared_used_bytes);
+        q16(free, self.cfg.fabric.pfc_alpha_q16)
+    }
+
+    /// Admission at a switch: `true` to queue `pkt` (arrived on `in_port`) at output `port`.
+    fn admit(&mut self, node: u32, port: u16, in_port: u16, wire: u64) -> bool {
+        let n = &self.nodes[node as usize];
+        let Some(m) = &n.mmu else {
+            let p = &n.ports[port as usize];
+            return p.queue_bytes + wire <= p.buffer_bytes || (!p.busy && p.queue.is_empty());
+        };
+        if m.used_bytes + wire > m.total_bytes {
+            return false;
+        }
+        if self.cfg.fabric.pfc {
+            // ns-3 CheckIngressAdmission: drop only when the headroom is exhausted and the
+            // shared pool is above the threshold; egress admission always passes.
+            let i = &n.ports[in_port as usize];
+            let shared = i.in_bytes.saturating_sub(self.cfg.fabric.pfc_reserve_bytes);
+            !(i.in_hdrm_bytes + wire > i.headroom_bytes && shared + wire > self.pfc_threshold(m))
+        } else {
+            // Dynamic threshold (Choudhury-Hahne) on the output queue.
+            let free = m.total_bytes - m.used_bytes;
+            n.ports[port as usize].queue_bytes + wire <= q16(free, self.cfg.fabric.dt_alpha_q16)
+        }
+    }
+
+    /// ns-3 UpdateIngressAdmission, then CheckShouldPause.
+    fn charge_ingress(&mut self, node: u32, in_port: u16, wire: u64) {
+        let fab = &self.cfg.fabric;
+        let (reserve, pfc) = (fab.pfc_reserve_bytes, fab.pfc);
+        let thresh = match &self.nodes[node as usize].mmu {
+            Some(m) if pfc => self.pfc_threshold(m),
+            _ => u64::MAX,
+        };
+        let n = &mut self.nodes[node as usize];
+        let Some(m) = n.mmu.as_mut() else { return };
+        m.used_bytes += wire;
+        let i = &mut n.ports[in_port as usize];
+        let new = i.in_bytes + wire;
+        if new <= reserve {
+            i.in_bytes = new;
+        } else if pfc && new - reserve > thresh {
+            i.in_hdrm_bytes += wire;
+        } else {
+            i.in_bytes = new;
+            m.shared_used_bytes += wire.min(new - reserve);
+        }
+        if pfc && !i.pausing_peer {
+            let shared = i.in_bytes.saturating_sub(reserve);
+            if i.in_hdrm_bytes > 0 || shared >= thresh {
+                i.pausing_peer = true;
+                i.pauses_sent += 1;
+                self.c.pfc_pauses += 1;
+                self.send_pfc(node, in_port, true);
+            }
+        }
+    }
+
+    /// ns-3 RemoveFromIngressAdmission, then CheckShouldResume (for the packet's ingress).
+    fn release_ingress(&mut self, node: u32, in_port: u16, wire: u64) {
+        let fab = &self.cfg.fabric;
+        let (reserve, offset, pfc) = (fab.pfc_reserve_bytes, fab.pfc_resume_offset_bytes, fab.pfc);
+        let n = &mut self.nodes[node as usize];
+        let Some(m) = n.mmu.as_mut() else { return };
+        m.used_bytes -= wire;
+        let i = &mut n.ports[in_port as usize];
+        let from_hdrm = i.in_hdrm_bytes.min(wire);
+        i.in_hdrm_bytes -= from_hdrm;
+        let rest = wire - from_hdrm;
+        let from_shared = rest.min(i.in_bytes.saturating_sub(reserve));
+        i.in_bytes -= rest;
+        m.shared_used_bytes -= from_shared;
+        if pfc && i.pausing_peer && i.in_hdrm_bytes == 0 {
+            let shared = i.in_bytes.saturating_sub(reserve);
+            let thresh = {
+                let m = self.nodes[node as usize]
+                    .mmu
+                    .as_ref()
+                    .expect("shared buffer");
+                self.pfc_threshold(m)
+            };
+            if shared == 0 || shared + offset <= thresh {
+                self.nodes[node as usize].ports[in_port as usize].pausing_peer = false;
+                self.send_pfc(node, in_port, false);
+            }
+        }
+    }
+
+    /// A pause (XOFF) or resume (XON) frame out of `port` towards its peer: it is sent ahead
+    /// of queued data (MAC control) and takes effect on the peer's transmitter after its
+    /// serialization and the link delay; the packet being serialized there finishes.
+    fn send_pfc(&mut self, node: u32, port: u16, pause: bool) {
+        let p = &self.nodes[node as usize].ports[port as usize];
+        let t = self.now + p.delay_ns + PFC_FRAME_BYTES * 8 * 1_000_000_000 / p.rate_bits_per_s;
+        let (peer, rev) = (p.peer, p.rev);
+        self.schedule(
+            t,
+            Ev::Pfc {
+                node: peer,
+                port: rev,
+                pause,
+            },
+        );
+    }
+
+    pub(super) fn on_pfc(&mut self, node: u32, port: u16, pause: bool) {
+        let now = self.now;
+        let p = &mut self.nodes[node as usize].ports[port as usize];
+        if pause {
+            if !p.paused {
+                p.paused = true;
+                p.paused_since_ns = now;
+            }
+        } else if p.paused {
+            p.paused = false;
+            p.paused_ns += now - p.paused_since_ns;
+            if !p.busy {
+                self.start_tx(node, port);
+            }
+        }
+    }
+
     // ---- ports -------------------------------------------------------------------------
 
     pub(super) fn enqueue(&mut self, node: u32, port: u16, mut pkt: Packet) {
-        let p = &mut self.nodes[node as usize].ports[port as usize];
         let wire = pkt.wire as u64;
-        if p.queue_bytes + wire > p.buffer_bytes && (p.busy || !p.queue.is_empty()) {
-            p.drops += 1;
+        if !self.admit(node, port, pkt.in_port, wire) {
+            self.nodes[node as usize].ports[port as usize].drops += 1;
             if pkt.flags & PKT_ACK != 0 {
                 self.c.acks_dropped += 1;
             } else {
@@ -117,6 +405,8 @@ impl Sim {
             }
             return;
         }
+        self.charge_ingress(node, pkt.in_port, wire);
+        let p = &mut self.nodes[node as usize].ports[port as usize];
         if p.ecn_k_bytes > 0 && pkt.flags & PKT_ECT != 0 && p.queue_bytes > p.ecn_k_bytes {
             pkt.flags |= PKT_CE;
             p.marks += 1;
@@ -132,6 +422,10 @@ impl Sim {
     }
 
     pub(super) fn start_tx(&mut self, node: u32, port: u16) {
+        if self.nodes[node as usize].ports[port as usize].paused {
+            self.nodes[node as usize].ports[port as usize].busy = false;
+            return;
+        }
         let pkt = {
             let p = &mut self.nodes[node as usize].ports[port as usize];
             match p.queue.pop_front() {
@@ -143,7 +437,10 @@ impl Sim {
             }
         };
         let pkt = match pkt {
-            Some(k) => Some(k),
+            Some(k) => {
+                self.release_ingress(node, k.in_port, k.wire as u64);
+                Some(k)
+            }
             None => match self.nodes[node as usize].host {
                 Some(h) => self.host_pull(h),
                 None => None,
@@ -167,22 +464,18 @@ impl Sim {
 
     pub(super) fn on_tx_done(&mut self, node: u32, port: u16) {
         let p = &mut self.nodes[node as usize].ports[port as usize];
-        let pkt = p.in_tx.take().expect("a packet was on the wire");
+        let mut pkt = p.in_tx.take().expect("a packet was on the wire");
         p.tx_bytes += pkt.wire as u64;
+        pkt.in_port = p.rev;
         let (peer, t) = (p.peer, self.now + p.delay_ns);
+        let pkt = self.put_pkt(pkt);
         self.schedule(t, Ev::Arrive { node: peer, pkt });
         self.start_tx(node, port);
     }
 
     pub(super) fn on_arrive(&mut self, node: u32, mut pkt: Packet) {
         match self.nodes[node as usize].host {
-            Some(_) => {
-                if pkt.flags & PKT_ACK != 0 {
-                    self.on_ack_pkt(pkt);
-                } else {
-                    self.on_data(pkt);
-                }
-            }
+            Some(h) => self.host_rx(h, pkt),
             None => {
                 if pkt.flags & PKT_ACK == 0 {
                     pkt.hops = pkt.hops.saturating_add(1);

@@ -4,12 +4,73 @@
 use super::transport::Flow;
 use super::*;
 
+/// A host's receive path: packets from the NIC are processed one at a time at
+/// `rate_bits_per_s` (0 = instantly), then wait `delay_ns` more before TCP sees them (a slow
+/// or busy receiver: the delay Swift's endpoint window reacts to, §3.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostRx {
+    /// Host index.
+    pub host: u32,
+    /// Processing rate, bits per second of wire bytes; 0 = unlimited.
+    pub rate_bits_per_s: u64,
+    /// Fixed delay after processing, ns.
+    pub delay_ns: u64,
+}
+
 pub(super) struct Host {
     pub(super) node: u32,
     pub(super) ready: VecDeque<u32>,
+    pub(super) rx: Option<HostRx>,
+    /// The receive path is busy until then, ns.
+    pub(super) rx_busy_until: u64,
+    /// Sub-ns processing remainder (exact long-run rate, as for links).
+    pub(super) rx_rem: u64,
+}
+
+impl Host {
+    pub(super) fn new(node: u32) -> Host {
+        Host {
+            node,
+            ready: VecDeque::new(),
+            rx: None,
+            rx_busy_until: 0,
+            rx_rem: 0,
+        }
+    }
 }
 
 impl Sim {
+    /// A packet reaches host `h`'s NIC: through the receive path, if the host has one.
+    pub(super) fn host_rx(&mut self, h: u32, mut pkt: Packet) {
+        let now = self.now;
+        let host = &mut self.hosts[h as usize];
+        let Some(rx) = host.rx else {
+            return self.deliver(pkt);
+        };
+        let start = now.max(host.rx_busy_until);
+        let service = if rx.rate_bits_per_s > 0 {
+            let num = pkt.wire as u64 * 8 * 1_000_000_000 + host.rx_rem;
+            host.rx_rem = num % rx.rate_bits_per_s;
+            num / rx.rate_bits_per_s
+        } else {
+            0
+        };
+        host.rx_busy_until = start + service;
+        let t = host.rx_busy_until + rx.delay_ns;
+        pkt.rx_ns = (t - now).min(u32::MAX as u64) as u32;
+        let pkt = self.put_pkt(pkt);
+        self.schedule(t, Ev::RxDone { pkt });
+    }
+
+    /// TCP receives a packet.
+    pub(super) fn deliver(&mut self, pkt: Packet) {
+        if pkt.flags & PKT_ACK != 0 {
+            self.on_ack_pkt(pkt);
+        } else {
+            self.on_data(pkt);
+        }
+    }
+
     pub(super) fn kick_host(&mut self, host: u32) {
         let node = self.hosts[host as usize].node;
         if !self.nodes[node as usize].ports[0].busy {

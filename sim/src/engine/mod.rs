@@ -14,9 +14,11 @@ mod host;
 mod output;
 mod transport;
 
-use fabric::{Node, Port};
+pub use fabric::FabricConfig;
+use fabric::Node;
 use host::Host;
-pub use output::{Counters, FlowRecord, RunOutput, Series};
+pub use host::HostRx;
+pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
 use transport::Flow;
 
 use crate::cc::{CcParams, CcState, Law};
@@ -24,7 +26,7 @@ use crate::rng::{mix, Rng};
 use crate::topo::Network;
 use rdcc_core::event::{
     AckEvent, Decision, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_HOPS,
-    ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
+    ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, VecDeque};
@@ -62,6 +64,11 @@ pub struct SimConfig {
     pub seed: u64,
     /// Flows with a per-flow time series (the first n flows).
     pub trace_flows: usize,
+    /// Switch buffers and PFC.
+    pub fabric: FabricConfig,
+    /// Hosts with a receive path (processing rate, fixed delay); the others hand packets to
+    /// TCP on arrival.
+    pub host_rx: Vec<HostRx>,
 }
 
 impl Default for SimConfig {
@@ -82,6 +89,8 @@ impl Default for SimConfig {
             measure_from_ns: 0,
             seed: 1,
             trace_flows: 64,
+            fabric: FabricConfig::default(),
+            host_rx: Vec::new(),
         }
     }
 }
@@ -129,8 +138,12 @@ struct Packet {
     /// Destination host.
     dst: u32,
     wire: u32,
-    /// ACK: receiver hold time of the data it acknowledges, ns.
+    /// ACK: receiver hold time of the data it acknowledges (from its NIC arrival), ns.
     hold_ns: u32,
+    /// Time spent in the receiving host's receive path, ns.
+    rx_ns: u32,
+    /// At a switch: the port whose link it arrived on (its ingress queue for PFC).
+    in_port: u16,
     /// Data: switches traversed; ACK: the echoed forward count.
     hops: u8,
     flags: u8,
@@ -138,8 +151,25 @@ struct Packet {
 
 #[derive(Clone, Copy, Debug)]
 enum Ev {
-    TxDone { node: u32, port: u16 },
-    Arrive { node: u32, pkt: Packet },
+    TxDone {
+        node: u32,
+        port: u16,
+    },
+    /// Packet `pkt` (a slot of `Sim::pkts`) reaches `node`.
+    Arrive {
+        node: u32,
+        pkt: u32,
+    },
+    /// A host's receive path hands packet `pkt` (a slot) to TCP.
+    RxDone {
+        pkt: u32,
+    },
+    /// A PFC frame reaches the transmitter `port` of `node`: pause (XOFF) or resume (XON).
+    Pfc {
+        node: u32,
+        port: u16,
+        pause: bool,
+    },
     FlowStart(u32),
     Wake(u32),
     Rto(u32),
@@ -152,6 +182,8 @@ struct Entry {
     seq: u64,
     ev: Ev,
 }
+// Heap entries stay at half a cache line (packets live in `Sim::pkts`).
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 impl PartialEq for Entry {
     fn eq(&self, o: &Self) -> bool {
         self.t == o.t && self.seq == o.seq
@@ -175,6 +207,10 @@ pub struct Sim {
     now: u64,
     seq: u64,
     heap: BinaryHeap<Entry>,
+    /// Packets referred to by pending events (slots; freed when the event runs). Keeps heap
+    /// entries at 32 bytes instead of 64: the heap is the hot spot at scale.
+    pkts: Vec<Packet>,
+    free_pkts: Vec<u32>,
     nodes: Vec<Node>,
     hosts: Vec<Host>,
     flows: Vec<Flow>,
@@ -193,46 +229,22 @@ pub struct Sim {
 impl Sim {
     /// A simulator over `net` with `flows` using `profiles`.
     pub fn new(net: &Network, profiles: Vec<Profile>, flows: Vec<FlowSpec>, cfg: SimConfig) -> Sim {
+        let max_wire = (cfg.mss_bytes + cfg.header_bytes).max(cfg.ack_bytes) as u64;
         let nodes: Vec<Node> = net
             .nodes
             .iter()
             .enumerate()
-            .map(|(i, n)| Node {
-                host: n.host,
-                port_names: n.ports.iter().map(|p| p.name.clone()).collect(),
-                ports: n
-                    .ports
-                    .iter()
-                    .map(|p| Port {
-                        peer: p.peer,
-                        rate_bits_per_s: p.rate_bits_per_s,
-                        delay_ns: p.delay_ns,
-                        buffer_bytes: p.buffer_bytes,
-                        ecn_k_bytes: p.ecn_k_bytes,
-                        queue: VecDeque::new(),
-                        queue_bytes: 0,
-                        busy: false,
-                        in_tx: None,
-                        ser_rem: 0,
-                        tx_bytes: 0,
-                        drops: 0,
-                        marks: 0,
-                        max_queue_bytes: 0,
-                        max_since_sample: 0,
-                    })
-                    .collect(),
-                routes: n.routes.clone(),
-                salt: mix(cfg.seed, i as u64),
-            })
+            .map(|(i, n)| Node::new(n, mix(cfg.seed, i as u64), &cfg.fabric, max_wire))
             .collect();
         let hosts = net
             .host_nodes
             .iter()
-            .map(|&n| Host {
-                node: n,
-                ready: VecDeque::new(),
-            })
-            .collect();
+            .map(|&n| Host::new(n))
+            .collect::<Vec<_>>();
+        let mut hosts = hosts;
+        for r in &cfg.host_rx {
+            hosts[r.host as usize].rx = Some(*r);
+        }
         let mss = cfg.mss_bytes as u64;
         let flows: Vec<Flow> = flows
             .into_iter()
@@ -297,6 +309,7 @@ impl Sim {
             flow_rate_bps: vec![Vec::new(); n_traced],
             queue_bytes: vec![Vec::new(); monitors.len()],
             queue_max_bytes: vec![Vec::new(); monitors.len()],
+            port_tx_bytes: vec![Vec::new(); monitors.len()],
             ..Default::default()
         };
         let nf = flows.len();
@@ -304,6 +317,8 @@ impl Sim {
             now: 0,
             seq: 0,
             heap: BinaryHeap::new(),
+            pkts: Vec::new(),
+            free_pkts: Vec::new(),
             nodes,
             hosts,
             flows,
@@ -325,6 +340,26 @@ impl Sim {
         }
         sim.schedule(sim.cfg.sample_ns, Ev::Sample);
         sim
+    }
+
+    /// Park a packet for an event; returns its slot.
+    fn put_pkt(&mut self, pkt: Packet) -> u32 {
+        match self.free_pkts.pop() {
+            Some(i) => {
+                self.pkts[i as usize] = pkt;
+                i
+            }
+            None => {
+                self.pkts.push(pkt);
+                (self.pkts.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Take a parked packet back (the slot is free again).
+    fn take_pkt(&mut self, slot: u32) -> Packet {
+        self.free_pkts.push(slot);
+        self.pkts[slot as usize]
     }
 
     fn schedule(&mut self, t: u64, ev: Ev) {
@@ -357,7 +392,15 @@ impl Sim {
             self.c.events += 1;
             match e.ev {
                 Ev::TxDone { node, port } => self.on_tx_done(node, port),
-                Ev::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Ev::Arrive { node, pkt } => {
+                    let pkt = self.take_pkt(pkt);
+                    self.on_arrive(node, pkt)
+                }
+                Ev::RxDone { pkt } => {
+                    let pkt = self.take_pkt(pkt);
+                    self.deliver(pkt)
+                }
+                Ev::Pfc { node, port, pause } => self.on_pfc(node, port, pause),
                 Ev::FlowStart(f) => self.on_flow_start(f),
                 Ev::Wake(f) => {
                     let fl = &mut self.flows[f as usize];

@@ -21,6 +21,32 @@ pub struct Counters {
     pub retransmits: u64,
     /// Retransmission timeouts.
     pub timeouts: u64,
+    /// PFC pause (XOFF) frames sent by switches.
+    pub pfc_pauses: u64,
+    /// Time transmitters spent paused by PFC, summed over ports (hosts and switches), ns.
+    pub pfc_paused_ns: u64,
+    /// ACKs processed by a law in the measurement window.
+    pub acks_processed: u64,
+    /// ACKs in the measurement window on which the law reported its endpoint window
+    /// binding (Swift §3.3).
+    pub endpoint_binds: u64,
+}
+
+/// One port's totals at the end of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortStat {
+    /// Port name (`from->to`).
+    pub name: String,
+    /// Packets dropped.
+    pub drops: u64,
+    /// Largest queue, bytes.
+    pub max_queue_bytes: u64,
+    /// Bytes transmitted.
+    pub tx_bytes: u64,
+    /// Time this transmitter was paused by PFC, ns.
+    pub paused_ns: u64,
+    /// Pause frames this switch sent for the port's ingress queue.
+    pub pauses_sent: u64,
 }
 
 /// One finished (or unfinished) flow's record.
@@ -39,6 +65,8 @@ pub struct FlowRecord {
     pub retransmits: u64,
     /// The law's last signal (Swift: target delay ns).
     pub last_signal: i64,
+    /// Smallest RTT sample, ns (`None` without one).
+    pub min_rtt_ns: Option<u64>,
 }
 
 /// Sampled time series.
@@ -62,6 +90,8 @@ pub struct Series {
     pub queue_bytes: Vec<Vec<u64>>,
     /// Per monitored port: largest queue since the previous sample.
     pub queue_max_bytes: Vec<Vec<u64>>,
+    /// Per monitored port: bytes transmitted so far, at the sample.
+    pub port_tx_bytes: Vec<Vec<u64>>,
 }
 
 /// Everything a run produced.
@@ -84,14 +114,24 @@ pub struct RunOutput {
     /// Data packets in flight at the end (on wires, in queues, in NIC transmission).
     pub data_in_network: u64,
     /// Per switch port: (name, drops, max queue bytes, tx bytes).
-    pub port_stats: Vec<(String, u64, u64, u64)>,
+    pub port_stats: Vec<PortStat>,
     /// Simulated time, ns.
     pub end_ns: u64,
 }
 
 impl Sim {
     /// Collect the output at the current time.
-    pub fn finish(self) -> RunOutput {
+    pub fn finish(mut self) -> RunOutput {
+        let now = self.now;
+        for n in self.nodes.iter_mut() {
+            for p in n.ports.iter_mut() {
+                if p.paused {
+                    p.paused_ns += now - p.paused_since_ns;
+                    p.paused_since_ns = now;
+                }
+                self.c.pfc_paused_ns += p.paused_ns;
+            }
+        }
         let mut in_net = 0u64;
         for n in &self.nodes {
             for p in &n.ports {
@@ -102,14 +142,21 @@ impl Sim {
             }
         }
         for e in self.heap.iter() {
-            if let Ev::Arrive { pkt, .. } = e.ev {
-                in_net += (pkt.flags & PKT_ACK == 0) as u64;
+            if let Ev::Arrive { pkt, .. } | Ev::RxDone { pkt } = e.ev {
+                in_net += (self.pkts[pkt as usize].flags & PKT_ACK == 0) as u64;
             }
         }
         let mut port_stats = Vec::new();
         for n in self.nodes.iter().filter(|n| n.host.is_none()) {
             for (p, name) in n.ports.iter().zip(&n.port_names) {
-                port_stats.push((name.clone(), p.drops, p.max_queue_bytes, p.tx_bytes));
+                port_stats.push(PortStat {
+                    name: name.clone(),
+                    drops: p.drops,
+                    max_queue_bytes: p.max_queue_bytes,
+                    tx_bytes: p.tx_bytes,
+                    paused_ns: p.paused_ns,
+                    pauses_sent: p.pauses_sent,
+                });
             }
         }
         let monitor_rates = self
@@ -130,6 +177,7 @@ impl Sim {
                     rx_bytes: f.rx_bytes,
                     retransmits: f.retransmits,
                     last_signal: f.signal,
+                    min_rtt_ns: (f.min_rtt_ns != u64::MAX).then_some(f.min_rtt_ns),
                 })
                 .collect(),
             series: self.series,
@@ -183,6 +231,7 @@ impl Sim {
             let p = &mut self.nodes[node as usize].ports[port as usize];
             s.queue_bytes[k].push(p.queue_bytes);
             s.queue_max_bytes[k].push(p.max_since_sample);
+            s.port_tx_bytes[k].push(p.tx_bytes);
             p.max_since_sample = p.queue_bytes;
         }
         if now + dt <= self.cfg.duration_ns {

@@ -164,6 +164,8 @@ impl Sim {
             dst: fl.spec.dst,
             wire: wire as u32,
             hold_ns: 0,
+            rx_ns: 0,
+            in_port: 0,
             hops: 0,
             flags: if ecn { PKT_ECT } else { 0 },
         }
@@ -383,6 +385,9 @@ impl Sim {
         }
         if self.cfg.remote_delay {
             flags |= ACK_HAS_REMOTE_DELAY;
+            if self.hosts[fl.spec.src as usize].rx.is_some() {
+                flags |= ACK_HAS_LOCAL_RX;
+            }
         }
         if self.cfg.echo_hops {
             flags |= ACK_HAS_HOPS;
@@ -402,13 +407,19 @@ impl Sim {
             flags,
             hops: pkt.hops,
             _pad: [0; 3],
-            // The simulated NIC hands the ACK to the sender without a host Rx queue.
-            local_rx_delay_ns: 0,
+            // The ACK's time in the sender's receive path (0 without one).
+            local_rx_delay_ns: pkt.rx_ns,
             telemetry: 0,
         };
         let d = self.profiles[fl.spec.profile]
             .params
             .on_ack(&mut fl.cc, &ev);
+        if now >= self.cfg.measure_from_ns {
+            if d.flags & DEC_ENDPOINT_BINDS != 0 {
+                self.c.endpoint_binds += 1;
+            }
+            self.c.acks_processed += 1;
+        }
         self.apply(f, d);
         let fl = &mut self.flows[f];
         if fl.una >= fl.total_segs {
@@ -477,7 +488,9 @@ impl Sim {
             immediate = true;
         }
         if fl.pending_acks == 0 {
-            fl.pending_since_ns = now;
+            // The hold runs from the NIC arrival (receive path included), as Swift's
+            // NIC-timestamped remote delay does (§3.3).
+            fl.pending_since_ns = now - pkt.rx_ns as u64;
         }
         fl.pending_acks += 1;
         if immediate || fl.pending_acks >= ack_every {
@@ -528,6 +541,8 @@ impl Sim {
             dst: fl.spec.src,
             wire: self.cfg.ack_bytes,
             hold_ns: hold,
+            rx_ns: 0,
+            in_port: 0,
             hops: fl.last_hops,
             flags,
         };

@@ -23,9 +23,9 @@
 pub mod config;
 pub mod port;
 
-use crate::engine::{Counters, FlowRecord, FlowSpec, RunOutput, Series};
+use crate::engine::{Counters, FlowRecord, FlowSpec, PortStat, RunOutput, Series};
 use crate::rng::{mix, Rng};
-use crate::topo::Network;
+use crate::topo::{Network, RouteTable};
 use port::{Next, XPkt, XPort, KIND_CREDIT, KIND_DATA, KIND_NACK, KIND_REQUEST, KIND_STOP};
 use rdcc_core::expresspass::{Config as LawConfig, Params, Receiver, Sender};
 use std::cmp::Ordering;
@@ -144,7 +144,7 @@ struct XNode {
     host: Option<u32>,
     names: Vec<String>,
     ports: Vec<XPort>,
-    routes: Vec<Vec<u16>>,
+    routes: RouteTable,
 }
 
 struct XFlow {
@@ -165,6 +165,8 @@ struct XFlow {
     last_nack_ns: u64,
     last_stop_ns: u64,
     retransmits: u64,
+    /// Smallest credit-to-data RTT seen, ns.
+    min_rtt_ns: Option<u64>,
 }
 
 /// The ExpressPass simulator.
@@ -264,6 +266,7 @@ impl XpassSim {
                 last_nack_ns: 0,
                 last_stop_ns: 0,
                 retransmits: 0,
+                min_rtt_ns: None,
             });
         }
         let n_traced = xf.len().min(cfg.trace_flows);
@@ -293,6 +296,7 @@ impl XpassSim {
                 flow_rate_bps: vec![Vec::new(); n_traced],
                 queue_bytes: vec![Vec::new(); monitors.len()],
                 queue_max_bytes: vec![Vec::new(); monitors.len()],
+                port_tx_bytes: vec![Vec::new(); monitors.len()],
                 ..Default::default()
             },
             monitors,
@@ -368,7 +372,7 @@ impl XpassSim {
         if n.host.is_some() {
             return 0;
         }
-        let set = &n.routes[pkt.dst as usize];
+        let set = n.routes.lookup(pkt.dst);
         if set.len() == 1 {
             return set[0];
         }
@@ -662,9 +666,10 @@ impl XpassSim {
         if !naive {
             fl.rx.on_data(&p, now, pkt.credit_seq, pkt.credit_sent_ns);
         }
+        let rtt = now.saturating_sub(pkt.credit_sent_ns);
+        fl.min_rtt_ns = Some(fl.min_rtt_ns.map_or(rtt, |m| m.min(rtt)));
         if now >= self.measure_from_ns {
-            let rtt = now.saturating_sub(pkt.credit_sent_ns).min(u32::MAX as u64) as u32;
-            self.rtt_samples.push(rtt);
+            self.rtt_samples.push(rtt.min(u32::MAX as u64) as u32);
         }
         if pkt.seq == fl.rcv_nxt {
             fl.rcv_nxt += pkt.payload as u64;
@@ -738,6 +743,7 @@ impl XpassSim {
             let p = &mut self.nodes[node as usize].ports[port as usize];
             s.queue_bytes[k].push(p.data_bytes);
             s.queue_max_bytes[k].push(p.max_since_sample);
+            s.port_tx_bytes[k].push(p.tx_bytes);
             p.max_since_sample = p.data_bytes;
         }
         if now + dt <= self.cfg.duration_ns {
@@ -813,7 +819,14 @@ impl XpassSim {
         let mut port_stats = Vec::new();
         for n in self.nodes.iter().filter(|n| n.host.is_none()) {
             for (p, name) in n.ports.iter().zip(&n.names) {
-                port_stats.push((name.clone(), p.data_drops, p.max_data_bytes, p.tx_bytes));
+                port_stats.push(PortStat {
+                    name: name.clone(),
+                    drops: p.data_drops,
+                    max_queue_bytes: p.max_data_bytes,
+                    tx_bytes: p.tx_bytes,
+                    paused_ns: 0,
+                    pauses_sent: 0,
+                });
             }
         }
         let monitor_rates = self
@@ -831,6 +844,7 @@ impl XpassSim {
                     rx_bytes: f.rx_bytes,
                     retransmits: f.retransmits,
                     last_signal: f.rx.rate_bps as i64,
+                    min_rtt_ns: f.min_rtt_ns,
                 }
             })
             .collect();

@@ -1,0 +1,415 @@
+//! Scenario validation: every numeric field is range-checked, every name resolved (laws,
+//! profiles, CDFs, hosts, links, bottleneck ports) before anything runs. The first error is
+//! returned, naming the field and its accepted range.
+
+use crate::scenario::Scenario;
+use crate::topo::TopologySpec;
+use crate::workload::Cdf;
+
+/// Largest simulated time, µs (60 s: far beyond any datacenter scenario, keeps ns in u64
+/// and sample counts bounded).
+pub const MAX_DURATION_US: f64 = 60e6;
+/// Most metric samples per run (memory: one row per sample and traced flow).
+pub const MAX_SAMPLES: f64 = 2e6;
+/// Most hosts in a topology.
+pub const MAX_HOSTS: u64 = 1_000_000;
+/// Largest link rate, Gbit/s.
+pub const MAX_RATE_GBPS: f64 = 10_000.0;
+/// Largest link or receive delay, µs (1 s).
+pub const MAX_DELAY_US: f64 = 1e6;
+/// Largest buffer, KB (1 TB).
+pub const MAX_BUFFER_KB: f64 = 1e9;
+
+/// `x` must be finite and within `[lo, hi]`.
+fn range(field: &str, x: f64, lo: f64, hi: f64) -> Result<(), String> {
+    if x.is_finite() && x >= lo && x <= hi {
+        Ok(())
+    } else {
+        Err(format!("{field} = {x}: must be within [{lo}, {hi}]"))
+    }
+}
+
+/// `x` must be finite, above `lo` and at most `hi`.
+fn above(field: &str, x: f64, lo: f64, hi: f64) -> Result<(), String> {
+    if x.is_finite() && x > lo && x <= hi {
+        Ok(())
+    } else {
+        Err(format!("{field} = {x}: must be within ({lo}, {hi}]"))
+    }
+}
+
+fn int(field: &str, x: u64, lo: u64, hi: u64) -> Result<(), String> {
+    if (lo..=hi).contains(&x) {
+        Ok(())
+    } else {
+        Err(format!("{field} = {x}: must be within [{lo}, {hi}]"))
+    }
+}
+
+fn rate(field: &str, x: f64) -> Result<(), String> {
+    above(field, x, 0.0, MAX_RATE_GBPS)
+}
+fn delay(field: &str, x: f64) -> Result<(), String> {
+    range(field, x, 0.0, MAX_DELAY_US)
+}
+fn buffer(field: &str, x: f64) -> Result<(), String> {
+    above(field, x, 0.0, MAX_BUFFER_KB)
+}
+fn ecn(field: &str, x: f64) -> Result<(), String> {
+    range(field, x, 0.0, MAX_BUFFER_KB)
+}
+
+impl TopologySpec {
+    /// Range-check every field.
+    pub fn validate(&self) -> Result<(), String> {
+        let t = "topology";
+        match *self {
+            TopologySpec::Incast {
+                senders,
+                host_rate_gbps,
+                receiver_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                int(&format!("{t}.senders"), senders as u64, 1, MAX_HOSTS)?;
+                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
+                if let Some(r) = receiver_rate_gbps {
+                    rate(&format!("{t}.receiver_rate_gbps"), r)?;
+                }
+                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
+                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
+                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+            }
+            TopologySpec::Dumbbell {
+                left,
+                right,
+                host_rate_gbps,
+                bottleneck_rate_gbps,
+                link_delay_us,
+                bottleneck_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                int(&format!("{t}.left"), left as u64, 1, MAX_HOSTS)?;
+                int(&format!("{t}.right"), right as u64, 1, MAX_HOSTS)?;
+                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
+                rate(&format!("{t}.bottleneck_rate_gbps"), bottleneck_rate_gbps)?;
+                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
+                if let Some(d) = bottleneck_delay_us {
+                    delay(&format!("{t}.bottleneck_delay_us"), d)?;
+                }
+                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
+                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+            }
+            TopologySpec::ParkingLot {
+                switches,
+                hosts_per_switch,
+                host_rate_gbps,
+                chain_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                int(&format!("{t}.switches"), switches as u64, 2, 65_535)?;
+                int(
+                    &format!("{t}.hosts_per_switch"),
+                    hosts_per_switch as u64,
+                    1,
+                    65_000,
+                )?;
+                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
+                rate(&format!("{t}.chain_rate_gbps"), chain_rate_gbps)?;
+                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
+                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
+                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+            }
+            TopologySpec::LeafSpine {
+                leaves,
+                spines,
+                hosts_per_leaf,
+                host_rate_gbps,
+                fabric_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                int(&format!("{t}.leaves"), leaves as u64, 1, 65_000)?;
+                int(&format!("{t}.spines"), spines as u64, 1, 65_000)?;
+                int(
+                    &format!("{t}.hosts_per_leaf"),
+                    hosts_per_leaf as u64,
+                    1,
+                    65_000,
+                )?;
+                if hosts_per_leaf as u64 + spines as u64 > 65_535 {
+                    return Err(format!(
+                        "{t}: hosts_per_leaf + spines = {}: a switch has at most 65535 ports",
+                        hosts_per_leaf as u64 + spines as u64
+                    ));
+                }
+                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
+                rate(&format!("{t}.fabric_rate_gbps"), fabric_rate_gbps)?;
+                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
+                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
+                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+            }
+            TopologySpec::FatTree {
+                k,
+                hosts_per_edge,
+                host_rate_gbps,
+                fabric_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            } => {
+                int(&format!("{t}.k"), k as u64, 2, 256)?;
+                if k % 2 != 0 {
+                    return Err(format!("{t}.k = {k}: must be even"));
+                }
+                if let Some(h) = hosts_per_edge {
+                    int(&format!("{t}.hosts_per_edge"), h as u64, 1, 60_000)?;
+                }
+                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
+                rate(&format!("{t}.fabric_rate_gbps"), fabric_rate_gbps)?;
+                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
+                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
+                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+            }
+        }
+        let n = self.hosts();
+        if n > MAX_HOSTS {
+            return Err(format!("{t}: {n} hosts; at most {MAX_HOSTS}"));
+        }
+        if n < 2 {
+            return Err(format!("{t}: {n} host(s); at least 2"));
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Check every field; the first problem is returned as an error naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        above("duration_us", self.duration_us, 0.0, MAX_DURATION_US)?;
+        range(
+            "measure_from_us",
+            self.measure_from_us,
+            0.0,
+            self.duration_us,
+        )?;
+        if self.measure_from_us >= self.duration_us {
+            return Err(format!(
+                "measure_from_us = {}: must be below duration_us = {}",
+                self.measure_from_us, self.duration_us
+            ));
+        }
+        above("sample_us", self.sample_us, 0.0, self.duration_us)?;
+        if self.sample_us < 0.001 || self.duration_us / self.sample_us > MAX_SAMPLES {
+            return Err(format!(
+                "sample_us = {}: at least 0.001 and at most {MAX_SAMPLES} samples per run \
+                 (duration_us / sample_us = {})",
+                self.sample_us,
+                self.duration_us / self.sample_us
+            ));
+        }
+        if self.algorithms.is_empty() {
+            return Err("algorithms: list at least one".into());
+        }
+        self.topology.validate()?;
+        let n_hosts = self.topology.hosts();
+
+        let t = &self.transport;
+        int("transport.mss_bytes", t.mss_bytes as u64, 64, 65_000)?;
+        int("transport.header_bytes", t.header_bytes as u64, 0, 1_000)?;
+        int("transport.ack_bytes", t.ack_bytes as u64, 1, 65_000)?;
+        int("transport.ack_every", t.ack_every as u64, 1, 2)?;
+        range("transport.delack_us", t.delack_us, 0.0, MAX_DELAY_US)?;
+        int(
+            "transport.rtt_quantum_ns",
+            t.rtt_quantum_ns,
+            0,
+            1_000_000_000,
+        )?;
+        int("transport.rtt_noise_ns", t.rtt_noise_ns, 0, 1_000_000_000)?;
+        range("transport.min_rto_us", t.min_rto_us, 1.0, MAX_DELAY_US)?;
+
+        let f = &self.fabric;
+        if f.buffer != "static" && f.buffer != "shared" {
+            return Err(format!(
+                "fabric.buffer = {:?}: must be \"static\" or \"shared\"",
+                f.buffer
+            ));
+        }
+        if f.pfc && f.buffer != "shared" {
+            return Err("fabric.pfc = true needs fabric.buffer = \"shared\"".into());
+        }
+        range(
+            "fabric.switch_buffer_kb",
+            f.switch_buffer_kb,
+            0.0,
+            MAX_BUFFER_KB,
+        )?;
+        above("fabric.dt_alpha", f.dt_alpha, 0.0, 64.0)?;
+        above("fabric.pfc_alpha", f.pfc_alpha, 0.0, 64.0)?;
+        range(
+            "fabric.pfc_reserve_kb",
+            f.pfc_reserve_kb,
+            0.0,
+            MAX_BUFFER_KB,
+        )?;
+        range(
+            "fabric.pfc_resume_offset_kb",
+            f.pfc_resume_offset_kb,
+            0.0,
+            MAX_BUFFER_KB,
+        )?;
+        range(
+            "fabric.pfc_headroom_kb",
+            f.pfc_headroom_kb,
+            0.0,
+            MAX_BUFFER_KB,
+        )?;
+
+        for (i, g) in self.hosts.iter().enumerate() {
+            if g.ids.is_empty() {
+                return Err(format!("hosts[{i}].ids: list at least one host"));
+            }
+            for &h in &g.ids {
+                int(&format!("hosts[{i}].ids"), h as u64, 0, n_hosts - 1)?;
+            }
+            range(
+                &format!("hosts[{i}].rx_rate_gbps"),
+                g.rx_rate_gbps,
+                0.0,
+                MAX_RATE_GBPS,
+            )?;
+            delay(&format!("hosts[{i}].rx_delay_us"), g.rx_delay_us)?;
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            if let Some(r) = l.rate_gbps {
+                rate(&format!("links[{i}].rate_gbps"), r)?;
+            }
+            if let Some(d) = l.delay_us {
+                delay(&format!("links[{i}].delay_us"), d)?;
+            }
+            if l.rate_gbps.is_none() && l.delay_us.is_none() {
+                return Err(format!("links[{i}]: give rate_gbps and/or delay_us"));
+            }
+        }
+
+        for (gi, g) in self.flows.iter().enumerate() {
+            let fg = format!("flows[{gi}]");
+            int(&format!("{fg}.count"), g.count as u64, 1, 10_000_000)?;
+            int(
+                &format!("{fg}.conns_per_src"),
+                g.conns_per_src as u64,
+                1,
+                1 << 20,
+            )?;
+            int(&format!("{fg}.src_step"), g.src_step as u64, 0, n_hosts)?;
+            int(
+                &format!("{fg}.stagger_every"),
+                g.stagger_every as u64,
+                1,
+                1 << 24,
+            )?;
+            int(&format!("{fg}.size_bytes"), g.size_bytes, 0, 1 << 50)?;
+            range(&format!("{fg}.start_us"), g.start_us, 0.0, MAX_DURATION_US)?;
+            range(
+                &format!("{fg}.stagger_us"),
+                g.stagger_us,
+                0.0,
+                MAX_DURATION_US,
+            )?;
+            int(&format!("{fg}.dst"), g.dst as u64, 0, n_hosts - 1)?;
+            let batches = (g.count - 1) / g.stagger_every;
+            if g.start_us + g.stagger_us * batches as f64 > MAX_DURATION_US {
+                return Err(format!(
+                    "{fg}: the last flow starts after {MAX_DURATION_US} us"
+                ));
+            }
+            let last_src =
+                g.src as u64 + ((g.count - 1) / g.conns_per_src) as u64 * g.src_step as u64;
+            if last_src >= n_hosts {
+                return Err(format!(
+                    "{fg}: senders {}..={last_src} exceed the hosts 0..{n_hosts}",
+                    g.src
+                ));
+            }
+            for i in 0..g.count.min(1 << 20) {
+                let src = g.src as u64 + (i / g.conns_per_src) as u64 * g.src_step as u64;
+                if src == g.dst as u64 {
+                    return Err(format!("{fg}: flow {i} goes from host {src} to itself"));
+                }
+            }
+        }
+        if let Some(w) = &self.workload {
+            if Cdf::named(&w.cdf).is_none() {
+                return Err(format!(
+                    "workload.cdf = {:?}: must be \"websearch\" or \"hadoop\"",
+                    w.cdf
+                ));
+            }
+            above("workload.load", w.load, 0.0, 1.0)?;
+            range("workload.start_us", w.start_us, 0.0, MAX_DURATION_US)?;
+            range("workload.stop_us", w.stop_us, w.start_us, MAX_DURATION_US)?;
+            if let Some(h) = &w.hosts {
+                if h.len() < 2 {
+                    return Err("workload.hosts: list at least two hosts".into());
+                }
+                for &x in h {
+                    int("workload.hosts", x as u64, 0, n_hosts - 1)?;
+                }
+            }
+        }
+        if self.flows.is_empty() && self.workload.is_none() {
+            return Err("no traffic: give [[flows]] or [workload]".into());
+        }
+
+        let r = &self.report;
+        let mut prev = 0;
+        for &b in &r.fct_bins_bytes {
+            if b <= prev {
+                return Err(format!(
+                    "report.fct_bins_bytes: {b} must be positive and above the previous edge"
+                ));
+            }
+            prev = b;
+        }
+        if let Some(j) = r.jain_from_us {
+            range("report.jain_from_us", j, 0.0, self.duration_us)?;
+        }
+        int("report.trace_flows", r.trace_flows as u64, 0, 100_000)?;
+
+        // Names: every algorithm and flow-group profile resolves and its parameters validate;
+        // links and bottleneck ports exist.
+        for a in &self.algorithms {
+            self.check_profile(a)
+                .map_err(|e| format!("algorithms: {e}"))?;
+        }
+        for (gi, g) in self.flows.iter().enumerate() {
+            if let Some(c) = &g.cc {
+                self.check_profile(c)
+                    .map_err(|e| format!("flows[{gi}].cc: {e}"))?;
+            }
+        }
+        for (name, _) in self.cc.iter() {
+            self.check_profile(name)?;
+        }
+        self.network()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cc::Law;
+
+    #[test]
+    fn every_listed_law_name_parses() {
+        for n in Law::NAMES {
+            assert!(Law::parse(n).is_some(), "{n}");
+        }
+    }
+}
