@@ -684,7 +684,7 @@ impl Scenario {
 /// One summary line of ExpressPass's own counters.
 pub fn xpass_line(name: &str, x: &XpassStats) -> String {
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
-    format!(
+    let mut line = format!(
         "{name}: credits sent {}, dropped {} ({:.1} %), wasted {} ({:.1} %); data-class drops {}; \
          max switch data queue {:.1} KB; request RTOs {}; NACKs {}\n",
         x.credits_sent,
@@ -696,7 +696,30 @@ pub fn xpass_line(name: &str, x: &XpassStats) -> String {
         x.max_switch_queue_bytes as f64 / 1e3,
         x.request_timeouts,
         x.nacks
-    )
+    );
+    let worst = x.eq1.iter().max_by_key(|e| e.bound_bytes);
+    let tightest = x.eq1.iter().max_by(|a, b| {
+        let r = |e: &xpass::Eq1Port| e.max_queue_bytes as f64 / e.bound_bytes.max(1) as f64;
+        r(a).total_cmp(&r(b))
+    });
+    if let (Some(w), Some(t)) = (worst, tightest) {
+        line.push_str(&format!(
+            "{name}: Eq. 1 bound largest at {} ({:.1} KB, spread {:.1} us); closest queue {} \
+             ({:.1} of {:.1} KB){}\n",
+            w.name,
+            w.bound_bytes as f64 / 1e3,
+            w.spread_ns as f64 / 1e3,
+            t.name,
+            t.max_queue_bytes as f64 / 1e3,
+            t.bound_bytes as f64 / 1e3,
+            if x.eq1.iter().any(|e| e.max_queue_bytes > e.bound_bytes) {
+                " EXCEEDED"
+            } else {
+                ""
+            }
+        ));
+    }
+    line
 }
 
 fn write_outputs(
@@ -713,6 +736,16 @@ fn write_outputs(
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
         for (name, text) in metrics::run_csvs(&r.out) {
             w(&d.join(name), &text)?;
+        }
+        if let Some(x) = &r.xpass {
+            let mut csv = String::from("port,spread_ns,eq1_bound_bytes,max_queue_bytes\n");
+            for e in &x.eq1 {
+                csv.push_str(&format!(
+                    "{},{},{},{}\n",
+                    e.name, e.spread_ns, e.bound_bytes, e.max_queue_bytes
+                ));
+            }
+            w(&d.join("eq1_bounds.csv"), &csv)?;
         }
     }
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;

@@ -20,6 +20,7 @@
 //!
 //! FCT is measured at the receiver (last byte delivered).
 
+pub mod bound;
 pub mod config;
 pub mod port;
 
@@ -104,7 +105,27 @@ pub struct XpassStats {
     pub request_timeouts: u64,
     /// NACKs sent.
     pub nacks: u64,
+    /// Per switch port carrying data: Eq. 1's bound beside the largest queue seen (computed
+    /// at the end of runs with at most `EQ1_MAX_FLOWS` flows; empty otherwise).
+    pub eq1: Vec<Eq1Port>,
 }
+
+/// One port's Eq. 1 bound and what the run saw there.
+#[derive(Clone, Debug)]
+pub struct Eq1Port {
+    /// Port name.
+    pub name: String,
+    /// Delay spread, ns.
+    pub spread_ns: u64,
+    /// Bound, bytes.
+    pub bound_bytes: u64,
+    /// Largest data queue in the run, bytes.
+    pub max_queue_bytes: u64,
+}
+
+/// Runs with more flows skip the Eq. 1 computation at the end (it visits every flow's path
+/// once per port it crosses).
+pub const EQ1_MAX_FLOWS: usize = 20_000;
 
 #[derive(Clone, Copy, Debug)]
 enum Ev {
@@ -805,6 +826,19 @@ impl XpassSim {
 
     /// Collect the output at the current time.
     pub fn finish(self) -> (RunOutput, XpassStats) {
+        let eq1: Vec<Eq1Port> = if self.flows.len() <= EQ1_MAX_FLOWS {
+            self.eq1_bounds()
+                .into_iter()
+                .map(|((n, p), b)| Eq1Port {
+                    name: b.name,
+                    spread_ns: b.spread_ns,
+                    bound_bytes: b.bytes,
+                    max_queue_bytes: self.nodes[n as usize].ports[p as usize].max_data_bytes,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut in_net = 0u64;
         for n in &self.nodes {
             for p in &n.ports {
@@ -849,6 +883,7 @@ impl XpassSim {
             })
             .collect();
         let mut x = self.x;
+        x.eq1 = eq1;
         x.credits_wasted = x
             .credits_wasted
             .max(self.flows.iter().map(|f| f.tx.wasted).sum());
@@ -866,25 +901,4 @@ impl XpassSim {
         };
         (out, x)
     }
-}
-
-/// Eq. 1's zero-loss buffer bound for the data port that feeds a receiver whose credits cross
-/// `credit_hops` rate-limited credit queues on the way to the senders (the receiver's NIC, then
-/// every switch port on the reverse path), bytes.
-///
-/// §3.1: the delay spread `Δd_p` accumulates along the credit path: each hop adds the largest
-/// credit queueing delay (`credit_queue` credits of the largest size at the credit rate;
-/// `max(d_credit)` of Eq. 1) and the sender adds its host-delay spread `Δd_host`; links and
-/// switching are the same for every credit of a path (`t(p, q)` cancels in a one-path
-/// topology). Data arriving at line rate for `Δd_p` is the buffer, plus the burst the 2-credit
-/// bucket lets through at once (`bucket_credits` full frames), which Eq. 1's delay spread does
-/// not count.
-pub fn eq1_bound_bytes(cfg: &XpassConfig, link_bits_per_s: u64, credit_hops: u64) -> u64 {
-    let frame = (cfg.mss_bytes + cfg.header_bytes) as u64;
-    let credit = cfg.credit_bytes as u64;
-    let credit_rate = link_bits_per_s * credit / (credit + frame);
-    let max_credit = (cfg.credit_bytes + cfg.credit_size_spread) as u64;
-    let queue_ns = (cfg.credit_queue as u64 * max_credit * 8_000_000_000).div_ceil(credit_rate);
-    let spread_ns = credit_hops * queue_ns + cfg.host_delay_spread_ns;
-    (spread_ns * link_bits_per_s).div_ceil(8_000_000_000) + cfg.bucket_credits * frame
 }
