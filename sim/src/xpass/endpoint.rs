@@ -16,11 +16,19 @@ impl XpassSim {
     pub(super) fn request(&mut self, f: usize) {
         let now = self.now;
         if self.flows[f].tx.on_backlog(now) {
-            let pkt = self.ctrl(f, KIND_REQUEST, true, 0);
-            let src = self.flows[f].spec.src;
-            self.host_send(src, pkt);
+            self.flows[f].session += 1;
+            self.send_request(f);
             self.arm_rto(f);
         }
+    }
+
+    /// CREDIT_REQUEST of the current session, through the host's in-order processing (so it
+    /// never overtakes an earlier CREDIT_STOP of the same flow).
+    fn send_request(&mut self, f: usize) {
+        let pkt = self.ctrl(f, KIND_REQUEST, true, self.flows[f].session as u64);
+        let src = self.flows[f].spec.src;
+        let t = self.host_release(src);
+        self.schedule(t, Ev::HostTx { host: src, pkt });
     }
 
     pub(super) fn arm_rto(&mut self, f: usize) {
@@ -43,9 +51,7 @@ impl XpassSim {
         if fl.tx.on_rto(&p, now) {
             self.x.request_timeouts += 1;
             self.c.timeouts += 1;
-            let pkt = self.ctrl(f, KIND_REQUEST, true, 0);
-            let src = self.flows[f].spec.src;
-            self.host_send(src, pkt);
+            self.send_request(f);
         }
         self.arm_rto(f);
     }
@@ -80,7 +86,7 @@ impl XpassSim {
             let fl = &mut self.flows[f];
             if !was_receiving && backlog == 0 && self.now >= fl.last_stop_ns + fl.params.rto_ns() {
                 fl.last_stop_ns = self.now;
-                let stop = self.ctrl(f, KIND_STOP, true, 0);
+                let stop = self.ctrl(f, KIND_STOP, true, self.flows[f].session as u64);
                 let t = self.host_release(src);
                 self.schedule(
                     t,
@@ -113,7 +119,7 @@ impl XpassSim {
         );
         if u.stop {
             self.flows[f].last_stop_ns = self.now;
-            let stop = self.ctrl(f, KIND_STOP, true, 0);
+            let stop = self.ctrl(f, KIND_STOP, true, self.flows[f].session as u64);
             // Same time, scheduled after the data: leaves the NIC behind it.
             self.schedule(
                 t,
@@ -149,6 +155,9 @@ impl XpassSim {
                 let now = self.now;
                 let fl = &mut self.flows[f];
                 let p = fl.params;
+                // A request of a newer session while the old one is still open continues it
+                // (its CREDIT_STOP was lost or is yet to come): only the session number moves.
+                fl.rx_session = fl.rx_session.max(pkt.seq as u32);
                 if fl.rx.on_request(&p, now) && !fl.timer_on {
                     fl.timer_on = true;
                     self.schedule(now, Ev::CreditTimer(f as u32));
@@ -157,6 +166,9 @@ impl XpassSim {
             KIND_STOP => {
                 let f = pkt.flow as usize;
                 let fl = &mut self.flows[f];
+                if pkt.seq as u32 != fl.rx_session {
+                    return; // a stale stop of an earlier session (e.g. a repeated one)
+                }
                 fl.rx.on_stop();
                 if fl.rcv_nxt < fl.total {
                     // Data behind the stop was lost: ask for it.

@@ -190,6 +190,11 @@ struct XFlow {
     retransmits: u64,
     /// Smallest credit-to-data RTT seen, ns.
     min_rtt_ns: Option<u64>,
+    /// Sender: credit session number (one per CREDIT_REQUEST that opens a session; carried by
+    /// the request and the stop).
+    session: u32,
+    /// Receiver: the newest session it has seen; a stop of another session is stale.
+    rx_session: u32,
 }
 
 /// The ExpressPass simulator.
@@ -290,6 +295,8 @@ impl XpassSim {
                 last_stop_ns: 0,
                 retransmits: 0,
                 min_rtt_ns: None,
+                session: 0,
+                rx_session: 0,
             });
         }
         let n_traced = xf.len().min(cfg.trace_flows);
