@@ -746,6 +746,11 @@ fn write_outputs(
                 ));
             }
             w(&d.join("eq1_bounds.csv"), &csv)?;
+            let mut csv = String::from("flow,credits_sent,credits_received,credits_wasted\n");
+            for (i, (s, r, wa)) in x.flow_credits.iter().enumerate() {
+                csv.push_str(&format!("{i},{s},{r},{wa}\n"));
+            }
+            w(&d.join("credits.csv"), &csv)?;
         }
     }
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;

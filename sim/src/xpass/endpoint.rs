@@ -206,6 +206,7 @@ impl XpassSim {
         };
         let dst_host = fl.spec.dst;
         self.x.credits_sent += 1;
+        self.flows[f].credits_sent += 1;
         self.schedule(now + c.gap_ns, Ev::CreditTimer(f as u32));
         let node = self.host_nodes[dst_host as usize];
         self.enqueue(node, 0, pkt);

@@ -110,6 +110,9 @@ pub struct XpassStats {
     /// Per switch port carrying data: Eq. 1's bound beside the largest queue seen (computed
     /// at the end of runs with at most `EQ1_MAX_FLOWS` flows; empty otherwise).
     pub eq1: Vec<Eq1Port>,
+    /// Per flow: (credits its receiver sent, credits that reached the sender, of which
+    /// wasted). `1 - reached / sent` is the flow's credit loss (§3.1 "fair credit drop").
+    pub flow_credits: Vec<(u64, u64, u64)>,
 }
 
 /// One port's Eq. 1 bound and what the run saw there.
@@ -195,6 +198,8 @@ struct XFlow {
     session: u32,
     /// Receiver: the newest session it has seen; a stop of another session is stale.
     rx_session: u32,
+    /// Receiver: credits sent.
+    credits_sent: u64,
 }
 
 /// The ExpressPass simulator.
@@ -297,6 +302,7 @@ impl XpassSim {
                 min_rtt_ns: None,
                 session: 0,
                 rx_session: 0,
+                credits_sent: 0,
             });
         }
         let n_traced = xf.len().min(cfg.trace_flows);

@@ -170,6 +170,11 @@ impl XpassSim {
             .collect();
         let mut x = self.x;
         x.eq1 = eq1;
+        x.flow_credits = self
+            .flows
+            .iter()
+            .map(|f| (f.credits_sent, f.tx.used + f.tx.wasted, f.tx.wasted))
+            .collect();
         x.credits_wasted = x
             .credits_wasted
             .max(self.flows.iter().map(|f| f.tx.wasted).sum());
