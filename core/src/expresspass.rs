@@ -35,7 +35,7 @@
 //! ```
 //!
 //!   Algorithm 1 is not in the paper fragment; its line numbers here are those of the spec's
-//!   reconstruction (§4.4 [M]: line 1 initialisation, 3 loss, 4-7 increase, 8-10 decrease).
+//!   reconstruction (§4.4, tagged M: line 1 initialisation, 3 loss, 4-7 increase, 8-10 decrease).
 //!
 //!   The gap to the next credit is `credit / rate * (1 + j)`, `j` uniform in
 //!   `[-jitter, +jitter]` (§3.1 "fair credit drop"; ±10 % in the artifact), drawn from a random
