@@ -64,6 +64,24 @@ pub struct Scenario {
     /// Per-link rate and delay overrides.
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// Loss injection: drop the first transmission of these segments (tests).
+    #[serde(default)]
+    pub inject_drop: Vec<InjectDrop>,
+}
+
+/// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
+/// in the order flows are listed) at the first switch; with `ack = true`, the first ACK sent
+/// for that segment instead.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectDrop {
+    /// Flow index.
+    pub flow: u32,
+    /// Segment index.
+    pub seg: u64,
+    /// Drop the segment's ACK instead of the segment.
+    #[serde(default)]
+    pub ack: bool,
 }
 
 /// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
@@ -151,6 +169,8 @@ pub struct Transport {
     pub remote_delay: bool,
     /// Echo the forward switch-hop count.
     pub echo_hops: bool,
+    /// Tail-loss probe (RFC 8985 §7); off by default (see `SimConfig::tlp`).
+    pub tlp: bool,
 }
 
 impl Default for Transport {
@@ -167,6 +187,7 @@ impl Default for Transport {
             min_rto_us: c.min_rto_ns as f64 / 1000.0,
             remote_delay: false,
             echo_hops: false,
+            tlp: c.tlp,
         }
     }
 }
@@ -317,8 +338,45 @@ impl Scenario {
 
     /// Load a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, String> {
+        Scenario::load_with(path, &[])
+    }
+
+    /// Load a scenario file with `key.path=value` overrides applied before validation (value
+    /// in TOML syntax; a bare word is a string): `fabric.pfc=true`, `fabric.buffer=shared`.
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parse with overrides (see [`Scenario::load_with`]).
+    pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        if overrides.is_empty() {
+            return Scenario::parse(text);
+        }
+        let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        for o in overrides {
+            let (key, val) = o
+                .split_once('=')
+                .ok_or_else(|| format!("--set {o:?}: expected key.path=value"))?;
+            let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {val}"))
+                .ok()
+                .and_then(|mut t| t.remove("v"))
+                .unwrap_or_else(|| toml::Value::String(val.to_string()));
+            let parts: Vec<&str> = key.split('.').collect();
+            let (last, path) = parts.split_last().expect("split yields one part");
+            let mut t = &mut doc;
+            for p in path {
+                t = t
+                    .entry(p.to_string())
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                    .as_table_mut()
+                    .ok_or_else(|| format!("--set {o:?}: {p} is not a table"))?;
+            }
+            t.insert(last.to_string(), value);
+        }
+        let s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        s.validate()?;
+        Ok(s)
     }
 
     pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
@@ -380,12 +438,18 @@ impl Scenario {
             min_rto_ns: (t.min_rto_us * 1e3) as u64,
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
+            tlp: t.tlp,
             sample_ns: (self.sample_us * 1e3) as u64,
             duration_ns: (self.duration_us * 1e3) as u64,
             measure_from_ns: (self.measure_from_us * 1e3) as u64,
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             fabric: self.fabric_config(),
+            inject_drops: self
+                .inject_drop
+                .iter()
+                .map(|d| (d.flow, d.seg, d.ack))
+                .collect(),
             host_rx: self
                 .hosts
                 .iter()

@@ -693,6 +693,32 @@ mod tests {
     }
 
     #[test]
+    fn ten_thousand_host_routes_are_linear_in_hosts() {
+        // 100 leaves x 100 hosts, 16 spines: a leaf holds its 100 hosts, one range for the
+        // hosts numbered below its own and one for those above; a spine one range per leaf.
+        let t = TopologySpec::LeafSpine {
+            leaves: 100,
+            spines: 16,
+            hosts_per_leaf: 100,
+            host_rate_gbps: 25.0,
+            fabric_rate_gbps: 100.0,
+            link_delay_us: 1.0,
+            buffer_kb: 1000.0,
+            ecn_k_kb: 0.0,
+        };
+        let n = t.build();
+        assert_eq!(n.host_nodes.len(), 10_000);
+        let ranges: usize = n.nodes.iter().map(|x| x.routes.len()).sum();
+        // Leaves: 100 host ranges each, plus 1 (first, last leaf) or 2 (the other 98).
+        assert_eq!(ranges, 100 * 100 + 2 + 98 * 2 + 16 * 100);
+        let spine = n.nodes.iter().find(|x| x.name == "spine3").unwrap();
+        assert_eq!(spine.routes.lookup(9_999).len(), 1);
+        let leaf = n.nodes.iter().find(|x| x.name == "leaf50").unwrap();
+        assert_eq!(leaf.routes.lookup(0).len(), 16);
+        assert_eq!(leaf.routes.lookup(5_042).len(), 1);
+    }
+
+    #[test]
     fn dumbbell_monitors_the_bottleneck() {
         let t = TopologySpec::Dumbbell {
             left: 2,

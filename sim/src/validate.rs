@@ -363,6 +363,18 @@ impl Scenario {
                 }
             }
         }
+        let explicit: u64 = self.flows.iter().map(|g| g.count as u64).sum();
+        for (i, d) in self.inject_drop.iter().enumerate() {
+            if self.workload.is_none() {
+                int(
+                    &format!("inject_drop[{i}].flow"),
+                    d.flow as u64,
+                    0,
+                    explicit.max(1) - 1,
+                )?;
+            }
+            int(&format!("inject_drop[{i}].seg"), d.seg, 0, 1 << 40)?;
+        }
         if self.flows.is_empty() && self.workload.is_none() {
             return Err("no traffic: give [[flows]] or [workload]".into());
         }
@@ -397,7 +409,8 @@ impl Scenario {
         for (name, _) in self.cc.iter() {
             self.check_profile(name)?;
         }
-        self.network()?;
+        let net = self.network()?;
+        crate::engine::check_fabric(&net, &self.sim_config())?;
         Ok(())
     }
 }

@@ -234,3 +234,90 @@ fn slow_receiver_binds_swifts_endpoint_window() {
     assert_eq!(fast.out.counters.endpoint_binds, 0);
     assert!(fast.summary.goodput_gbps > 20.0);
 }
+
+/// One Reno flow of 100 segments whose last segment is lost once.
+fn tail_loss(tlp: bool) -> String {
+    format!(
+        r#"
+name = "tail_loss"
+duration_us = 3000
+sample_us = 20
+algorithms = ["reno"]
+[topology]
+kind = "incast"
+senders = 1
+host_rate_gbps = 10
+link_delay_us = 2
+buffer_kb = 1000
+[transport]
+mss_bytes = 1000
+header_bytes = 48
+min_rto_us = 1000
+tlp = {tlp}
+[[flows]]
+src = 0
+dst = 1
+size_bytes = 100000
+[cc.reno]
+law = "reno"
+init_cwnd_pkts = 100
+[[inject_drop]]
+flow = 0
+seg = 99
+"#
+    )
+}
+
+#[test]
+fn tail_loss_probe_repairs_a_tail_loss_without_the_rto() {
+    let with = run(&tail_loss(true), "reno");
+    let c = &with.out.counters;
+    assert_eq!(c.data_dropped, 1);
+    assert_eq!(c.timeouts, 0);
+    assert!(c.tlp_probes >= 1);
+    assert_eq!(c.retransmits, 1, "the probe is the retransmission");
+    // 100 packets at 10 Gbit/s (84 us) + about 2 srtt + one RTT, far below the 1 ms RTO.
+    let fct = with.out.flows[0].finish_ns.unwrap();
+    assert!(fct < 300_000, "FCT {fct} ns");
+    let without = run(&tail_loss(false), "reno");
+    assert_eq!(without.out.counters.timeouts, 1);
+    assert_eq!(without.out.counters.tlp_probes, 0);
+    assert!(without.out.flows[0].finish_ns.unwrap() > 1_000_000);
+}
+
+#[test]
+fn sack_recovers_three_holes_with_exactly_three_retransmissions() {
+    // Three separate losses in one window: every later ACK carries the SACK blocks, RACK
+    // marks exactly the three holes lost, and fast recovery repairs them without a timeout.
+    let text = tail_loss(true).replace(
+        "[[inject_drop]]\nflow = 0\nseg = 99",
+        "[[inject_drop]]\nflow = 0\nseg = 10\n[[inject_drop]]\nflow = 0\nseg = 40\n[[inject_drop]]\nflow = 0\nseg = 70",
+    );
+    let r = run(&text, "reno");
+    let c = &r.out.counters;
+    assert_eq!(c.data_dropped, 3);
+    assert_eq!(c.retransmits, 3);
+    assert_eq!(c.timeouts, 0);
+    assert!(r.out.flows[0].finish_ns.is_some());
+}
+
+#[test]
+fn sack_blocks_survive_lost_acks() {
+    // Segment 10 is lost; so are the ACKs that reported segments 15, 16 and 17. Each later
+    // ACK's blocks still cover [11, ...), so the sender learns 15-17 arrived and retransmits
+    // only segment 10: one retransmission, no duplicate at the receiver.
+    let text = tail_loss(false).replace(
+        "[[inject_drop]]\nflow = 0\nseg = 99",
+        "[[inject_drop]]\nflow = 0\nseg = 10\n\
+         [[inject_drop]]\nflow = 0\nseg = 15\nack = true\n\
+         [[inject_drop]]\nflow = 0\nseg = 16\nack = true\n\
+         [[inject_drop]]\nflow = 0\nseg = 17\nack = true",
+    );
+    let r = run(&text, "reno");
+    let c = &r.out.counters;
+    assert_eq!(c.data_dropped, 1);
+    assert_eq!(c.acks_dropped, 3);
+    assert_eq!(c.retransmits, 1);
+    assert_eq!(c.data_delivered, 100, "every segment arrived once");
+    assert_eq!(c.timeouts, 0);
+}

@@ -1,4 +1,4 @@
-//! `cargo xtask sim SCENARIO.toml [--out DIR] [--algos "A B"] [--no-plots]`: run a simulator
+//! `cargo xtask sim SCENARIO.toml [--out DIR] [--algos "A B"] [--set key=value]... [--no-plots]`: run a simulator
 //! scenario with the `sim` binary of `rdcc-sim`, built in release (the simulator is CPU-bound).
 //! Arguments pass through unchanged; a scenario name without a path is looked up in
 //! `sim/scenarios/` (`cargo xtask sim sl_incast_16to1`).
@@ -9,7 +9,7 @@ use std::process::Command;
 pub fn run(args: &[String]) -> Result<u8> {
     let Some(first) = args.first() else {
         return err(
-            "usage: cargo xtask sim SCENARIO[.toml] [--out DIR] [--algos \"A B\"] [--no-plots]\n",
+            "usage: cargo xtask sim SCENARIO[.toml] [--out DIR] [--algos \"A B\"] [--set key.path=value]... [--no-plots]\n",
         );
     };
     let root = repo_root();

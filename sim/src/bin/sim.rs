@@ -1,11 +1,13 @@
-//! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--quiet]`: run a scenario, write CSV and PNG
-//! files under DIR (default `results/sim/<scenario name>`), print the summary table.
+//! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--quiet]`: run a
+//! scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`), write CSV and PNG files
+//! under DIR (default `results/sim/<scenario name>`), print the summary table. Any invalid
+//! input exits non-zero before anything runs.
 
 use rdcc_sim::Scenario;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sim SCENARIO.toml [--out DIR] [--algos \"A B\"] [--no-plots] [--quiet]";
+const USAGE: &str = "usage: sim SCENARIO.toml [--out DIR] [--algos \"A B\"] [--set key.path=value]... [--no-plots] [--quiet]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,6 +16,7 @@ fn main() -> ExitCode {
     let mut algos = None;
     let mut quiet = false;
     let mut plots = true;
+    let mut sets = Vec::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -24,6 +27,16 @@ fn main() -> ExitCode {
             "--algos" => {
                 i += 1;
                 algos = args.get(i).cloned();
+            }
+            "--set" => {
+                i += 1;
+                match args.get(i) {
+                    Some(v) => sets.push(v.clone()),
+                    None => {
+                        eprintln!("sim: --set needs key.path=value\n{USAGE}");
+                        return ExitCode::from(2);
+                    }
+                }
             }
             "--quiet" => quiet = true,
             "--no-plots" => plots = false,
@@ -43,7 +56,7 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let mut sc = match Scenario::load(&path) {
+    let mut sc = match Scenario::load_with(&path, &sets) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sim: {e}");
@@ -52,6 +65,10 @@ fn main() -> ExitCode {
     };
     if let Some(a) = algos {
         sc.algorithms = a.split_whitespace().map(String::from).collect();
+        if let Err(e) = sc.validate() {
+            eprintln!("sim: --algos: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     sc.report.plots &= plots;
     let out = out.unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));

@@ -151,15 +151,7 @@ impl Node {
             let mut rsrv = 0;
             if fab.pfc {
                 for p in ports.iter_mut() {
-                    p.headroom_bytes = if fab.pfc_headroom_bytes > 0 {
-                        fab.pfc_headroom_bytes
-                    } else {
-                        // Link round trip at line rate, plus one packet being serialized at
-                        // either end when the pause is sent and when it lands.
-                        (2 * p.delay_ns as u128 * p.rate_bits_per_s as u128 / 8_000_000_000) as u64
-                            + 2 * max_wire
-                            + PFC_FRAME_BYTES
-                    };
+                    p.headroom_bytes = headroom_bytes(p.rate_bits_per_s, p.delay_ns, fab, max_wire);
                     hdrm += p.headroom_bytes;
                     rsrv += fab.pfc_reserve_bytes;
                 }
@@ -181,6 +173,55 @@ impl Node {
             mmu,
         }
     }
+}
+
+/// PFC headroom of an ingress queue on a link of `rate` and `delay`: the configured value, or
+/// what can still arrive after the pause is sent: a round trip of the link at line rate, one
+/// packet being serialized at either end, and the pause frame itself.
+fn headroom_bytes(rate_bits_per_s: u64, delay_ns: u64, fab: &FabricConfig, max_wire: u64) -> u64 {
+    if fab.pfc_headroom_bytes > 0 {
+        return fab.pfc_headroom_bytes;
+    }
+    (2 * delay_ns as u128 * rate_bits_per_s as u128 / 8_000_000_000) as u64
+        + 2 * max_wire
+        + PFC_FRAME_BYTES
+}
+
+/// Refuse a fabric that cannot be lossless: with PFC, every switch's shared buffer must hold
+/// the headroom and reserve of all its ingress queues plus one packet of shared space.
+pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<(), String> {
+    let fab = &cfg.fabric;
+    if !(fab.shared_buffer && fab.pfc) {
+        return Ok(());
+    }
+    let max_wire = (cfg.mss_bytes + cfg.header_bytes).max(cfg.ack_bytes) as u64;
+    for n in net.nodes.iter().filter(|n| n.host.is_none()) {
+        let total = if fab.switch_buffer_bytes > 0 {
+            fab.switch_buffer_bytes
+        } else {
+            n.ports.iter().map(|p| p.buffer_bytes).sum()
+        };
+        let need: u64 = n
+            .ports
+            .iter()
+            .map(|p| {
+                headroom_bytes(p.rate_bits_per_s, p.delay_ns, fab, max_wire) + fab.pfc_reserve_bytes
+            })
+            .sum::<u64>()
+            + max_wire;
+        if total < need {
+            return Err(format!(
+                "fabric: switch {}'s buffer ({} B) is below the PFC headroom and reserve of its {} \
+                 ingress queues plus one packet ({} B): it could not be lossless; raise \
+                 fabric.switch_buffer_kb or lower fabric.pfc_headroom_kb",
+                n.name,
+                total,
+                n.ports.len(),
+                need
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `x * alpha`, alpha Q16 (x below 2^47 bytes: no overflow).
@@ -209,6 +250,7 @@ impl Sim {
         let probe = Packet {
             seg: 0,
             sack: NO_SACK,
+            blocks: [0; 6],
             flow: flow as u32,
             dst,
             wire: 0,
@@ -396,7 +438,20 @@ impl Sim {
 
     pub(super) fn enqueue(&mut self, node: u32, port: u16, mut pkt: Packet) {
         let wire = pkt.wire as u64;
-        if !self.admit(node, port, pkt.in_port, wire) {
+        let injected = !self.inject.is_empty() && {
+            let is_ack = pkt.flags & PKT_ACK != 0;
+            let hit = self.inject.iter().position(|&(f, seg, ack)| {
+                f == pkt.flow
+                    && ack == is_ack
+                    && if is_ack {
+                        pkt.sack == seg || (pkt.sack == NO_SACK && pkt.seg == seg + 1)
+                    } else {
+                        pkt.seg == seg
+                    }
+            });
+            hit.map(|i| self.inject.swap_remove(i)).is_some()
+        };
+        if injected || !self.admit(node, port, pkt.in_port, wire) {
             self.nodes[node as usize].ports[port as usize].drops += 1;
             if pkt.flags & PKT_ACK != 0 {
                 self.c.acks_dropped += 1;

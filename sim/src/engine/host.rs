@@ -90,7 +90,9 @@ impl Sim {
         if f.lost_pending == 0 && f.nxt >= f.total_segs {
             return None;
         }
-        if Self::pipe(f) >= f.cwnd_pkts {
+        // A tail-loss probe may exceed the window by one packet (Linux `tcp_send_loss_probe`);
+        // it keeps the pacing rate.
+        if Self::pipe(f) >= f.cwnd_pkts && !f.probe {
             return None;
         }
         Some(if f.pacing_bps > 0 { f.next_send_ns } else { 0 })

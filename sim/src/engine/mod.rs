@@ -14,8 +14,8 @@ mod host;
 mod output;
 mod transport;
 
-pub use fabric::FabricConfig;
 use fabric::Node;
+pub use fabric::{check_fabric, FabricConfig};
 use host::Host;
 pub use host::HostRx;
 pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
@@ -29,7 +29,7 @@ use rdcc_core::event::{
     ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 /// Transport and measurement settings of one run.
 #[derive(Clone, Debug)]
@@ -54,6 +54,10 @@ pub struct SimConfig {
     pub remote_delay: bool,
     /// Echo the forward switch-hop count (`ACK_HAS_HOPS`).
     pub echo_hops: bool,
+    /// Tail-loss probe (RFC 8985 §7): after 2 x srtt without an ACK, send one probe (new data,
+    /// or the last segment again) so a tail loss is repaired by SACK instead of the RTO. Off
+    /// by default: the papers' RDMA NICs have none (the reproductions stay as documented).
+    pub tlp: bool,
     /// Metrics sampling interval, ns.
     pub sample_ns: u64,
     /// Simulated time, ns.
@@ -66,6 +70,11 @@ pub struct SimConfig {
     pub trace_flows: usize,
     /// Switch buffers and PFC.
     pub fabric: FabricConfig,
+    /// Loss injection (tests of loss recovery): `(flow, segment, ack)`: the first
+    /// transmission of the data segment, or (`ack`) the first ACK sent for that segment (its
+    /// SACK reports it, or in order its cumulative ACK is `segment + 1`), is dropped at the
+    /// first switch it reaches.
+    pub inject_drops: Vec<(u32, u64, bool)>,
     /// Hosts with a receive path (processing rate, fixed delay); the others hand packets to
     /// TCP on arrival.
     pub host_rx: Vec<HostRx>,
@@ -84,6 +93,7 @@ impl Default for SimConfig {
             min_rto_ns: 1_000_000,
             remote_delay: false,
             echo_hops: false,
+            tlp: false,
             sample_ns: 10_000,
             duration_ns: 10_000_000,
             measure_from_ns: 0,
@@ -91,6 +101,7 @@ impl Default for SimConfig {
             trace_flows: 64,
             fabric: FabricConfig::default(),
             host_rx: Vec::new(),
+            inject_drops: Vec::new(),
         }
     }
 }
@@ -134,6 +145,10 @@ struct Packet {
     seg: u64,
     /// ACK: the out-of-order segment this ACK reports (SACK), or `NO_SACK`.
     sack: u64,
+    /// ACK: up to 3 SACK blocks `[start, end)` as offsets from `seg` (the cumulative ACK),
+    /// 0/0 = none. The first contains `sack` (RFC 2018 §4); the others are the lowest other
+    /// out-of-order ranges.
+    blocks: [u32; 6],
     flow: u32,
     /// Destination host.
     dst: u32,
@@ -173,6 +188,7 @@ enum Ev {
     FlowStart(u32),
     Wake(u32),
     Rto(u32),
+    Tlp(u32),
     DelAck(u32),
     Sample,
 }
@@ -211,6 +227,8 @@ pub struct Sim {
     /// entries at 32 bytes instead of 64: the heap is the hot spot at scale.
     pkts: Vec<Packet>,
     free_pkts: Vec<u32>,
+    /// `SimConfig::inject_drops` not yet applied.
+    inject: Vec<(u32, u64, bool)>,
     nodes: Vec<Node>,
     hosts: Vec<Host>,
     flows: Vec<Flow>,
@@ -281,12 +299,16 @@ impl Sim {
                 rto_ns: cfg.min_rto_ns,
                 rto_deadline: 0,
                 rto_scheduled: false,
+                tlp_deadline: 0,
+                tlp_scheduled: false,
+                tlp_out: false,
+                probe: false,
                 delivered_bytes: 0,
                 finish_ns: 0,
                 retransmits: 0,
                 timeouts: 0,
                 rcv_nxt: 0,
-                ooo: BTreeSet::new(),
+                ooo: BTreeMap::new(),
                 pending_acks: 0,
                 pending_since_ns: 0,
                 pending_ce: false,
@@ -319,6 +341,7 @@ impl Sim {
             heap: BinaryHeap::new(),
             pkts: Vec::new(),
             free_pkts: Vec::new(),
+            inject: cfg.inject_drops.clone(),
             nodes,
             hosts,
             flows,
@@ -410,6 +433,7 @@ impl Sim {
                     self.try_ready(f);
                 }
                 Ev::Rto(f) => self.on_rto(f),
+                Ev::Tlp(f) => self.on_tlp(f),
                 Ev::DelAck(f) => self.on_delack(f),
                 Ev::Sample => self.on_sample(),
             }

@@ -21,6 +21,8 @@ pub struct Counters {
     pub retransmits: u64,
     /// Retransmission timeouts.
     pub timeouts: u64,
+    /// Tail-loss probes sent.
+    pub tlp_probes: u64,
     /// PFC pause (XOFF) frames sent by switches.
     pub pfc_pauses: u64,
     /// Time transmitters spent paused by PFC, summed over ports (hosts and switches), ns.

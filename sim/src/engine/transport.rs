@@ -45,13 +45,20 @@ pub(super) struct Flow {
     pub(super) rto_ns: u64,
     pub(super) rto_deadline: u64,
     pub(super) rto_scheduled: bool,
+    pub(super) tlp_deadline: u64,
+    pub(super) tlp_scheduled: bool,
+    /// A probe was sent and no ACK has advanced `una` since.
+    pub(super) tlp_out: bool,
+    /// The next transmission is a probe: it may exceed the window by one packet.
+    pub(super) probe: bool,
     pub(super) delivered_bytes: u64,
     pub(super) finish_ns: u64,
     pub(super) retransmits: u64,
     pub(super) timeouts: u64,
     // receiver
     pub(super) rcv_nxt: u64,
-    pub(super) ooo: BTreeSet<u64>,
+    /// Out-of-order ranges `[start, end)` received above `rcv_nxt`.
+    pub(super) ooo: BTreeMap<u64, u64>,
     pub(super) pending_acks: u32,
     pub(super) pending_since_ns: u64,
     pub(super) pending_ce: bool,
@@ -152,14 +159,17 @@ impl Sim {
         if fl.pacing_bps > 0 {
             fl.next_send_ns = now + (wire as u128 * 1_000_000_000 / fl.pacing_bps as u128) as u64;
         }
+        fl.probe = false;
         if fl.rto_deadline == 0 {
             self.arm_rto(f);
         }
+        self.arm_tlp(f);
         self.c.data_sent += 1;
         let fl = &self.flows[f];
         Packet {
             seg,
             sack: NO_SACK,
+            blocks: [0; 6],
             flow: f as u32,
             dst: fl.spec.dst,
             wire: wire as u32,
@@ -180,6 +190,66 @@ impl Sim {
             let t = fl.rto_deadline;
             self.schedule(t, Ev::Rto(f as u32));
         }
+    }
+
+    /// Arm the tail-loss probe (RFC 8985 §7.2): PTO = 2 x srtt, plus the delayed-ACK timeout
+    /// when one segment is in flight and the receiver delays ACKs; not beyond the RTO, not in
+    /// recovery, not before the first RTT sample, one probe per ACK that advances `una`.
+    pub(super) fn arm_tlp(&mut self, f: usize) {
+        let now = self.now;
+        let (tlp, ack_every, delack) = (self.cfg.tlp, self.cfg.ack_every, self.cfg.delack_ns);
+        let fl = &mut self.flows[f];
+        if !tlp || fl.in_recovery || fl.tlp_out || fl.srtt_ns == 0 || fl.nxt == fl.una {
+            return;
+        }
+        let mut pto = 2 * fl.srtt_ns;
+        if ack_every > 1 && Self::pipe(fl) == 1 {
+            pto += delack;
+        }
+        let t = now + pto;
+        if fl.rto_deadline != 0 && t >= fl.rto_deadline {
+            fl.tlp_deadline = 0;
+            return;
+        }
+        fl.tlp_deadline = t;
+        if !fl.tlp_scheduled {
+            fl.tlp_scheduled = true;
+            self.schedule(t, Ev::Tlp(f as u32));
+        }
+    }
+
+    /// The probe timer: send new data if there is some, else the highest sent segment again.
+    pub(super) fn on_tlp(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        fl.tlp_scheduled = false;
+        if fl.done || fl.tlp_deadline == 0 || fl.in_recovery || fl.tlp_out || fl.nxt == fl.una {
+            return;
+        }
+        if now < fl.tlp_deadline {
+            fl.tlp_scheduled = true;
+            let t = fl.tlp_deadline;
+            self.schedule(t, Ev::Tlp(f));
+            return;
+        }
+        fl.tlp_deadline = 0;
+        fl.tlp_out = true;
+        fl.probe = true;
+        if fl.nxt >= fl.total_segs && fl.lost_pending == 0 {
+            // No new data: retransmit the last segment (its SACK lets RACK find the rest).
+            let i = (fl.nxt - 1 - fl.una) as usize;
+            if fl.segs[i].state == SEG_INFLIGHT || fl.segs[i].state == SEG_RETX {
+                fl.segs[i].state = SEG_LOST;
+                fl.lost_pending += 1;
+                fl.retx_hint = fl.nxt - 1;
+            } else {
+                fl.probe = false;
+                return;
+            }
+        }
+        self.c.tlp_probes += 1;
+        self.arm_rto(f as usize);
+        self.try_ready(f);
     }
 
     pub(super) fn on_rto(&mut self, f: u32) {
@@ -277,19 +347,48 @@ impl Sim {
                 }
                 fl.una += 1;
             }
-            if pkt.sack != NO_SACK && pkt.sack >= fl.una && pkt.sack < fl.nxt {
-                let i = (pkt.sack - fl.una) as usize;
-                let s = fl.segs[i];
-                if s.state != SEG_SACKED {
-                    if s.state == SEG_LOST {
-                        fl.lost_pending -= 1;
-                    } else {
-                        note(s, &mut newest);
-                    }
-                    fl.segs[i].state = SEG_SACKED;
-                    fl.sacked += 1;
-                    acked_bytes += len(pkt.sack);
+            // Mark `seg` SACKed; false if it already was (or is outside the window).
+            let mut mark = |fl: &mut Flow, seg: u64, newest: &mut Option<(u64, bool)>| {
+                if seg < fl.una || seg >= fl.nxt {
+                    return false;
                 }
+                let i = (seg - fl.una) as usize;
+                let s = fl.segs[i];
+                if s.state == SEG_SACKED {
+                    return false;
+                }
+                if s.state == SEG_LOST {
+                    fl.lost_pending -= 1;
+                } else {
+                    note(s, newest);
+                }
+                fl.segs[i].state = SEG_SACKED;
+                fl.sacked += 1;
+                acked_bytes += len(seg);
+                true
+            };
+            // Blocks first, then the ACK's own segment: walk in from both ends of each block
+            // until a segment already SACKed. Between two ACKs a block only grows at its ends
+            // (by the segments whose ACKs were lost, too), except where a retransmission fills
+            // a gap between two blocks, and that segment is the ACK's `sack`, marked after.
+            // So this is exact unless a block drops out of the three reported (then RACK may
+            // retransmit a segment that had arrived), and costs only the newly SACKed segments.
+            for b in pkt.blocks.chunks_exact(2) {
+                if b[1] <= b[0] {
+                    continue;
+                }
+                let (lo, hi) = (cum + b[0] as u64, cum + b[1] as u64);
+                let mut x = hi;
+                while x > lo && mark(fl, x - 1, &mut newest) {
+                    x -= 1;
+                }
+                let mut y = lo;
+                while y < x && mark(fl, y, &mut newest) {
+                    y += 1;
+                }
+            }
+            if pkt.sack != NO_SACK {
+                mark(fl, pkt.sack, &mut newest);
             }
             // RACK: a delivered segment sent at T proves every segment sent before T and
             // still outstanding lost (paths are FIFO; a retransmission's delivery counts only
@@ -429,10 +528,13 @@ impl Sim {
             return;
         }
         if advanced {
+            fl.tlp_out = false;
             if fl.nxt > fl.una {
                 self.arm_rto(f);
+                self.arm_tlp(f);
             } else {
                 fl.rto_deadline = 0;
+                fl.tlp_deadline = 0;
             }
         }
         self.try_ready(f as u32);
@@ -475,15 +577,16 @@ impl Sim {
             fl.rx_bytes += len(fl.rcv_nxt);
             fl.rcv_nxt += 1;
             let had_hole = !fl.ooo.is_empty();
-            while fl.ooo.remove(&fl.rcv_nxt) {
-                fl.rx_bytes += len(fl.rcv_nxt);
-                fl.rcv_nxt += 1;
+            if let Some(e) = fl.ooo.remove(&fl.rcv_nxt) {
+                // Every segment of [rcv_nxt, e) is full-sized except possibly the last.
+                fl.rx_bytes += (e - 1 - fl.rcv_nxt) * mss + len(e - 1);
+                fl.rcv_nxt = e;
             }
             if had_hole {
                 immediate = true;
             }
         } else {
-            fl.ooo.insert(pkt.seg);
+            ooo_insert(&mut fl.ooo, pkt.seg);
             sack = pkt.seg;
             immediate = true;
         }
@@ -534,9 +637,11 @@ impl Sim {
         let hold = now.saturating_sub(fl.pending_since_ns).min(u32::MAX as u64) as u32;
         fl.pending_acks = 0;
         fl.pending_ce = false;
+        let blocks = sack_blocks(&fl.ooo, fl.rcv_nxt, sack);
         let pkt = Packet {
             seg: fl.rcv_nxt,
             sack,
+            blocks,
             flow: f as u32,
             dst: fl.spec.src,
             wire: self.cfg.ack_bytes,
@@ -554,5 +659,100 @@ impl Sim {
         if !p.busy {
             self.start_tx(node, 0);
         }
+    }
+}
+
+/// Insert segment `s` into the out-of-order ranges, merging with its neighbours.
+fn ooo_insert(ooo: &mut BTreeMap<u64, u64>, s: u64) {
+    let mut start = s;
+    let mut end = s + 1;
+    if let Some((&a, &b)) = ooo.range(..=s).next_back() {
+        if b > s {
+            return; // already held
+        }
+        if b == s {
+            start = a;
+        }
+    }
+    if let Some(e) = ooo.remove(&end) {
+        end = e;
+    }
+    ooo.insert(start, end);
+}
+
+/// Up to 3 SACK blocks as offsets from `cum`: the range holding `sack` first, then the lowest
+/// other ranges (RFC 2018 §4 asks for the most recently reported ones; the lowest are the
+/// ones the sender's recovery needs first).
+fn sack_blocks(ooo: &BTreeMap<u64, u64>, cum: u64, sack: u64) -> [u32; 6] {
+    let mut b = [0u32; 6];
+    let mut n = 0;
+    let first = if sack != NO_SACK {
+        ooo.range(..=sack)
+            .next_back()
+            .filter(|(_, &e)| e > sack)
+            .map(|(&a, &e)| (a, e))
+    } else {
+        None
+    };
+    let rest = ooo
+        .iter()
+        .map(|(&a, &e)| (a, e))
+        .filter(|r| Some(*r) != first && r.0 >= cum);
+    for (a, e) in first.into_iter().chain(rest) {
+        if n >= 3 {
+            break;
+        }
+        if let (Ok(x), Ok(y)) = (u32::try_from(a - cum), u32::try_from(e - cum)) {
+            b[2 * n] = x;
+            b[2 * n + 1] = y;
+            n += 1;
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(segs: &[u64]) -> BTreeMap<u64, u64> {
+        let mut m = BTreeMap::new();
+        for &s in segs {
+            ooo_insert(&mut m, s);
+        }
+        m
+    }
+
+    /// Segments inserted in this order, expected `[start, end)` ranges.
+    type Case<'a> = (&'a [u64], &'a [(u64, u64)]);
+
+    #[test]
+    fn out_of_order_segments_merge_into_ranges() {
+        let cases: &[Case] = &[
+            (&[5], &[(5, 6)]),
+            (&[5, 6, 7], &[(5, 8)]),
+            (&[7, 6, 5], &[(5, 8)]),
+            (&[5, 7], &[(5, 6), (7, 8)]),
+            (&[5, 7, 6], &[(5, 8)]),
+            (&[5, 5, 6, 5], &[(5, 7)]),
+            (&[10, 3, 4, 12, 11], &[(3, 5), (10, 13)]),
+        ];
+        for (segs, want) in cases {
+            let got: Vec<(u64, u64)> = ranges(segs).into_iter().collect();
+            assert_eq!(got, *want, "{segs:?}");
+        }
+    }
+
+    #[test]
+    fn sack_blocks_put_the_new_segment_first_then_the_lowest() {
+        // Received above cum = 2: [4,6) [8,9) [11,14) [20,21); the ACK for segment 12.
+        let m = ranges(&[4, 5, 8, 11, 12, 13, 20]);
+        assert_eq!(sack_blocks(&m, 2, 12), [9, 12, 2, 4, 6, 7]);
+        // For segment 20: its block, then the two lowest.
+        assert_eq!(sack_blocks(&m, 2, 20), [18, 19, 2, 4, 6, 7]);
+        // No new segment (a delayed or in-order ACK): the three lowest.
+        assert_eq!(sack_blocks(&m, 2, NO_SACK), [2, 4, 6, 7, 9, 12]);
+        // Nothing out of order: no blocks.
+        assert_eq!(sack_blocks(&BTreeMap::new(), 2, NO_SACK), [0; 6]);
     }
 }
