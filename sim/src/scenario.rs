@@ -560,11 +560,31 @@ impl Scenario {
     /// ExpressPass with valid keys (validation, before anything runs).
     pub(crate) fn check_profile(&self, name: &str) -> Result<(), String> {
         match self.xpass_overrides(name) {
-            Some(ov) => xpass::config::apply(&self.xpass_base(), &ov?)
-                .map(|_| ())
-                .map_err(|e| format!("cc.{name}: {e}")),
+            Some(ov) => {
+                self.xpass_unsupported()
+                    .map_err(|e| format!("cc.{name}: {e}"))?;
+                xpass::config::apply(&self.xpass_base(), &ov?)
+                    .map(|_| ())
+                    .map_err(|e| format!("cc.{name}: {e}"))
+            }
             None => self.profile(name).map(|_| ()),
         }
+    }
+
+    /// The TCP engine's fabric and host features the ExpressPass engine does not model: a
+    /// scenario asking for them with ExpressPass is refused rather than silently run without.
+    fn xpass_unsupported(&self) -> Result<(), String> {
+        let f = &self.fabric;
+        if f.buffer != "static" || f.pfc {
+            return Err("expresspass models static per-port buffers only (fabric.buffer = \"static\", no PFC)".into());
+        }
+        if !self.hosts.is_empty() {
+            return Err("expresspass does not model host receive paths ([[hosts]])".into());
+        }
+        if !self.inject_drop.is_empty() {
+            return Err("expresspass does not take inject_drop".into());
+        }
+        Ok(())
     }
 
     /// Build the ExpressPass simulator for `alg` (see [`xpass`]); `None` if `alg` is not
