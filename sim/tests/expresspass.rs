@@ -370,8 +370,14 @@ law = "expresspass"
         ("w_init_q16 = 1", "w_init_q16=1"),
         ("credit_size_spread = 50", "credit_size_spread"),
         ("mode = -1", "non-negative integer"),
-        ("[fabric]\nbuffer = \"shared\"\npfc = true", "static per-port buffers only"),
-        ("[[hosts]]\nids = [2]\nrx_delay_us = 5", "host receive paths"),
+        (
+            "[fabric]\nbuffer = \"shared\"\npfc = true",
+            "static per-port buffers only",
+        ),
+        (
+            "[[hosts]]\nids = [2]\nrx_delay_us = 5",
+            "host receive paths",
+        ),
     ] {
         // Refused when the file is parsed, before any run.
         let e = Scenario::parse(&format!("{base}{line}\n")).err().unwrap();
