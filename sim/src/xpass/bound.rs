@@ -10,7 +10,7 @@
 //! of its path (hop 0 is the sender's NIC):
 //!
 //! ```text
-//! d = Σ over the credit hops from link(E) back to the sender:  d_credit ∈ [0, Q·c_max/r_c]
+//! d = Σ over the credit hops from link(E) back to the sender:  d_credit ∈ [0, Q·c_max/r_c + F/C]
 //!                                                         + credit serialization + propagation
 //!   + host delay ∈ [h, h + Δd_host]
 //!   + Σ over the data hops before E: data serialization + propagation + d_data ∈ [0, Δd_q + burst_q/C_q]
@@ -19,7 +19,9 @@
 //!
 //! At a host NIC the paper sets `Δd = Δd_host` (§3.1 "At NIC, ∆dp is the same as the delay
 //! spread of host processing delay"); the same is used here for the data queueing at the
-//! sender's NIC. Everything is integer ns and bytes, rounded up.
+//! sender's NIC. `F/C` is one data frame already on the wire when the credit could leave. In
+//! policer mode (`credit_queue = 0`) a credit waits at most for the bucket's other paid credits
+//! and that frame. Everything is integer ns and bytes, rounded up.
 
 use super::XpassSim;
 use std::collections::BTreeMap;
@@ -70,10 +72,20 @@ impl XpassSim {
             .collect()
     }
 
+    /// Longest wait of a credit at a port: the queue ahead of it drained at the credit rate
+    /// (drop-tail mode; in policer mode the other paid credits of the bucket at line rate),
+    /// plus one data frame already on the wire.
     fn credit_queue_ns(&self, node: u32, port: u16, max_credit: u64) -> u64 {
         let p = &self.nodes[node as usize].ports[port as usize];
-        (self.cfg.credit_queue as u64 * max_credit * 8_000_000_000)
-            .div_ceil(p.credit_rate_bits_per_s.max(1))
+        let frame = (self.cfg.mss_bytes + self.cfg.header_bytes) as u64;
+        let on_wire = (frame * 8_000_000_000).div_ceil(p.rate_bits_per_s);
+        if self.cfg.credit_queue == 0 {
+            let paid = self.cfg.bucket_credits * max_credit;
+            return on_wire + (paid * 8_000_000_000).div_ceil(p.rate_bits_per_s);
+        }
+        on_wire
+            + (self.cfg.credit_queue as u64 * max_credit * 8_000_000_000)
+                .div_ceil(p.credit_rate_bits_per_s.max(1))
     }
 
     fn ser(&self, node: u32, port: u16, bytes: u64) -> u64 {

@@ -26,7 +26,7 @@ pub const LAW_KEYS: &[&str] = &[
 
 /// Keys of the fabric and hosts: (name, min, max).
 pub const SIM_KEYS: &[(&str, u64, u64)] = &[
-    ("credit_queue", 1, 64),              // credits per port (§3.1: 4-8)
+    ("credit_queue", 0, 64),              // credits per port (§3.1: 4-8); 0 = policer
     ("bucket_credits", 1, 64),            // token bucket, credits (§3.1: 2)
     ("host_delay_ns", 0, 1_000_000),      // fixed credit-to-data host delay
     ("host_delay_spread_ns", 0, 100_000), // Δd_host
@@ -110,7 +110,7 @@ mod tests {
         assert_eq!((ok.law.mode, ok.credit_queue), (1, 4));
         let bad: &[(&str, u64, &str)] = &[
             ("nope", 1, "unknown key"),
-            ("credit_queue", 0, "credit_queue=0 out of range"),
+            ("credit_queue", 65, "credit_queue=65 out of range"),
             ("naive", 2, "naive=2"),
             ("mode", 7, "mode=7"),
             ("alpha_q16", 0, "alpha_q16=0"),

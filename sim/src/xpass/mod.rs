@@ -422,7 +422,7 @@ impl XpassSim {
     fn enqueue(&mut self, node: u32, port: u16, pkt: XPkt) {
         let is_switch = self.nodes[node as usize].host.is_none();
         let p = &mut self.nodes[node as usize].ports[port as usize];
-        if !p.enqueue(pkt) {
+        if !p.enqueue(pkt, self.now) {
             if pkt.kind == KIND_CREDIT {
                 self.x.credits_dropped += 1;
             } else {

@@ -3,6 +3,11 @@
 //! drop-tail data queue (paper §3.1; the artifact's `XPassDropTail`). Credits go first whenever
 //! the bucket holds enough tokens for the head credit; otherwise data is sent; with neither,
 //! the port waits for the tokens of the head credit.
+//!
+//! With a credit queue of 0 the credit class is a policer instead (a switch meter without
+//! buffer carving, the spec's §4.7 "simpler alternative"): a credit that finds the tokens it
+//! needs on arrival is paid for then and goes out with priority as soon as the wire is free;
+//! any other credit is dropped.
 
 use std::collections::VecDeque;
 
@@ -78,6 +83,8 @@ pub struct XPort {
     pub data_bytes: u64,
     /// Credit FIFO.
     pub credit_q: VecDeque<XPkt>,
+    /// Policer mode: credits already paid for, waiting for the wire.
+    pub paid_q: VecDeque<XPkt>,
     /// A packet is on the wire.
     pub busy: bool,
     /// A token wake-up is scheduled for this time (0 = none).
@@ -123,6 +130,7 @@ impl XPort {
             data_q: VecDeque::new(),
             data_bytes: 0,
             credit_q: VecDeque::new(),
+            paid_q: VecDeque::new(),
             busy: false,
             wake_at: 0,
             ser_rem: 0,
@@ -134,8 +142,20 @@ impl XPort {
         }
     }
 
-    /// Enqueue; returns false when the packet was dropped (drop-tail in its class).
-    pub fn enqueue(&mut self, pkt: XPkt) -> bool {
+    /// Enqueue at `now`; returns false when the packet was dropped (drop-tail in its class,
+    /// or a credit without tokens in policer mode).
+    pub fn enqueue(&mut self, pkt: XPkt, now: u64) -> bool {
+        if pkt.kind == KIND_CREDIT && self.credit_limit == 0 {
+            self.refill(now);
+            let cost = pkt.wire as u64 * TOKEN_PER_BYTE;
+            if self.tokens < cost {
+                self.credit_drops += 1;
+                return false;
+            }
+            self.tokens -= cost;
+            self.paid_q.push_back(pkt);
+            return true;
+        }
         if pkt.kind == KIND_CREDIT {
             if self.credit_q.len() >= self.credit_limit {
                 self.credit_drops += 1;
@@ -170,6 +190,9 @@ impl XPort {
 
     /// Pick the next packet (the artifact's `XPassDropTail::deque`).
     pub fn next(&mut self, now: u64) -> Next {
+        if let Some(c) = self.paid_q.pop_front() {
+            return Next::Send(c);
+        }
         self.refill(now);
         if let Some(c) = self.credit_q.front() {
             let cost = c.wire as u64 * TOKEN_PER_BYTE;
@@ -223,9 +246,9 @@ mod tests {
         let mut p = XPort::new(1, 10_000_000_000, 0, u64::MAX, 8, (84, 1622), 168);
         assert_eq!(p.credit_rate_bits_per_s, 517_879_161);
         for _ in 0..8 {
-            assert!(p.enqueue(credit(84)));
+            assert!(p.enqueue(credit(84), 0));
         }
-        assert!(!p.enqueue(credit(84)), "the 9th credit is dropped");
+        assert!(!p.enqueue(credit(84), 0), "the 9th credit is dropped");
         assert_eq!(p.credit_drops, 1);
         // A full bucket lets two go at once, then one per 84 * 8e9 / 517,879,161 = 1297.6 ns.
         assert!(matches!(p.next(0), Next::Send(_)));
@@ -248,5 +271,21 @@ mod tests {
         assert_eq!(sent, 8);
         // 8 credits: 2 in the burst, 6 paced: the last leaves at ceil(6 * 1297.6) = 7786 ns.
         assert!((7785..=7787).contains(&t), "{t}");
+    }
+
+    #[test]
+    fn policer_mode_passes_what_the_bucket_holds_and_drops_the_rest() {
+        let mut p = XPort::new(1, 10_000_000_000, 0, u64::MAX, 0, (84, 1622), 168);
+        // Full bucket: two credits pass at t = 0, the third is dropped at once.
+        assert!(p.enqueue(credit(84), 0));
+        assert!(p.enqueue(credit(84), 0));
+        assert!(!p.enqueue(credit(84), 0));
+        assert_eq!(p.credit_drops, 1);
+        assert!(matches!(p.next(0), Next::Send(_)));
+        assert!(matches!(p.next(0), Next::Send(_)));
+        assert!(matches!(p.next(0), Next::Idle));
+        // One credit's tokens take 84 * 8e9 / 517,879,161 = 1297.6 ns.
+        assert!(!p.enqueue(credit(84), 1297));
+        assert!(p.enqueue(credit(84), 1298 + 1297));
     }
 }
