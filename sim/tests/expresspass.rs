@@ -533,8 +533,8 @@ count = 4
     let r = run(&sc, "expresspass");
     assert_eq!(r.out.counters.data_dropped, 0);
     assert_eq!(r.summary.flows_done, 12);
-    // check_eq1 asserts every port; the incast port's bound by tier (measured: 452 KB, its
-    // spread 360 µs: 4 credit hops with full credit queues at 10 and 40 Gbit/s, the host, and
+    // check_eq1 asserts every port; the incast port's bound by tier (measured: 490 KB, its
+    // spread 390 µs: 4 credit hops with full credit queues at 10 and 40 Gbit/s, the host, and
     // the data queues of the ports before it at their own bounds) is far above what the run
     // used (3.2 KB): Eq. 1 is the worst case (§3.1 "a very conservative bound").
     let bound = check_eq1(&sc, &r, "edge0_0->h0");

@@ -26,13 +26,13 @@ pub const LAW_KEYS: &[&str] = &[
 
 /// Keys of the fabric and hosts: (name, min, max).
 pub const SIM_KEYS: &[(&str, u64, u64)] = &[
-    ("credit_queue", 0, 64),              // credits per port (§3.1: 4-8); 0 = policer
-    ("bucket_credits", 1, 64),            // token bucket, credits (§3.1: 2)
-    ("host_delay_ns", 0, 1_000_000),      // fixed credit-to-data host delay
+    ("credit_queue", 0, 64),         // credits per port (§3.1: 4-8); 0 = policer
+    ("bucket_credits", 1, 64),       // token bucket, credits (§3.1: 2)
+    ("host_delay_ns", 0, 1_000_000), // fixed credit-to-data host delay
     ("host_delay_spread_ns", 0, 100_000), // Δd_host
-    ("credit_bytes", 64, 1_000),          // credit size on the wire (84)
-    ("naive", 0, 1),                      // §2's naive max-rate credits
-    ("credit_size_spread", 0, 32),        // credit size credit_bytes +- this (artifact: 8)
+    ("credit_bytes", 64, 1_000),     // credit size on the wire (84)
+    ("naive", 0, 1),                 // §2's naive max-rate credits
+    ("credit_size_spread", 0, 32),   // credit size credit_bytes +- this (artifact: 8)
 ];
 
 /// Apply `overrides` to `base`; the error names the key and the accepted range.
