@@ -195,8 +195,8 @@ fn slow_receiver(rx: &str) -> String {
     format!(
         r#"
 name = "slow_receiver"
-duration_us = 3000
-measure_from_us = 1000
+duration_us = 5000
+measure_from_us = 2500
 sample_us = 20
 algorithms = ["swift"]
 [topology]
@@ -225,7 +225,9 @@ fn slow_receiver_binds_swifts_endpoint_window() {
     );
     let c = &r.out.counters;
     let share = c.endpoint_binds as f64 / c.acks_processed as f64;
-    assert!(share > 0.5, "endpoint window bound on {share:.2} of ACKs");
+    // The fabric window grows additively (the fabric delay stays below its target) until it
+    // passes the endpoint window, about 2 ms in; from then on the endpoint window binds.
+    assert!(share > 0.95, "endpoint window bound on {share:.2} of ACKs");
     // Receiver-limited: goodput near 5 Gbit/s of wire bytes (1000 of 1048 are payload).
     let g = r.summary.goodput_gbps;
     assert!(g > 4.3 && g < 4.8, "goodput {g} Gbit/s");
