@@ -48,6 +48,7 @@ pub mod swift;
 pub mod swift_vectors;
 pub mod timely;
 pub mod timely_vectors;
+pub mod units;
 pub mod vaisf;
 pub mod vaisf_vectors;
 pub mod vectors;
