@@ -13,7 +13,8 @@
 //!   them with `#[path = ...] mod <sibling>;` side by side at one level.
 //!
 //! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
-//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`]), [`rqd`] (the
+//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
+//! [`expresspass`], which is not a [`Controller`]), [`rqd`] (the
 //! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser), and
 //! [`vectors`] (the table format that host tests and KUnit share), with each law's tables in
 //! `<law>_vectors.rs`.
@@ -37,6 +38,8 @@
 )]
 
 pub mod event;
+pub mod expresspass;
+pub mod expresspass_vectors;
 pub mod fixed;
 pub mod powertcp;
 pub mod powertcp_vectors;

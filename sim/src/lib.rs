@@ -6,7 +6,8 @@
 //! Layout: [`rng`] (the only randomness, seeded), [`topo`] (topologies and ECMP routes),
 //! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
-//! arrivals), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios),
+//! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
+//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios),
 //! [`validate`] (range checks of every scenario field).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -20,6 +21,7 @@ pub mod scenario;
 pub mod topo;
 pub mod validate;
 pub mod workload;
+pub mod xpass;
 
 pub use engine::{FlowSpec, Profile, RunOutput, Sim, SimConfig};
 pub use scenario::Scenario;

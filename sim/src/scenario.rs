@@ -7,6 +7,7 @@ use crate::metrics::{self, Summary};
 use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
+use crate::xpass::{self, XpassConfig, XpassSim, XpassStats};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -287,6 +288,44 @@ pub struct RunResult {
     pub summary: Summary,
     /// Wall time, seconds.
     pub wall_s: f64,
+    /// ExpressPass counters (credits sent, dropped, wasted; switch queue), for ExpressPass runs.
+    pub xpass: Option<XpassStats>,
+}
+
+/// Either engine, driven the same way.
+enum Runner {
+    Tcp(Box<Sim>),
+    Xpass(Box<XpassSim>),
+}
+
+impl Runner {
+    fn run_until(&mut self, t: u64) {
+        match self {
+            Runner::Tcp(s) => s.run_until(t),
+            Runner::Xpass(s) => s.run_until(t),
+        }
+    }
+    fn now_ns(&self) -> u64 {
+        match self {
+            Runner::Tcp(s) => s.now_ns(),
+            Runner::Xpass(s) => s.now_ns(),
+        }
+    }
+    fn events(&self) -> u64 {
+        match self {
+            Runner::Tcp(s) => s.events(),
+            Runner::Xpass(s) => s.events(),
+        }
+    }
+    fn finish(self) -> (RunOutput, Option<XpassStats>) {
+        match self {
+            Runner::Tcp(s) => (s.finish(), None),
+            Runner::Xpass(s) => {
+                let (o, x) = s.finish();
+                (o, Some(x))
+            }
+        }
+    }
 }
 
 impl Scenario {
@@ -464,20 +503,122 @@ impl Scenario {
     /// Build the simulator for algorithm `alg`.
     pub fn build(&self, alg: &str) -> Result<Sim, String> {
         let net = self.network()?;
-        let n_hosts = net.host_nodes.len() as u32;
         let mut profiles = vec![self.profile(alg)?];
+        let flows = self.flow_specs(&net, |cc| match cc {
+            None => Ok(0),
+            Some(n) => match profiles.iter().position(|p| &p.name == n) {
+                Some(i) => Ok(i),
+                None => {
+                    profiles.push(self.profile(n)?);
+                    Ok(profiles.len() - 1)
+                }
+            },
+        })?;
+        Ok(Sim::new(&net, profiles, flows, self.sim_config()))
+    }
+
+    /// The ExpressPass overrides of `alg` if it names ExpressPass (`expresspass`, or a
+    /// `[cc.NAME]` with `law = "expresspass"`), else `None`.
+    fn xpass_overrides(&self, alg: &str) -> Option<Result<Vec<(String, u64)>, String>> {
+        let t = match self.cc.get(alg) {
+            Some(t) if t.get("law").and_then(|v| v.as_str()) == Some(xpass::config::LAW_NAME) => t,
+            None if alg == xpass::config::LAW_NAME => return Some(Ok(Vec::new())),
+            _ => return None,
+        };
+        let mut ov = Vec::new();
+        for (k, v) in t {
+            if k == "law" {
+                continue;
+            }
+            match v.as_integer().filter(|&n| n >= 0) {
+                Some(n) => ov.push((k.clone(), n as u64)),
+                None => {
+                    return Some(Err(format!(
+                        "cc.{alg}.{k}: expected a non-negative integer"
+                    )))
+                }
+            }
+        }
+        Some(Ok(ov))
+    }
+
+    /// ExpressPass settings from the scenario's transport, timing and report sections.
+    fn xpass_base(&self) -> XpassConfig {
+        let t = &self.transport;
+        XpassConfig {
+            mss_bytes: t.mss_bytes,
+            header_bytes: t.header_bytes,
+            sample_ns: (self.sample_us * 1e3) as u64,
+            duration_ns: (self.duration_us * 1e3) as u64,
+            seed: self.seed,
+            trace_flows: self.report.trace_flows,
+            ..XpassConfig::default()
+        }
+    }
+
+    /// Check that `name` resolves to a valid profile: a law with valid parameters, or
+    /// ExpressPass with valid keys (validation, before anything runs).
+    pub(crate) fn check_profile(&self, name: &str) -> Result<(), String> {
+        match self.xpass_overrides(name) {
+            Some(ov) => {
+                self.xpass_unsupported()
+                    .map_err(|e| format!("cc.{name}: {e}"))?;
+                xpass::config::apply(&self.xpass_base(), &ov?)
+                    .map(|_| ())
+                    .map_err(|e| format!("cc.{name}: {e}"))
+            }
+            None => self.profile(name).map(|_| ()),
+        }
+    }
+
+    /// The TCP engine's fabric and host features the ExpressPass engine does not model: a
+    /// scenario asking for them with ExpressPass is refused rather than silently run without.
+    fn xpass_unsupported(&self) -> Result<(), String> {
+        let f = &self.fabric;
+        if f.buffer != "static" || f.pfc {
+            return Err("expresspass models static per-port buffers only (fabric.buffer = \"static\", no PFC)".into());
+        }
+        if !self.hosts.is_empty() {
+            return Err("expresspass does not model host receive paths ([[hosts]])".into());
+        }
+        if !self.inject_drop.is_empty() {
+            return Err("expresspass does not take inject_drop".into());
+        }
+        Ok(())
+    }
+
+    /// Build the ExpressPass simulator for `alg` (see [`xpass`]); `None` if `alg` is not
+    /// ExpressPass. Every flow of the run is ExpressPass: flow groups naming another algorithm
+    /// are refused.
+    pub fn build_xpass(&self, alg: &str) -> Option<Result<XpassSim, String>> {
+        let ov = match self.xpass_overrides(alg)? {
+            Ok(ov) => ov,
+            Err(e) => return Some(Err(e)),
+        };
+        Some((|| {
+            let cfg = xpass::config::apply(&self.xpass_base(), &ov)
+                .map_err(|e| format!("cc.{alg}: {e}"))?;
+            let net = self.network()?;
+            let flows = self.flow_specs(&net, |cc| match cc {
+                Some(n) if n != alg => Err(format!(
+                    "{alg}: flow group with cc = {n:?}: ExpressPass runs cannot mix algorithms"
+                )),
+                _ => Ok(0),
+            })?;
+            XpassSim::new(&net, alg, flows, cfg, (self.measure_from_us * 1e3) as u64)
+        })())
+    }
+
+    /// The flows of the explicit groups and the workload; `profile_of` maps a group's `cc`.
+    fn flow_specs(
+        &self,
+        net: &crate::topo::Network,
+        mut profile_of: impl FnMut(&Option<String>) -> Result<usize, String>,
+    ) -> Result<Vec<FlowSpec>, String> {
+        let n_hosts = net.host_nodes.len() as u32;
         let mut flows = Vec::new();
         for (gi, g) in self.flows.iter().enumerate() {
-            let profile = match &g.cc {
-                None => 0,
-                Some(n) => match profiles.iter().position(|p| &p.name == n) {
-                    Some(i) => i,
-                    None => {
-                        profiles.push(self.profile(n)?);
-                        profiles.len() - 1
-                    }
-                },
-            };
+            let profile = profile_of(&g.cc)?;
             for i in 0..g.count {
                 let src = g.src + (i / g.conns_per_src.max(1)) * g.src_step;
                 if src >= n_hosts || g.dst >= n_hosts || src == g.dst {
@@ -521,7 +662,7 @@ impl Scenario {
                 });
             }
         }
-        Ok(Sim::new(&net, profiles, flows, self.sim_config()))
+        Ok(flows)
     }
 
     fn jain_from_ns(&self) -> u64 {
@@ -541,7 +682,10 @@ impl Scenario {
 
     /// Run algorithm `alg`; `progress` draws a bar on stderr.
     pub fn run_one(&self, alg: &str, progress: bool) -> Result<RunResult, String> {
-        let mut sim = self.build(alg)?;
+        let mut sim = match self.build_xpass(alg) {
+            Some(x) => Runner::Xpass(Box::new(x?)),
+            None => Runner::Tcp(Box::new(self.build(alg)?)),
+        };
         let end = (self.duration_us * 1e3) as u64;
         let wall = Instant::now();
         let steps = 50u64;
@@ -564,7 +708,7 @@ impl Scenario {
             eprintln!();
         }
         let wall_s = wall.elapsed().as_secs_f64();
-        let out = sim.finish();
+        let (out, xpass) = sim.finish();
         let summary = metrics::summarize(
             alg,
             &out,
@@ -577,6 +721,7 @@ impl Scenario {
             out,
             summary,
             wall_s,
+            xpass,
         })
     }
 
@@ -588,6 +733,13 @@ impl Scenario {
         progress: bool,
     ) -> Result<(Vec<RunResult>, String), String> {
         let show = progress && std::io::stderr().is_terminal();
+        // Refuse a malformed algorithm before anything runs (building is cheap).
+        for alg in &self.algorithms {
+            match self.build_xpass(alg) {
+                Some(x) => drop(x?),
+                None => drop(self.build(alg)?),
+            }
+        }
         let mut results = Vec::new();
         for alg in &self.algorithms {
             let r = self.run_one(alg, show)?;
@@ -602,10 +754,56 @@ impl Scenario {
             results.push(r);
         }
         let rows: Vec<Summary> = results.iter().map(|r| r.summary.clone()).collect();
-        let table = metrics::table(&rows);
+        let mut table = metrics::table(&rows);
+        for r in &results {
+            if let Some(x) = &r.xpass {
+                table.push_str(&xpass_line(&r.name, x));
+            }
+        }
         write_outputs(self, out_dir, &results, &rows, &table)?;
         Ok((results, table))
     }
+}
+
+/// One summary line of ExpressPass's own counters.
+pub fn xpass_line(name: &str, x: &XpassStats) -> String {
+    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
+    let mut line = format!(
+        "{name}: credits sent {}, dropped {} ({:.1} %), wasted {} ({:.1} %); data-class drops {}; \
+         max switch data queue {:.1} KB; request RTOs {}; NACKs {}\n",
+        x.credits_sent,
+        x.credits_dropped,
+        pct(x.credits_dropped, x.credits_sent),
+        x.credits_wasted,
+        pct(x.credits_wasted, x.credits_sent),
+        x.data_class_dropped,
+        x.max_switch_queue_bytes as f64 / 1e3,
+        x.request_timeouts,
+        x.nacks
+    );
+    let worst = x.eq1.iter().max_by_key(|e| e.bound_bytes);
+    let tightest = x.eq1.iter().max_by(|a, b| {
+        let r = |e: &xpass::Eq1Port| e.max_queue_bytes as f64 / e.bound_bytes.max(1) as f64;
+        r(a).total_cmp(&r(b))
+    });
+    if let (Some(w), Some(t)) = (worst, tightest) {
+        line.push_str(&format!(
+            "{name}: Eq. 1 bound largest at {} ({:.1} KB, spread {:.1} us); closest queue {} \
+             ({:.1} of {:.1} KB){}\n",
+            w.name,
+            w.bound_bytes as f64 / 1e3,
+            w.spread_ns as f64 / 1e3,
+            t.name,
+            t.max_queue_bytes as f64 / 1e3,
+            t.bound_bytes as f64 / 1e3,
+            if x.eq1.iter().any(|e| e.max_queue_bytes > e.bound_bytes) {
+                " EXCEEDED"
+            } else {
+                ""
+            }
+        ));
+    }
+    line
 }
 
 fn write_outputs(
@@ -622,6 +820,21 @@ fn write_outputs(
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
         for (name, text) in metrics::run_csvs(&r.out) {
             w(&d.join(name), &text)?;
+        }
+        if let Some(x) = &r.xpass {
+            let mut csv = String::from("port,spread_ns,eq1_bound_bytes,max_queue_bytes\n");
+            for e in &x.eq1 {
+                csv.push_str(&format!(
+                    "{},{},{},{}\n",
+                    e.name, e.spread_ns, e.bound_bytes, e.max_queue_bytes
+                ));
+            }
+            w(&d.join("eq1_bounds.csv"), &csv)?;
+            let mut csv = String::from("flow,credits_sent,credits_received,credits_wasted\n");
+            for (i, (s, r, wa)) in x.flow_credits.iter().enumerate() {
+                csv.push_str(&format!("{i},{s},{r},{wa}\n"));
+            }
+            w(&d.join("credits.csv"), &csv)?;
         }
     }
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;

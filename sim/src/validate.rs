@@ -397,16 +397,17 @@ impl Scenario {
         // Names: every algorithm and flow-group profile resolves and its parameters validate;
         // links and bottleneck ports exist.
         for a in &self.algorithms {
-            self.profile(a).map_err(|e| format!("algorithms: {e}"))?;
+            self.check_profile(a)
+                .map_err(|e| format!("algorithms: {e}"))?;
         }
         for (gi, g) in self.flows.iter().enumerate() {
             if let Some(c) = &g.cc {
-                self.profile(c)
+                self.check_profile(c)
                     .map_err(|e| format!("flows[{gi}].cc: {e}"))?;
             }
         }
         for (name, _) in self.cc.iter() {
-            self.profile(name)?;
+            self.check_profile(name)?;
         }
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;

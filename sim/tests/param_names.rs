@@ -86,3 +86,27 @@ fn config_fields_are_module_parameters_and_scenario_keys() {
         assert!(matches!(bogus, Err(e) if e.contains("unknown parameter")));
     }
 }
+
+#[test]
+fn expresspass_config_fields_are_scenario_keys() {
+    use rdcc_sim::xpass::config::{apply, LAW_KEYS};
+    use rdcc_sim::xpass::XpassConfig;
+    // Set by the topology and transport, not by scenario keys.
+    let derived = ["link_rate_mbps", "credit_bytes", "max_data_frame_bytes"];
+    let mut cfg: Vec<String> = config_fields(&read("core/src/expresspass.rs"))
+        .into_iter()
+        .filter(|n| !derived.contains(&n.as_str()))
+        .collect();
+    let mut keys: Vec<String> = LAW_KEYS.iter().map(|s| s.to_string()).collect();
+    cfg.sort();
+    keys.sort();
+    assert_eq!(
+        cfg, keys,
+        "sim/src/xpass/config.rs LAW_KEYS differ from the core's Config"
+    );
+    for name in &keys {
+        if let Err(e) = apply(&XpassConfig::default(), &[(name.clone(), 0)]) {
+            assert!(!e.contains("unknown key"), "{name}: {e}");
+        }
+    }
+}
