@@ -411,9 +411,10 @@ fn cmd_test(o: &Opts) -> Result<u8> {
         let vmsum = vm_test(p, o, full)?;
         total.extend(&format!("vm-{}/", p.name), vmsum);
         say!("test: {} profile done in {}", p.name, fmt_dur(tp.elapsed()));
+        let k = kernel::ensure_profile(p)?;
+        total.extend(&format!("install-{}/", p.name), modules::install_check(&k)?);
         if p.name == "distro" {
-            let d = dkms::check(&kernel::ensure_profile(p)?)?;
-            total.extend("dkms/", d);
+            total.extend("dkms/", dkms::check(&k)?);
         }
     }
 

@@ -197,3 +197,35 @@ fn check_no_panics(k: &Kernel, kos: &[PathBuf]) -> Result<()> {
         })
     }
 }
+
+/// `make -C $KDIR M=... modules_install` as a user runs it, into a private
+/// `INSTALL_MOD_PATH`: one result per product module found under
+/// `lib/modules/<release>/updates/` (kbuild's default for external modules).
+pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
+    let dir = stage(k)?;
+    let dest = out_dir()?.join(format!("modules-install-{}", k.profile.name));
+    let _ = std::fs::remove_dir_all(&dest);
+    let mut c = kernel_cmd("make");
+    c.arg("-C").arg(&k.src).arg(format!("M={}", dir.display()));
+    if k.is_clang() {
+        c.arg("LLVM=1");
+    }
+    c.arg(format!("INSTALL_MOD_PATH={}", dest.display()))
+        .arg("modules_install");
+    let mut s = crate::ktap::Summary::default();
+    let ok = crate::util::run_capture(&mut c).is_ok();
+    s.record(
+        &format!("modules_install ({} kernel {})", k.profile.name, k.release),
+        ok,
+    );
+    let upd = dest.join("lib/modules").join(&k.release).join("updates");
+    let mut found = Vec::new();
+    find_ko(&upd, &mut found);
+    for m in ["tcp_swift", "tcp_swift_vaisf", "tcp_timely", "tcp_theta_powertcp"] {
+        let there = found
+            .iter()
+            .any(|p| p.file_stem().is_some_and(|n| n == m));
+        s.record(&format!("modules_install put {m}.ko under updates/"), there);
+    }
+    Ok(s)
+}
