@@ -19,7 +19,9 @@
 #   8. the split view (dump B: fabric delay > 0, as Swift without a receiver program uses the
 #      whole RTT) and the kernel's tcp_info (dump C: srtt > 0, cwnd > 0) are joined to it;
 #   9. the table lists it, and the filters work: --dport RDCC_PORT --algo swift lists it,
-#      --algo timely lists nothing.
+#      --algo timely lists nothing;
+#  10. a Swift flow over IPv6 (to a second iperf3 server on RDCC_PORT + 1) is listed with family
+#      ipv6, its addresses and the law's view (the AF_INET6 dumps).
 #
 # Environment: RDCC_CLI (path of the rdcc binary; default: `command -v rdcc`), the lib.sh
 # variables; RDCC_RATE_MBIT [50], RDCC_DELAY_US [2000] as in rdcc_cc.sh.
@@ -56,17 +58,18 @@ json_field() {
 	sed -n "s/.*\"$1\":\"\\{0,1\\}\\([^,\"}]*\\).*/\\1/p"
 }
 
-# start_flow ALGO : an iperf3 client with -C ALGO for 20 s in the background (FLOW_PID); waits
-# until the sender has an established connection to RDCC_PORT carrying ALGO (at most 10 s),
-# then 2 s more for the law to take a few decisions.
+# start_flow ALGO [DST PORT] : an iperf3 client with -C ALGO for 20 s to DST:PORT (default
+# RDCC_RCV_IP4:RDCC_PORT) in the background (FLOW_PID); waits until the sender has an established
+# connection to PORT carrying ALGO (at most 10 s), then 2 s more for the law to take a few
+# decisions.
 start_flow() {
-	local i=0
-	"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$RDCC_PORT" -C "$1" -t 20 \
-		>"$RDCC_TMP/flow-$1.out" 2>&1 &
+	local i=0 dst="${2:-$RDCC_RCV_IP4}" port="${3:-$RDCC_PORT}"
+	"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$dst" -p "$port" -C "$1" -t 20 \
+		>"$RDCC_TMP/flow-$1-$port.out" 2>&1 &
 	FLOW_PID=$!
 	rdcc_track "$FLOW_PID"
 	while [ "$i" -lt $((10 * RDCC_TICKS_PER_S)) ]; do
-		if "$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$RDCC_PORT )" 2>/dev/null |
+		if "$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$port )" 2>/dev/null |
 			grep -q " $1 "; then
 			sleep 2
 			return 0
@@ -74,8 +77,8 @@ start_flow() {
 		sleep "$RDCC_TICK"
 		i=$((i + 1))
 	done
-	tap_diag "no established $1 connection to port $RDCC_PORT after 10 s"
-	tap_diag_file "$RDCC_TMP/flow-$1.out" 5
+	tap_diag "no established $1 connection to $dst port $port after 10 s"
+	tap_diag_file "$RDCC_TMP/flow-$1-$port.out" 5
 	return 1
 }
 
@@ -109,7 +112,7 @@ swift_restore() {
 }
 
 tap_header
-tap_plan 9
+tap_plan 10
 require_root
 rdcc_find_tools
 if rdcc_check_env && [ -n "$RDCC_CLI" ] && [ -x "$RDCC_CLI" ] &&
@@ -155,7 +158,7 @@ if swift_profile; then
 	tap_ok "tcp_swift available, VM profile set ($SWIFT_PARAMS)"
 else
 	tap_not_ok "tcp_swift available, VM profile set ($SWIFT_PARAMS)"
-	for k in 5 6 7 8 9; do tap_skip "swift check $k" "tcp_swift not available"; done
+	for k in 5 6 7 8 9 10; do tap_skip "swift check $k" "tcp_swift not available"; done
 	swift_restore
 	tap_finish
 fi
@@ -163,7 +166,7 @@ fi
 # 5-9. a swift flow.
 if ! start_flow swift; then
 	stop_flow
-	for k in 5 6 7 8 9; do tap_not_ok "swift check $k (no swift flow)"; done
+	for k in 5 6 7 8 9 10; do tap_not_ok "swift check $k (no swift flow)"; done
 	swift_restore
 	tap_finish
 fi
@@ -237,6 +240,35 @@ if [ "$rc_t" -eq 0 ] && [ "$head_ok" = 1 ] && [ "$rows_t" -ge 1 ] && [ "$rc_f" -
 else
 	tap_not_ok "table lists the swift socket; --dport/--algo filters select it, --algo timely lists nothing"
 	tap_diag "table rc=$rc_t header=$head_ok rows=$rows_t; filtered rc=$rc_f rows=$rows_f; timely rc=$rc_n '$none'"
+fi
+
+# 10. IPv6: a second server, so the IPv4 server's state does not matter.
+port6=$((RDCC_PORT + 1))
+"$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -p "$port6" >"$RDCC_TMP/server6.log" 2>&1 &
+srv6=$!
+rdcc_track "$srv6"
+i=0
+while ! "$SS" -N "$RDCC_NS_RCV" -ltnH "( sport = :$port6 )" 2>/dev/null | grep -q . &&
+	[ "$i" -lt $((5 * RDCC_TICKS_PER_S)) ]; do
+	sleep "$RDCC_TICK"
+	i=$((i + 1))
+done
+rc=1
+if start_flow swift "$RDCC_RCV_IP6" "$port6"; then
+	rc=0
+	rdcc_cli ss --dport "$port6" --json || rc=$?
+fi
+stop_flow
+rdcc_kill "$srv6"
+row6=$(grep '"family":"ipv6"' "$RDCC_TMP/cli.out" | grep "\"local_addr\":\"$RDCC_SND_IP6\"" |
+	grep "\"peer_addr\":\"$RDCC_RCV_IP6\"" | grep '"algo":"swift"' | grep -v '"law":null' | head -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$row6" ]; then
+	tap_ok "IPv6 swift socket listed ($RDCC_SND_IP6 -> [$RDCC_RCV_IP6]:$port6) with the law's view"
+	tap_diag "$row6"
+else
+	tap_not_ok "IPv6 swift socket listed ($RDCC_SND_IP6 -> [$RDCC_RCV_IP6]:$port6) with the law's view (rc=$rc)"
+	cli_diag
+	tap_diag_file "$RDCC_TMP/server6.log" 5
 fi
 
 swift_restore

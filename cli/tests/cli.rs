@@ -85,3 +85,22 @@ fn reasons_table() {
     assert_eq!(v[3]["code"], 3);
     assert_eq!(v[3]["name"], "multiplicative_decrease");
 }
+
+#[test]
+fn watch_repeats_until_killed() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rdcc"))
+        .args(["ss", "--sport", "1", "--json", "--watch", "0.1"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(650));
+    assert!(child.try_wait().unwrap().is_none(), "--watch keeps running");
+    child.kill().unwrap();
+    let o = child.wait_with_output().unwrap();
+    let arrays = text(&o.stdout).lines().filter(|l| *l == "[]").count();
+    assert!(
+        arrays >= 3,
+        "one array per interval, got {arrays}: {}",
+        text(&o.stdout)
+    );
+}
