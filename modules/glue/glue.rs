@@ -187,7 +187,7 @@ macro_rules! rdcc_glue {
             // SAFETY: caller contract.
             let name = unsafe { glue::c_bytes(name) };
             // SAFETY: caller contract.
-            let text = unsafe { core::slice::from_raw_parts(text, len as usize) };
+            let text = unsafe { core::slice::from_raw_parts(text, len as usize) }.trim_ascii();
             // SAFETY: kernel_param_lock held (caller contract): no other CONFIG access.
             let cur: $cfg = unsafe { *core::ptr::addr_of!(CONFIG) };
             let old = get_field(&cur, name).unwrap_or(0);
