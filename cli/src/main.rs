@@ -38,7 +38,7 @@ enum Cmd {
         remote-delay split; `-` for laws without one and before an endpoint estimate exists); \
         WINDOW = the law's window in packets with its fraction; CWND = the kernel's snd_cwnd; \
         LAW-Mbit/s = the law's pacing rate (`unpaced` = ACK-clocked); PACING-Mbit/s = the rate \
-        the kernel applies; SRTT; REASON of the latest decision; BINDS = which window binds.\n\n\
+        the kernel applies; SRTT; REASON = the reason code the module reports with the law's view, by name (`rdcc reasons`); BINDS = which window binds.\n\n\
         A socket that opened or closed between the three kernel dumps shows `-` for the parts \
         it was missing from. Exits 0 when the dumps succeed, also when no socket matches."
     )]
