@@ -18,9 +18,13 @@
 #   7. its reason is a name from `rdcc reasons` (the core's Reason enum), not unknown(N);
 #   8. the split view (dump B: fabric delay > 0, as Swift without a receiver program uses the
 #      whole RTT) and the kernel's tcp_info (dump C: srtt > 0, cwnd > 0) are joined to it;
-#   9. the table lists it, and the filters work: --dport RDCC_PORT --algo swift lists it,
+#   9. an independent decoder agrees: with ss_info=2 the module also answers `ss -ti` with the
+#      law's view, and iproute2's bbr:(mrtt:<ms>,pacing_gain:<reason>) matches rdcc's signal
+#      (within 20 %: the two reads are a moment apart and Swift's target moves with its window)
+#      and reason code (equal);
+#  10. the table lists it, and the filters work: --dport RDCC_PORT --algo swift lists it,
 #      --algo timely lists nothing;
-#  10. a Swift flow over IPv6 (to a second iperf3 server on RDCC_PORT + 1) is listed with family
+#  11. a Swift flow over IPv6 (to a second iperf3 server on RDCC_PORT + 1) is listed with family
 #      ipv6, its addresses and the law's view (the AF_INET6 dumps).
 #
 # Environment: RDCC_CLI (path of the rdcc binary; default: `command -v rdcc`), the lib.sh
@@ -112,7 +116,7 @@ swift_restore() {
 }
 
 tap_header
-tap_plan 10
+tap_plan 11
 require_root
 rdcc_find_tools
 if rdcc_check_env && [ -n "$RDCC_CLI" ] && [ -x "$RDCC_CLI" ] &&
@@ -158,7 +162,7 @@ if swift_profile; then
 	tap_ok "tcp_swift available, VM profile set ($SWIFT_PARAMS)"
 else
 	tap_not_ok "tcp_swift available, VM profile set ($SWIFT_PARAMS)"
-	for k in 5 6 7 8 9 10; do tap_skip "swift check $k" "tcp_swift not available"; done
+	for k in 5 6 7 8 9 10 11; do tap_skip "swift check $k" "tcp_swift not available"; done
 	swift_restore
 	tap_finish
 fi
@@ -166,7 +170,7 @@ fi
 # 5-9. a swift flow.
 if ! start_flow swift; then
 	stop_flow
-	for k in 5 6 7 8 9 10; do tap_not_ok "swift check $k (no swift flow)"; done
+	for k in 5 6 7 8 9 10 11; do tap_not_ok "swift check $k (no swift flow)"; done
 	swift_restore
 	tap_finish
 fi
@@ -221,6 +225,30 @@ else
 	tap_not_ok "split view and tcp_info joined: fabric '${fabric}' ns, srtt '${srtt}' us, cwnd '${cwnd}' pkt"
 fi
 
+# 9. iproute2 decodes the same struct: ss_info=2 makes `ss -ti` show the law view too.
+old_ss_info=$(cat "$SWIFT_SYS/ss_info" 2>/dev/null)
+ss_mrtt="" ss_gain=""
+if printf '2\n' >"$SWIFT_SYS/ss_info" 2>/dev/null; then
+	"$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$RDCC_PORT )" >"$RDCC_TMP/ss2.out" 2>&1
+	rdcc_cli ss --dport "$RDCC_PORT" --algo swift --json
+	printf '%s\n' "$old_ss_info" >"$SWIFT_SYS/ss_info" 2>/dev/null
+	ss_mrtt=$(grep -o 'bbr:([^)]*)' "$RDCC_TMP/ss2.out" | head -n 1 | sed -n 's/.*mrtt:\([0-9.]*\).*/\1/p')
+	ss_gain=$(grep -o 'bbr:([^)]*)' "$RDCC_TMP/ss2.out" | head -n 1 | sed -n 's/.*pacing_gain:\([0-9.]*\).*/\1/p')
+	# ss omits pacing_gain when it is 0 (bbr_pacing_gain = reason << 8, printed / 256).
+	[ -n "$ss_mrtt" ] && [ -z "$ss_gain" ] && ss_gain=0
+fi
+my_signal=$(json_field signal <"$RDCC_TMP/cli.out" | head -n 1)
+my_code=$(json_field reason_code <"$RDCC_TMP/cli.out" | head -n 1)
+if [ -n "$ss_mrtt" ] && rdcc_is_uint "$my_signal" && [ "$my_signal" -gt 0 ] &&
+	awk -v a="$ss_mrtt" -v b="$my_signal" 'BEGIN { d = a * 1000 - b; if (d < 0) d = -d; exit !(d <= 0.2 * b) }' &&
+	rdcc_is_uint "$my_code" && rdcc_fcmp "$ss_gain" "==" "$my_code"; then
+	tap_ok "ss -ti (ss_info=2) agrees: mrtt ${ss_mrtt} ms vs signal ${my_signal} us, pacing_gain ${ss_gain} vs reason code ${my_code}"
+else
+	tap_not_ok "ss -ti (ss_info=2) agrees: mrtt '${ss_mrtt}' ms vs signal '${my_signal}' us, pacing_gain '${ss_gain}' vs reason code '${my_code}'"
+	tap_diag_file "$RDCC_TMP/ss2.out" 6
+	cli_diag
+fi
+
 rc_t=0 rc_f=0 rc_n=0
 rdcc_cli ss || rc_t=$?
 cp "$RDCC_TMP/cli.out" "$RDCC_TMP/swift-table.out"
@@ -242,7 +270,7 @@ else
 	tap_diag "table rc=$rc_t header=$head_ok rows=$rows_t; filtered rc=$rc_f rows=$rows_f; timely rc=$rc_n '$none'"
 fi
 
-# 10. IPv6: a second server, so the IPv4 server's state does not matter.
+# 11. IPv6: a second server, so the IPv4 server's state does not matter.
 port6=$((RDCC_PORT + 1))
 "$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -p "$port6" >"$RDCC_TMP/server6.log" 2>&1 &
 srv6=$!
