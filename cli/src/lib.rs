@@ -13,7 +13,7 @@ pub mod reason;
 pub mod view;
 
 use diag::{DiagError, DiagSocketFd};
-use netlink::{Request, AF_INET, AF_INET6, EXT_LAW, EXT_SPLIT, EXT_TCP_INFO, STATES_FULL};
+use netlink::{Request, AF_INET, AF_INET6, EXT_LAW, EXT_SPLIT, EXT_TCP_INFO, STATES_CONNECTED};
 
 /// The joined rows of one snapshot.
 #[derive(Debug, Default)]
@@ -33,7 +33,7 @@ pub fn snapshot(sock: &mut DiagSocketFd) -> Result<Snapshot, DiagError> {
             let d = sock.dump(&Request {
                 family,
                 ext,
-                states: STATES_FULL,
+                states: STATES_CONNECTED,
             })?;
             interrupted |= d.interrupted;
             part.extend(d.sockets);

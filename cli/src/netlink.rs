@@ -75,9 +75,11 @@ pub const EXT_SPLIT: u8 = EXT_LAW | ext_bit(INET_DIAG_SHUTDOWN);
 /// Request C (the kernel's `struct tcp_info`): INFO | CONG.
 pub const EXT_TCP_INFO: u8 = ext_bit(INET_DIAG_INFO) | ext_bit(INET_DIAG_CONG);
 
-/// TCP states of full sockets (`1 << TCP_ESTABLISHED` .. `1 << TCP_CLOSING`), without
-/// TIME_WAIT and NEW_SYN_RECV: those are mini sockets with no congestion control.
-pub const STATES_FULL: u32 = 0x0ffe & !(1 << 6);
+/// TCP states of connections, as `ss` lists by default: every state from `TCP_ESTABLISHED` (1)
+/// to `TCP_CLOSING` (11) except TIME_WAIT (6: a mini socket without congestion control), CLOSE
+/// (7: not connected) and LISTEN (10: no flow, no law state). NEW_SYN_RECV (12) is a mini
+/// socket too.
+pub const STATES_CONNECTED: u32 = 0x0ffe & !(1 << 6) & !(1 << 7) & !(1 << 10);
 
 /// Bytes of `struct nlmsghdr`.
 pub const NLMSG_HDR_LEN: usize = 16;

@@ -113,7 +113,7 @@ fn request_bytes() {
         &Request {
             family: AF_INET6,
             ext: EXT_SPLIT,
-            states: STATES_FULL,
+            states: STATES_CONNECTED,
         },
         0x01020304,
     );
@@ -124,7 +124,7 @@ fn request_bytes() {
     assert_eq!(&b[8..12], &0x01020304u32.to_ne_bytes());
     assert_eq!(&b[12..16], &[0, 0, 0, 0]);
     assert_eq!(&b[16..20], &[10, 6, 0x8c, 0]); // AF_INET6, IPPROTO_TCP, ext, pad
-    assert_eq!(&b[20..24], &0x0fbeu32.to_ne_bytes());
+    assert_eq!(&b[20..24], &0x0b3eu32.to_ne_bytes());
     assert!(b[24..].iter().all(|&x| x == 0), "wildcard sockid");
 }
 
@@ -135,8 +135,13 @@ fn ext_bits() {
     for &(got, want) in cases {
         assert_eq!(got, want);
     }
-    // TCP states ESTABLISHED(1)..CLOSING(11) without TIME_WAIT(6); NEW_SYN_RECV(12) excluded.
-    assert_eq!(STATES_FULL, 0b1111_1011_1110);
+    // ESTABLISHED 1, SYN_SENT 2, SYN_RECV 3, FIN_WAIT1 4, FIN_WAIT2 5, CLOSE_WAIT 8, LAST_ACK 9,
+    // CLOSING 11 (include/net/tcp_states.h).
+    assert_eq!(
+        STATES_CONNECTED,
+        (1 << 1) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) | (1 << 11)
+    );
+    assert_eq!(STATES_CONNECTED, 0b1011_0011_1110);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `cubic` otherwise.
 
 use rdcc_cli::diag::DiagSocketFd;
-use rdcc_cli::netlink::{Request, AF_INET, EXT_LAW, EXT_TCP_INFO, STATES_FULL};
+use rdcc_cli::netlink::{Request, AF_INET, EXT_LAW, EXT_TCP_INFO, STATES_CONNECTED};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
@@ -84,7 +84,7 @@ fn loopback_socket_round_trip() {
         .dump(&Request {
             family: AF_INET,
             ext: EXT_TCP_INFO,
-            states: STATES_FULL,
+            states: STATES_CONNECTED,
         })
         .unwrap();
     let s = got
@@ -116,7 +116,7 @@ fn loopback_socket_round_trip() {
         .dump(&Request {
             family: AF_INET,
             ext: EXT_LAW,
-            states: STATES_FULL,
+            states: STATES_CONNECTED,
         })
         .unwrap();
     let s = got
