@@ -205,8 +205,8 @@ fn scale(int: u64, frac: u64, num: u64, den: u64) -> Result<u64, UnitError> {
     let whole = int.checked_mul(num).ok_or(UnitError::TooLarge)?;
     let q = whole.checked_div(den).ok_or(UnitError::Syntax)?;
     let r = whole.checked_rem(den).ok_or(UnitError::Syntax)?; // < den <= 8
-    // Fraction part: frac * num / (FRAC_SCALE * den). frac < 1e9 and num <= 1e9 (or 2^20), so
-    // frac * num < 1e18 < 2^63; r * FRAC_SCALE < 8e9.
+                                                              // Fraction part: frac * num / (FRAC_SCALE * den). frac < 1e9 and num <= 1e9 (or 2^20), so
+                                                              // frac * num < 1e18 < 2^63; r * FRAC_SCALE < 8e9.
     let f_num = frac
         .checked_mul(num)
         .and_then(|v| v.checked_add(r.checked_mul(FRAC_SCALE)?))

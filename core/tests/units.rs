@@ -25,12 +25,12 @@ fn unit_from_name() {
 fn conversions() {
     // (unit, text, expected) — each expected value computed by hand from the unit's definition.
     let ok: &[(Unit, &str, u64)] = &[
-        (Unit::Q16, "52429", 52_429),          // bare integer: Q16 as before
-        (Unit::Q16, "0.8", 52_429),            // 0.8 * 65536 = 52428.8 -> 52429
+        (Unit::Q16, "52429", 52_429), // bare integer: Q16 as before
+        (Unit::Q16, "0.8", 52_429),   // 0.8 * 65536 = 52428.8 -> 52429
         (Unit::Q16, "1.0", 65_536),
-        (Unit::Q16, "0.5\n", 32_768),          // sysfs writes end in a newline
+        (Unit::Q16, "0.5\n", 32_768), // sysfs writes end in a newline
         (Unit::Q16, " 0.25 ", 16_384),
-        (Unit::PktsQ20, "0.001", 1_049),       // 1048.576 -> 1049 (Swift's floor)
+        (Unit::PktsQ20, "0.001", 1_049), // 1048.576 -> 1049 (Swift's floor)
         (Unit::PktsQ20, "1pkt", 1_048_576),
         (Unit::PktsQ20, "2.5 pkts", 2_621_440),
         (Unit::Ns, "25us", 25_000),
@@ -38,11 +38,11 @@ fn conversions() {
         (Unit::Ns, "6000000", 6_000_000),
         (Unit::Ns, "10s", 10_000_000_000),
         (Unit::Ns, "0.000000002s", 2),
-        (Unit::Ns, "1.5ns", 2),                // rounds half up
-        (Unit::Bps, "50Mbit", 6_250_000),      // 50e6 / 8
+        (Unit::Ns, "1.5ns", 2),           // rounds half up
+        (Unit::Bps, "50Mbit", 6_250_000), // 50e6 / 8
         (Unit::Bps, "100Gbit/s", 12_500_000_000),
-        (Unit::Bps, "1bit", 0),                // 0.125 B/s -> 0
-        (Unit::Bps, "4bit", 1),                // 0.5 -> 1 (half up)
+        (Unit::Bps, "1bit", 0), // 0.125 B/s -> 0
+        (Unit::Bps, "4bit", 1), // 0.5 -> 1 (half up)
         (Unit::Bps, "12500MB/s", 12_500_000_000),
         (Unit::Mbps, "100Gbit", 100_000),
         (Unit::Mbps, "40", 40),

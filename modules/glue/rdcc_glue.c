@@ -5,7 +5,9 @@
  * Not compiled on its own: each module's <name>_glue.c defines
  *   RDCC_NAME         the CA name as a string ("swift"), at most 15 characters
  *   RDCC_TRACE_SYSTEM the trace system identifier (tcp_swift)
- *   RDCC_PARAMS(P)    an X-macro list P(name, "description") of the law's parameters
+ *   RDCC_PARAMS(P)    an X-macro list P(name, "description", unit, "range") of the law's
+ *                     parameters (unit: an RDCC_U_* macro below; sim/tests/param_desc.rs
+ *                     checks both unit and range against the core)
  *   RDCC_REMOTE_DELAY (optional) the law consumes Swift's remote-delay channel: the netfilter
  *                     hook of rdcc_rqd.c is built in and fills the event's remote delay
  * and then includes this file, so one source serves every module.
@@ -165,16 +167,16 @@ static const struct kernel_param_ops rdcc_param_ops = {
 	.get = rdcc_param_get,
 };
 
-#define RDCC_PARAM_VAR(name, desc, unit) static char rdcc_pt_##name[RDCC_PARAM_TEXT + 1];
+#define RDCC_PARAM_VAR(name, desc, unit, range) static char rdcc_pt_##name[RDCC_PARAM_TEXT + 1];
 RDCC_PARAMS(RDCC_PARAM_VAR)
 
-#define RDCC_PARAM_DECL(name, desc, unit)                                                      \
+#define RDCC_PARAM_DECL(name, desc, unit, range)                                               \
 	module_param_cb(name, &rdcc_param_ops, rdcc_pt_##name, 0644);                         \
-	MODULE_PARM_DESC(name, desc "; " unit " (unset: the paper's default; reads show the "  \
-			 "effective value in the name's unit)");
+	MODULE_PARM_DESC(name, desc "; " unit "; " range " (unset: the paper's default; reads "  \
+			 "show the effective value in the name's unit)");
 RDCC_PARAMS(RDCC_PARAM_DECL)
 
-#define RDCC_PARAM_ENTRY(name, desc, unit) { #name, rdcc_pt_##name },
+#define RDCC_PARAM_ENTRY(name, desc, unit, range) { #name, rdcc_pt_##name },
 static const struct rdcc_param rdcc_params[] = { RDCC_PARAMS(RDCC_PARAM_ENTRY) };
 
 /* ---- helpers ------------------------------------------------------------------------------- */

@@ -8,16 +8,16 @@
 #define RDCC_NAME "theta_powertcp"
 #define RDCC_TRACE_SYSTEM tcp_theta_powertcp
 #define RDCC_PARAMS(P) \
-	P(gamma_q16, "EWMA weight gamma of the new window, 65536 = 1.0 (Alg. 2)", RDCC_U_Q16) \
-	P(base_rtt_ns, "base RTT tau, ns", RDCC_U_NS) \
-	P(host_bw_bps, "host NIC rate, bytes/s", RDCC_U_BPS) \
-	P(expected_flows, "expected flows N for beta = HostBw*tau/N", RDCC_U_PLAIN) \
-	P(beta_bytes, "additive increase beta, bytes (0 = HostBw*tau/N)", RDCC_U_BYTES) \
-	P(min_cwnd_bytes, "window floor, bytes", RDCC_U_BYTES) \
-	P(max_cwnd_bytes, "window ceiling, bytes (0 = HostBw*tau)", RDCC_U_BYTES) \
-	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0", RDCC_U_Q16) \
-	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)", RDCC_U_Q16) \
-	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)", RDCC_U_PLAIN) \
-	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16)
+	P(gamma_q16, "EWMA weight gamma of the new window, 65536 = 1.0 (Alg. 2)", RDCC_U_Q16, "range 1 (0.000015258) to 65536 (1)") \
+	P(base_rtt_ns, "base RTT tau, ns", RDCC_U_NS, "range 1us to 1s") \
+	P(host_bw_bps, "host NIC rate, bytes/s", RDCC_U_BPS, "range 1Mbit to 1099511627776B/s") \
+	P(expected_flows, "expected flows N for beta = HostBw*tau/N", RDCC_U_PLAIN, "range 1 to 65536") \
+	P(beta_bytes, "additive increase beta, bytes (0 = HostBw*tau/N)", RDCC_U_BYTES, "range 0 to 2147483648") \
+	P(min_cwnd_bytes, "window floor, bytes", RDCC_U_BYTES, "range 1 to 2147483648") \
+	P(max_cwnd_bytes, "window ceiling, bytes (0 = HostBw*tau)", RDCC_U_BYTES, "range 0 to 2147483648") \
+	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0", RDCC_U_Q16, "range 0 (0) to 65536 (1)") \
+	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)", RDCC_U_Q16, "range 0 (0) to 4294967296 (65536)") \
+	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)", RDCC_U_PLAIN, "range 0 to 1") \
+	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16, "range 0 (0) to 65536 (1)")
 
 #include "../glue/rdcc_glue.c"

@@ -108,7 +108,10 @@ pub fn ensure() -> Result<()> {
     if DONE.get().is_some() {
         return Ok(());
     }
-    if Command::new("dpkg-query").arg("--version").output().is_err()
+    if Command::new("dpkg-query")
+        .arg("--version")
+        .output()
+        .is_err()
         || Command::new("apt-get").arg("--version").output().is_err()
     {
         return Err(Error {
@@ -194,7 +197,10 @@ pub fn tools_dir() -> std::path::PathBuf {
 }
 
 fn bindgen_path() -> String {
-    tools_dir().join("bin/bindgen").to_string_lossy().into_owned()
+    tools_dir()
+        .join("bin/bindgen")
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn ensure_bindgen() -> Result<()> {

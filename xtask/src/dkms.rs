@@ -39,8 +39,13 @@ fn ensure_dkms() -> Result<()> {
     }
     say!("deps: installing dkms (no recommends)");
     let mut c = Command::new("apt-get");
-    c.env("DEBIAN_FRONTEND", "noninteractive")
-        .args(["-y", "-qq", "--no-install-recommends", "install", "dkms"]);
+    c.env("DEBIAN_FRONTEND", "noninteractive").args([
+        "-y",
+        "-qq",
+        "--no-install-recommends",
+        "install",
+        "dkms",
+    ]);
     run_capture(&mut c).map(|_| ())
 }
 
@@ -95,7 +100,9 @@ pub fn check(k: &Kernel) -> Result<Summary> {
             .arg(&inst_tree)
             .args(["-m", &name, "-v", &version]);
         if verb != "add" {
-            c.args(["-k", &k.release]).arg("--kernelsourcedir").arg(&k.src);
+            c.args(["-k", &k.release])
+                .arg("--kernelsourcedir")
+                .arg(&k.src);
         }
         c
     };
@@ -109,15 +116,29 @@ pub fn check(k: &Kernel) -> Result<Summary> {
         for l in out.lines().filter(|l| !l.trim().is_empty()).take(30) {
             say!("dkms {verb}: {l}");
         }
-        s.record(&format!("dkms {verb} ({} kernel {})", k.profile.name, k.release), res.is_ok());
+        s.record(
+            &format!("dkms {verb} ({} kernel {})", k.profile.name, k.release),
+            res.is_ok(),
+        );
         if res.is_err() {
             return Ok(s);
         }
     }
-    for m in ["tcp_swift", "tcp_swift_vaisf", "tcp_timely", "tcp_theta_powertcp"] {
-        let ko = inst_tree.join(&k.release).join("updates/dkms").join(format!("{m}.ko"));
+    for m in [
+        "tcp_swift",
+        "tcp_swift_vaisf",
+        "tcp_timely",
+        "tcp_theta_powertcp",
+    ] {
+        let ko = inst_tree
+            .join(&k.release)
+            .join("updates/dkms")
+            .join(format!("{m}.ko"));
         let alt = inst_tree.join(format!("lib/modules/{}/updates/dkms/{m}.ko", k.release));
-        s.record(&format!("dkms installed {m}.ko"), ko.exists() || alt.exists());
+        s.record(
+            &format!("dkms installed {m}.ko"),
+            ko.exists() || alt.exists(),
+        );
     }
     Ok(s)
 }
@@ -140,6 +161,9 @@ mod tests {
                 "dkms.conf lacks BUILT_MODULE_NAME {m}"
             );
         }
-        assert!(!conf.contains("rdcc_kunit"), "the test module is not installed");
+        assert!(
+            !conf.contains("rdcc_kunit"),
+            "the test module is not installed"
+        );
     }
 }

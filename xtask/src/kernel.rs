@@ -61,13 +61,20 @@ pub const PROFILES: &[Profile] = &[
 
 /// The profile named `name`, or an error listing the valid names.
 pub fn profile(name: &str) -> Result<&'static Profile> {
-    PROFILES.iter().find(|p| p.name == name).ok_or_else(|| Error {
-        msg: format!(
-            "unknown kernel profile {name:?}; valid: {}",
-            PROFILES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-        ),
-        detail: vec![],
-    })
+    PROFILES
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| Error {
+            msg: format!(
+                "unknown kernel profile {name:?}; valid: {}",
+                PROFILES
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            detail: vec![],
+        })
 }
 
 /// A built kernel in the cache.
@@ -92,7 +99,6 @@ impl Kernel {
             .map(|c| c.lines().any(|l| l == "CONFIG_CC_IS_CLANG=y"))
             .unwrap_or(false)
     }
-
 }
 
 /// Requested options of the fragment as (name, value) where value is `y`, `m`, `n` or a string.
@@ -194,7 +200,10 @@ pub fn ensure_profile(p: &'static Profile) -> Result<Kernel> {
     let mut waited = false;
     while lock.try_lock().is_err() {
         if !waited {
-            say!("kernel: another harness is building the {} kernel; waiting", p.name);
+            say!(
+                "kernel: another harness is building the {} kernel; waiting",
+                p.name
+            );
             waited = true;
         }
         std::thread::sleep(Duration::from_secs(2));
@@ -208,7 +217,12 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     let dir = root.join(k);
     if dir.join("complete").exists() {
         let kern = describe_kernel(&dir, p)?;
-        say!("kernel: cached {} ({}, profile {})", kern.release, dir.display(), p.name);
+        say!(
+            "kernel: cached {} ({}, profile {})",
+            kern.release,
+            dir.display(),
+            p.name
+        );
         return Ok(kern);
     }
     let t0 = Instant::now();
@@ -436,6 +450,10 @@ mod tests {
         assert!(qemu.llvm && !distro.llvm);
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
-        assert_eq!(names.len(), PROFILES.len(), "each profile has its own cache");
+        assert_eq!(
+            names.len(),
+            PROFILES.len(),
+            "each profile has its own cache"
+        );
     }
 }

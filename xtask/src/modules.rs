@@ -89,7 +89,10 @@ pub fn stage(k: &Kernel) -> Result<PathBuf> {
         n += 1;
     }
     if n > 0 {
-        say!("modules: {n} changed source file(s) staged in {}", dir.display());
+        say!(
+            "modules: {n} changed source file(s) staged in {}",
+            dir.display()
+        );
     }
     Ok(dir)
 }
