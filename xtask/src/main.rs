@@ -1,6 +1,7 @@
 //! `cargo xtask`: the rdcc harness. Builds the kernel and modules, boots QEMU, runs tests and
 //! experiments, and reports. Every command installs what it needs (`deps`) first.
 
+mod cli;
 mod deps;
 mod dkms;
 mod kernel;
@@ -177,12 +178,12 @@ type Prepared = (
     Vec<std::path::PathBuf>,
 );
 
-/// Kernel, modules, the KVM decision and our userspace binaries (rxstamp): what every VM
+/// Kernel, modules, the KVM decision and our userspace binaries (rxstamp, rdcc): what every VM
 /// command needs.
 fn prepare(p: &'static kernel::Profile) -> Result<Prepared> {
     let k = kernel::ensure_profile(p)?;
     let mods = modules::build(&k)?;
-    let bins = vec![rxstamp::build()?];
+    let bins = vec![rxstamp::build()?, cli::build()?];
     let probe = vm::build_initramfs(
         &k,
         &vm::Contents {
