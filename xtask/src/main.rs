@@ -263,6 +263,18 @@ echo "RDCC-SELFTEST-END {name} rc=$r"
     )
 }
 
+/// The functional selftests of the distro profile: selection by sysctl and setsockopt and
+/// runtime parameters (`rdcc_select`), load/unload, ss, tracepoint and loss recovery
+/// (`rdcc_cc` without the performance trials), the remote-delay channel (`rdcc_rqd`), and the
+/// `rdcc` command (`rdcc_cli`); `cc_basic` with cubic checks the path itself.
+const DISTRO_SELFTESTS: &[(&str, &str)] = &[
+    ("cc_basic", "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh"),
+    ("rdcc_select", "sh /selftests/rdcc_select.sh"),
+    ("rdcc_cc", "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh"),
+    ("rdcc_rqd", "sh /selftests/rdcc_rqd.sh"),
+    ("rdcc_cli", "sh /selftests/rdcc_cli.sh"),
+];
+
 /// The guest job of `cargo xtask test`.
 ///
 /// - `full` (qemu profile): every selftest; `false` (distro profile): the functional ones
@@ -299,26 +311,9 @@ done
 ",
         );
     } else {
-        j.push_str(&selftest_block(
-            "cc_basic",
-            "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh",
-            per_test_timeout,
-        ));
-        j.push_str(&selftest_block(
-            "rdcc_select",
-            "sh /selftests/rdcc_select.sh",
-            per_test_timeout,
-        ));
-        j.push_str(&selftest_block(
-            "rdcc_cc",
-            "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh",
-            per_test_timeout,
-        ));
-        j.push_str(&selftest_block(
-            "rdcc_rqd",
-            "sh /selftests/rdcc_rqd.sh",
-            per_test_timeout,
-        ));
+        for (name, cmd) in DISTRO_SELFTESTS {
+            j.push_str(&selftest_block(name, cmd, per_test_timeout));
+        }
     }
     j.push_str(&selftest_block(
         "taint",

@@ -221,10 +221,13 @@ pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
     let upd = dest.join("lib/modules").join(&k.release).join("updates");
     let mut found = Vec::new();
     find_ko(&upd, &mut found);
-    for m in ["tcp_swift", "tcp_swift_vaisf", "tcp_timely", "tcp_theta_powertcp"] {
-        let there = found
-            .iter()
-            .any(|p| p.file_stem().is_some_and(|n| n == m));
+    for m in [
+        "tcp_swift",
+        "tcp_swift_vaisf",
+        "tcp_timely",
+        "tcp_theta_powertcp",
+    ] {
+        let there = found.iter().any(|p| p.file_stem().is_some_and(|n| n == m));
         s.record(&format!("modules_install put {m}.ko under updates/"), there);
     }
     Ok(s)
