@@ -71,6 +71,7 @@ else
 	tap_not_ok "topology and iperf3 server"
 	tap_bail "topology"
 fi
+# shellcheck disable=SC2119 # the sender namespace is the default argument
 DEFAULT_CC=$(rdcc_ns_cc_get)
 
 for algo in $RDCC_SELECT_ALGOS; do
@@ -139,6 +140,7 @@ for algo in $RDCC_SELECT_ALGOS; do
 
 	# 4. system-wide selection in the sender namespace.
 	ok=0
+	# shellcheck disable=SC2119
 	if rdcc_cc_allow "$algo" && rdcc_ns_cc_set "$algo" && [ "$(rdcc_ns_cc_get)" = "$algo" ]; then
 		if rdcc_iperf_run "$algo-sysctl" "$RDCC_RCV_IP4" "" 1 -t 3 &&
 			[ "${RDCC_R_BYTES:-0}" -gt 0 ] && [ "$RDCC_R_CC" = "$algo" ]; then
