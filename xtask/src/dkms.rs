@@ -86,7 +86,8 @@ pub fn check(k: &Kernel) -> Result<Summary> {
     fs::copy(root.join("Kbuild"), pkg.join("Kbuild"))?;
     fs::copy(root.join("dkms.conf"), pkg.join("dkms.conf"))?;
     fs::create_dir_all(&dkms_tree)?;
-    fs::create_dir_all(&inst_tree)?;
+    // dkms install refuses a kernel whose directory does not exist in the install tree.
+    fs::create_dir_all(inst_tree.join(&k.release))?;
 
     let mut s = Summary::default();
     let dkms = |verb: &str| {
@@ -103,6 +104,11 @@ pub fn check(k: &Kernel) -> Result<Summary> {
             c.args(["-k", &k.release])
                 .arg("--kernelsourcedir")
                 .arg(&k.src);
+        }
+        if verb == "install" {
+            // depmod would run on the host's /lib/modules/<release>, which is not this
+            // kernel's: the install tree is private.
+            c.arg("--no-depmod");
         }
         c
     };

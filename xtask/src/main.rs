@@ -24,6 +24,8 @@ commands:
   deps                 install missing Debian packages and bindgen-cli (idempotent)
   kernel               build (or reuse) the cached Rust-enabled Linux 6.12 kernel
   modules              build the out-of-tree modules under modules/ against that kernel
+  dkms                 modules_install into a private tree and Debian's dkms add/build/install
+                       against the kernel profile's tree (default: distro); prints each result
   vm [-- CMD...]       boot the VM and run CMD in it (a shell when no CMD is given)
   test                 host tests, then one VM boot running KUnit and every selftest;
                        ends with `N passed, N failed`
@@ -139,6 +141,7 @@ fn main() -> ExitCode {
                 }
                 0
             }),
+        "dkms" => cmd_dkms(&opts),
         "vm" => cmd_vm(&opts),
         "test" => cmd_test(&opts),
         "run" => cmd_run(&opts),
@@ -160,6 +163,29 @@ fn main() -> ExitCode {
 /// Shell-quote one word for the guest's sh.
 fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// `cargo xtask dkms`: the install checks of `test` on their own.
+fn cmd_dkms(o: &Opts) -> Result<u8> {
+    let p = match &o.kernel {
+        Some(n) => kernel::profile(n)?,
+        None => kernel::profile("distro")?,
+    };
+    let k = kernel::ensure_profile(p)?;
+    modules::build(&k)?;
+    let mut s = ktap::Summary::default();
+    s.extend("install/", modules::install_check(&k)?);
+    s.extend("dkms/", dkms::check(&k)?);
+    for r in &s.results {
+        let mark = if r.outcome == ktap::Outcome::Fail {
+            "FAIL"
+        } else {
+            "ok  "
+        };
+        println!("{mark} {}", r.name);
+    }
+    println!("{} passed, {} failed", s.passed, s.failed);
+    Ok(if s.failed == 0 { 0 } else { 1 })
 }
 
 /// The kernel profile `--kernel` names, or the default.

@@ -218,6 +218,31 @@ pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
         &format!("modules_install ({} kernel {})", k.profile.name, k.release),
         ok,
     );
+    // The wrong compiler for this tree (LLVM=1 on a GCC-built kernel, none on a clang-built
+    // one) is refused by the top-level Kbuild with a message, before anything is compiled.
+    let mut wrong = kernel_cmd("make");
+    wrong
+        .arg("-C")
+        .arg(&k.src)
+        .arg(format!("M={}", dir.display()));
+    if !k.is_clang() {
+        wrong.arg("LLVM=1");
+    }
+    wrong.arg("modules");
+    let refused = match crate::util::run_capture(&mut wrong) {
+        Ok(_) => false,
+        Err(e) => [vec![e.msg], e.detail]
+            .concat()
+            .iter()
+            .any(|l| l.contains("rdcc: the kernel in") && l.contains("was built with")),
+    };
+    s.record(
+        &format!(
+            "the wrong compiler for the {} tree is refused with a message",
+            k.profile.name
+        ),
+        refused,
+    );
     let upd = dest.join("lib/modules").join(&k.release).join("updates");
     let mut found = Vec::new();
     find_ko(&upd, &mut found);
