@@ -77,13 +77,13 @@ pub struct Config {
 impl Config {
     /// Plain HPCC as SL's "default HPCC" (§III-D): AI 50 Mb/s, η 0.95, maxStage 5.
     pub const DEFAULT: Config = Config {
-        base_rtt_ns: 8_000,          // the 16:1 micro-benchmark's base RTT (SL §III-D set-up)
+        base_rtt_ns: 8_000, // the 16:1 micro-benchmark's base RTT (SL §III-D set-up)
         host_bw_bps: 12_500_000_000, // 100 Gbit/s (SL §III-D)
-        eta_q16: 62_259,             // η = 0.95 (HPCC §3.3; SL §III-D); 0.95·65536 floored
-        max_stage: 5,                // HPCC §3.3; SL §III-D
-        ai_bps: 6_250_000,           // 50 Mbit/s (SL §III-D, ART-HPCC)
-        min_cwnd_bytes: 1_000,       // one 1000-byte packet (artifact MIN_RATE analogue)
-        max_cwnd_bytes: 0,           // HostBw·T (artifact: rate capped at line rate)
+        eta_q16: 62_259,    // η = 0.95 (HPCC §3.3; SL §III-D); 0.95·65536 floored
+        max_stage: 5,       // HPCC §3.3; SL §III-D
+        ai_bps: 6_250_000,  // 50 Mbit/s (SL §III-D, ART-HPCC)
+        min_cwnd_bytes: 1_000, // one 1000-byte packet (artifact MIN_RATE analogue)
+        max_cwnd_bytes: 0,  // HostBw·T (artifact: rate capped at line rate)
         vai: 0,
         sf_acks: 0,
         token_thresh_bytes: 50_000, // SL §V-A: min BDP ≈ 50 KB
@@ -261,8 +261,11 @@ pub fn inflight_sample_q16(p: &Params, int: &IntStack, prev: &IntStack) -> Optio
         }
         let b = h.rate_bps();
         let q = h.qlen_bytes().min(o.qlen_bytes());
-        let u = bdp_frac_q16(q, b, p.cfg.base_rtt_ns)
-            .saturating_add(rate_frac_q16(h.tx_delta_bytes(o), dt, b));
+        let u = bdp_frac_q16(q, b, p.cfg.base_rtt_ns).saturating_add(rate_frac_q16(
+            h.tx_delta_bytes(o),
+            dt,
+            b,
+        ));
         let u = u.min(U_MAX_Q16);
         if best.map_or(true, |(bu, _)| u > bu) {
             best = Some((u, dt));

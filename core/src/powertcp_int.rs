@@ -61,6 +61,11 @@ pub struct Config {
     /// Target normalised power η, Q16: [32768, 65536] (0.5 to 1.0). The paper's law targets 1.0
     /// (default); the authors' ns-3 code divides by η = 0.95 (spec A8, §1.8).
     pub target_q16: u64,
+    /// Floor of the current λ_j/b_j, Q16: [0, 65536]. The paper has none (0 = λ ≥ 0 only,
+    /// spec A5); the authors' ns-3 code (HEAD) uses 0.5 (spec §1.8), the default here: without
+    /// it, the gap in arrivals that follows a window cut reads as λ ≈ 0 and every flow jumps
+    /// back to its largest window (see `Documentation/algorithms/powertcp_int.md`).
+    pub lambda_floor_q16: u64,
 }
 
 impl Config {
@@ -75,6 +80,7 @@ impl Config {
         max_cwnd_bytes: 0,          // HostBw·τ: spec A6
         smooth_init_q16: 0,         // spec A3
         target_q16: 65_536,         // η = 1.0: Eq. 7 (e = b²τ), spec A8
+        lambda_floor_q16: 32_768,   // λ ≥ 0.5·b: spec §1.8 (ART-NS3 HEAD)
     };
 }
 
@@ -121,6 +127,7 @@ impl Params {
             )?;
         }
         ParamError::check("target_q16", c.target_q16, Q16_ONE / 2, Q16_ONE)?;
+        ParamError::check("lambda_floor_q16", c.lambda_floor_q16, 0, Q16_ONE)?;
         // HostBw·τ in Q16 bytes, ≤ 2^47 (checked above).
         let bdp_q16 = mul_div(c.host_bw_bps, c.base_rtt_ns << 16, NS_PER_S);
         let beta_q16 = if c.beta_bytes == 0 {
@@ -250,7 +257,7 @@ pub fn norm_power_q16(p: &Params, int: &IntStack, prev: &IntStack) -> Option<(u6
         let arrived = tx
             .saturating_add(h.qlen_bytes())
             .saturating_sub(o.qlen_bytes());
-        let lambda_q16 = rate_frac_q16(arrived, dt, b);
+        let lambda_q16 = rate_frac_q16(arrived, dt, b).max(p.cfg.lambda_floor_q16);
         // ν/(bτ) = 1 + q/(bτ) (Alg. 1 lines 18-19).
         let volt_q16 = Q16_ONE.saturating_add(bdp_frac_q16(h.qlen_bytes(), b, tau));
         // Γ' / e = λν / (b²τ) (Alg. 1 lines 20-22), normalised before comparing (A1).

@@ -15,7 +15,7 @@ mod output;
 mod transport;
 
 use fabric::Node;
-pub use fabric::{check_fabric, FabricConfig};
+pub use fabric::{check_fabric, check_int, FabricConfig};
 use host::Host;
 pub use host::HostRx;
 pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
@@ -28,6 +28,7 @@ use rdcc_core::event::{
     AckEvent, Decision, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_HOPS,
     ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
+use rdcc_core::int::{IntHop, IntStack};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
@@ -137,6 +138,8 @@ const PKT_ECT: u8 = 2;
 const PKT_CE: u8 = 4;
 const PKT_ECE: u8 = 8;
 const PKT_DELAYED: u8 = 16;
+/// Data of a law that reads INT: every switch egress appends a record to `Packet::int`.
+const PKT_INT: u8 = 32;
 const NO_SACK: u64 = u64::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +165,9 @@ struct Packet {
     /// Data: switches traversed; ACK: the echoed forward count.
     hops: u8,
     flags: u8,
+    /// Data with `PKT_INT`: the records of the switches passed so far (egress order). ACK:
+    /// the stack of the data packet it acknowledges, echoed by the receiver.
+    int: IntStack,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -317,6 +323,7 @@ impl Sim {
                 delack_scheduled: false,
                 rx_bytes: 0,
                 last_hops: 0,
+                last_int: IntStack::EMPTY,
             })
             .collect();
         let n_traced = flows.len().min(cfg.trace_flows);
