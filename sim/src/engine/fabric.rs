@@ -523,6 +523,17 @@ impl Sim {
                         self.now,
                         p.rate_bits_per_s / 8,
                     );
+                    if let Some(log) = self.int_log.as_mut() {
+                        log.dequeues.push(IntDequeue {
+                            flow: k.flow,
+                            seg: k.seg,
+                            node,
+                            queue_bytes: p.queue_bytes,
+                            tx_bytes: p.tx_bytes + k.wire as u64,
+                            now_ns: self.now,
+                            rate_bits_per_s: p.rate_bits_per_s,
+                        });
+                    }
                     match hop {
                         Some(h) if k.int.push(h) => {}
                         _ => self.c.int_dropped_records += 1,

@@ -224,8 +224,39 @@ impl Ord for Entry {
     }
 }
 
+/// Ground truth for tests of the INT channel ([`Sim::log_int`]).
+#[derive(Clone, Debug, Default)]
+pub struct IntLog {
+    /// Every switch dequeue of an INT data packet, in time order.
+    pub dequeues: Vec<IntDequeue>,
+    /// Every ACK handed to a law, with the stack it echoed: (flow, cumulative ACK segment,
+    /// stack).
+    pub acks: Vec<(u32, u64, IntStack)>,
+}
+
+/// The port state when a switch scheduled an INT data packet.
+#[derive(Clone, Copy, Debug)]
+pub struct IntDequeue {
+    /// Flow.
+    pub flow: u32,
+    /// Data segment.
+    pub seg: u64,
+    /// Switch node.
+    pub node: u32,
+    /// Bytes queued behind the packet at the port.
+    pub queue_bytes: u64,
+    /// The port's transmitted bytes including this packet.
+    pub tx_bytes: u64,
+    /// Time, ns.
+    pub now_ns: u64,
+    /// Port rate, bit/s.
+    pub rate_bits_per_s: u64,
+}
+
 /// The simulator.
 pub struct Sim {
+    /// Test ground truth of the INT channel, when enabled.
+    int_log: Option<Box<IntLog>>,
     now: u64,
     seq: u64,
     heap: BinaryHeap<Entry>,
@@ -362,6 +393,7 @@ impl Sim {
             last_rx: vec![0; nf],
             rtt_samples: Vec::new(),
             ideal: Vec::new(),
+            int_log: None,
         };
         sim.ideal = (0..nf).map(|f| sim.ideal_fct_ns(f)).collect();
         for f in 0..nf {
@@ -399,6 +431,17 @@ impl Sim {
             seq: self.seq,
             ev,
         });
+    }
+
+    /// Record the ground truth of the INT channel (switch dequeues, echoed stacks); see
+    /// [`Sim::int_log`].
+    pub fn log_int(&mut self) {
+        self.int_log = Some(Box::default());
+    }
+
+    /// The INT ground truth recorded since [`Sim::log_int`].
+    pub fn int_log(&self) -> Option<&IntLog> {
+        self.int_log.as_deref()
     }
 
     /// Current simulated time, ns.

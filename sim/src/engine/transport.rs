@@ -514,6 +514,9 @@ impl Sim {
             local_rx_delay_ns: pkt.rx_ns,
             telemetry: 0,
         };
+        if let Some(log) = self.int_log.as_mut() {
+            log.acks.push((pkt.flow, pkt.seg, pkt.int));
+        }
         let d = self.profiles[fl.spec.profile]
             .params
             .on_ack(&mut fl.cc, &ev, &pkt.int);
