@@ -14,7 +14,9 @@
 //!
 //! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
 //! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
-//! [`expresspass`], which is not a [`Controller`]), [`rqd`] (the
+//! [`expresspass`], which is not a [`Controller`]), the INT laws [`powertcp_int`] and [`hpcc`]
+//! (HPCC, and HPCC with VAI/SF) behind [`int::IntController`], which take the telemetry stack
+//! of [`int`] beside the ACK, [`rqd`] (the
 //! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser), and
 //! [`vectors`] (the table format that host tests and KUnit share), with each law's tables in
 //! `<law>_vectors.rs`.
@@ -41,7 +43,10 @@ pub mod event;
 pub mod expresspass;
 pub mod expresspass_vectors;
 pub mod fixed;
+pub mod hpcc;
+pub mod int;
 pub mod powertcp;
+pub mod powertcp_int;
 pub mod powertcp_vectors;
 pub mod rqd;
 pub mod swift;

@@ -2,7 +2,7 @@
 //! must be valid when all-zero, and `Default` must be exactly that (the glue relies on it; see
 //! modules/glue/glue.rs). Checked here for every law.
 
-use rdcc_core::{powertcp, swift, timely, vaisf};
+use rdcc_core::{hpcc, powertcp, powertcp_int, swift, timely, vaisf};
 
 fn zeroed_equals_default<T: Default + PartialEq + core::fmt::Debug>() {
     // SAFETY: every State is a plain struct of integers (no references, enums with a zero
@@ -18,4 +18,7 @@ fn all_zero_is_default_for_every_law() {
     zeroed_equals_default::<vaisf::State>();
     zeroed_equals_default::<timely::State>();
     zeroed_equals_default::<powertcp::State>();
+    // The INT laws have no kernel module, but the simulator starts them from Default too.
+    zeroed_equals_default::<powertcp_int::State>();
+    zeroed_equals_default::<hpcc::State>();
 }

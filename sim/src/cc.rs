@@ -5,7 +5,8 @@
 
 use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_ECE};
 use rdcc_core::fixed::seq_after_eq;
-use rdcc_core::{powertcp, swift, timely, vaisf};
+use rdcc_core::int::{IntController, IntStack};
+use rdcc_core::{hpcc, powertcp, powertcp_int, swift, timely, vaisf};
 
 /// Which control law a profile runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +19,12 @@ pub enum Law {
     Timely,
     /// `rdcc_core::powertcp` (θ-PowerTCP).
     ThetaPowerTcp,
+    /// `rdcc_core::powertcp_int` (PowerTCP with INT, Alg. 1).
+    PowerTcpInt,
+    /// `rdcc_core::hpcc` (plain HPCC).
+    Hpcc,
+    /// `rdcc_core::hpcc` with VAI and SF (defaults `hpcc::Config::VAISF`).
+    HpccVaiSf,
     /// DCTCP baseline (this crate).
     Dctcp,
     /// Reno baseline (this crate).
@@ -33,6 +40,9 @@ impl Law {
         "timely",
         "theta_powertcp",
         "powertcp",
+        "powertcp_int",
+        "hpcc",
+        "hpcc_vaisf",
         "dctcp",
         "reno",
     ];
@@ -44,6 +54,9 @@ impl Law {
             "swift_vaisf" | "vaisf" => Law::SwiftVaiSf,
             "timely" => Law::Timely,
             "theta_powertcp" | "powertcp" => Law::ThetaPowerTcp,
+            "powertcp_int" => Law::PowerTcpInt,
+            "hpcc" => Law::Hpcc,
+            "hpcc_vaisf" => Law::HpccVaiSf,
             "dctcp" => Law::Dctcp,
             "reno" => Law::Reno,
             _ => return None,
@@ -53,6 +66,11 @@ impl Law {
     /// Does this law want ECN-capable packets (switches mark them above K)?
     pub fn ecn(&self) -> bool {
         matches!(self, Law::Dctcp)
+    }
+
+    /// Does this law read in-band telemetry (switches append INT records to its data)?
+    pub fn int(&self) -> bool {
+        matches!(self, Law::PowerTcpInt | Law::Hpcc | Law::HpccVaiSf)
     }
 }
 
@@ -67,6 +85,10 @@ pub enum CcParams {
     Timely(timely::Params),
     /// θ-PowerTCP.
     ThetaPowerTcp(powertcp::Params),
+    /// INT PowerTCP.
+    PowerTcpInt(powertcp_int::Params),
+    /// HPCC, with or without VAI/SF.
+    Hpcc(hpcc::Params),
     /// DCTCP.
     Dctcp(DctcpParams),
     /// Reno.
@@ -84,6 +106,10 @@ pub enum CcState {
     Timely(timely::State),
     /// θ-PowerTCP.
     ThetaPowerTcp(powertcp::State),
+    /// INT PowerTCP.
+    PowerTcpInt(powertcp_int::State),
+    /// HPCC, with or without VAI/SF.
+    Hpcc(hpcc::State),
     /// DCTCP.
     Dctcp(DctcpState),
     /// Reno.
@@ -91,6 +117,23 @@ pub enum CcState {
 }
 
 macro_rules! dispatch {
+    ($p:expr, $s:expr, $m:ident ( $($a:expr),* )) => {
+        match ($p, $s) {
+            (CcParams::Swift(p), CcState::Swift(s)) => <swift::Swift as Controller>::$m(p, s, $($a),*),
+            (CcParams::SwiftVaiSf(p), CcState::SwiftVaiSf(s)) => <vaisf::SwiftVaiSf as Controller>::$m(p, s, $($a),*),
+            (CcParams::Timely(p), CcState::Timely(s)) => <timely::Timely as Controller>::$m(p, s, $($a),*),
+            (CcParams::ThetaPowerTcp(p), CcState::ThetaPowerTcp(s)) => <powertcp::ThetaPowerTcp as Controller>::$m(p, s, $($a),*),
+            (CcParams::Dctcp(p), CcState::Dctcp(s)) => <Dctcp as Controller>::$m(p, s, $($a),*),
+            (CcParams::Reno(p), CcState::Reno(s)) => <Reno as Controller>::$m(p, s, $($a),*),
+            (CcParams::PowerTcpInt(p), CcState::PowerTcpInt(s)) => <powertcp_int::PowerTcpInt as IntController>::$m(p, s, $($a),*),
+            (CcParams::Hpcc(p), CcState::Hpcc(s)) => <hpcc::Hpcc as IntController>::$m(p, s, $($a),*),
+            _ => unreachable!("controller state does not match its parameters"),
+        }
+    };
+}
+
+/// [`dispatch`] over the laws without INT (their `on_ack` takes no stack).
+macro_rules! dispatch_plain {
     ($p:expr, $s:expr, $m:ident ( $($a:expr),* )) => {
         match ($p, $s) {
             (CcParams::Swift(p), CcState::Swift(s)) => <swift::Swift as Controller>::$m(p, s, $($a),*),
@@ -112,6 +155,8 @@ impl CcParams {
             CcParams::SwiftVaiSf(_) => CcState::SwiftVaiSf(Default::default()),
             CcParams::Timely(_) => CcState::Timely(Default::default()),
             CcParams::ThetaPowerTcp(_) => CcState::ThetaPowerTcp(Default::default()),
+            CcParams::PowerTcpInt(_) => CcState::PowerTcpInt(Default::default()),
+            CcParams::Hpcc(_) => CcState::Hpcc(Default::default()),
             CcParams::Dctcp(_) => CcState::Dctcp(Default::default()),
             CcParams::Reno(_) => CcState::Reno(Default::default()),
         }
@@ -121,9 +166,18 @@ impl CcParams {
     pub fn init(&self, s: &mut CcState, now_ns: u64, mss: u32) -> Decision {
         dispatch!(self, s, init(now_ns, mss))
     }
-    /// `Controller::on_ack`.
-    pub fn on_ack(&self, s: &mut CcState, ev: &AckEvent) -> Decision {
-        dispatch!(self, s, on_ack(ev))
+    /// `Controller::on_ack`, or `IntController::on_ack` with the echoed INT stack for the laws
+    /// that read it (the others ignore `int`).
+    pub fn on_ack(&self, s: &mut CcState, ev: &AckEvent, int: &IntStack) -> Decision {
+        match (self, s) {
+            (CcParams::PowerTcpInt(p), CcState::PowerTcpInt(s)) => {
+                <powertcp_int::PowerTcpInt as IntController>::on_ack(p, s, ev, int)
+            }
+            (CcParams::Hpcc(p), CcState::Hpcc(s)) => {
+                <hpcc::Hpcc as IntController>::on_ack(p, s, ev, int)
+            }
+            (p, s) => dispatch_plain!(p, s, on_ack(ev)),
+        }
     }
     /// `Controller::on_loss`.
     pub fn on_loss(&self, s: &mut CcState, ev: &LossEvent) -> Decision {
@@ -267,6 +321,60 @@ pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams, S
                 );
             }
             CcParams::ThetaPowerTcp(powertcp::Params::new(&c).map_err(err)?)
+        }
+        Law::PowerTcpInt => {
+            let mut c = powertcp_int::Config::DEFAULT;
+            for (k, v) in overrides {
+                apply!(
+                    c,
+                    k.as_str(),
+                    *v,
+                    [
+                        gamma_q16,
+                        base_rtt_ns,
+                        host_bw_bps,
+                        expected_flows,
+                        beta_bytes,
+                        min_cwnd_bytes,
+                        max_cwnd_bytes,
+                        smooth_init_q16,
+                        target_q16,
+                        lambda_floor_q16
+                    ]
+                );
+            }
+            CcParams::PowerTcpInt(powertcp_int::Params::new(&c).map_err(err)?)
+        }
+        Law::Hpcc | Law::HpccVaiSf => {
+            let mut c = if law == Law::Hpcc {
+                hpcc::Config::DEFAULT
+            } else {
+                hpcc::Config::VAISF
+            };
+            for (k, v) in overrides {
+                apply!(
+                    c,
+                    k.as_str(),
+                    *v,
+                    [
+                        base_rtt_ns,
+                        host_bw_bps,
+                        eta_q16,
+                        max_stage,
+                        ai_bps,
+                        min_cwnd_bytes,
+                        max_cwnd_bytes,
+                        vai,
+                        sf_acks,
+                        token_thresh_bytes,
+                        ai_div_bytes,
+                        bank_cap,
+                        ai_cap,
+                        dampener_constant
+                    ]
+                );
+            }
+            CcParams::Hpcc(hpcc::Params::new(&c).map_err(err)?)
         }
         Law::Dctcp | Law::Reno => {
             let mut c = DctcpParams::DEFAULT;

@@ -519,7 +519,7 @@ impl Scenario {
 
     /// The ExpressPass overrides of `alg` if it names ExpressPass (`expresspass`, or a
     /// `[cc.NAME]` with `law = "expresspass"`), else `None`.
-    fn xpass_overrides(&self, alg: &str) -> Option<Result<Vec<(String, u64)>, String>> {
+    pub(crate) fn xpass_overrides(&self, alg: &str) -> Option<Result<Vec<(String, u64)>, String>> {
         let t = match self.cc.get(alg) {
             Some(t) if t.get("law").and_then(|v| v.as_str()) == Some(xpass::config::LAW_NAME) => t,
             None if alg == xpass::config::LAW_NAME => return Some(Ok(Vec::new())),

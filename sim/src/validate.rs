@@ -411,6 +411,20 @@ impl Scenario {
         }
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;
+        let names = self
+            .algorithms
+            .iter()
+            .chain(self.flows.iter().filter_map(|g| g.cc.as_ref()))
+            .chain(self.cc.keys());
+        let mut int = false;
+        for n in names {
+            if self.xpass_overrides(n).is_none() {
+                int |= self.profile(n)?.law.int();
+            }
+        }
+        if int {
+            crate::engine::check_int(&net)?;
+        }
         Ok(())
     }
 }

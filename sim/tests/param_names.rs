@@ -110,3 +110,28 @@ fn expresspass_config_fields_are_scenario_keys() {
         }
     }
 }
+
+/// The INT laws have no kernel module yet (issue #16): their `Config` fields must still all be
+/// scenario keys.
+#[test]
+fn int_law_config_fields_are_scenario_keys() {
+    let laws = [
+        (Law::PowerTcpInt, "core/src/powertcp_int.rs"),
+        (Law::Hpcc, "core/src/hpcc.rs"),
+        (Law::HpccVaiSf, "core/src/hpcc.rs"),
+    ];
+    for (law, core_file) in laws {
+        let cfg = config_fields(&read(core_file));
+        assert!(cfg.len() >= 5, "{core_file}: parsed only {cfg:?}");
+        for name in &cfg {
+            if let Err(e) = build_params(law, &[(name.clone(), 0)]) {
+                assert!(
+                    !e.contains("unknown parameter"),
+                    "sim does not accept {name:?} for {law:?}: {e}"
+                );
+            }
+        }
+        let bogus = build_params(law, &[("no_such_field".into(), 1)]);
+        assert!(matches!(bogus, Err(e) if e.contains("unknown parameter")));
+    }
+}

@@ -224,6 +224,23 @@ pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// A run with a law that reads INT needs every switch port at a rate the INT record can name
+/// (`rdcc_core::int::RATE_TABLE_BPS`: 10, 25, 40, 50, 100, 200, 400 or 800 Gbit/s).
+pub fn check_int(net: &Network) -> Result<(), String> {
+    for n in net.nodes.iter().filter(|n| n.host.is_none()) {
+        for p in &n.ports {
+            if p.rate_bits_per_s % 8 != 0 || IntHop::rate_index(p.rate_bits_per_s / 8).is_none() {
+                return Err(format!(
+                    "int: port {} runs at {} bit/s, which an INT record cannot name (10, 25, 40, \
+                     50, 100, 200, 400 or 800 Gbit/s)",
+                    p.name, p.rate_bits_per_s
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `x * alpha`, alpha Q16 (x below 2^47 bytes: no overflow).
 fn q16(x: u64, alpha_q16: u64) -> u64 {
     ((x as u128 * alpha_q16 as u128) >> 16) as u64
@@ -258,6 +275,7 @@ impl Sim {
             rx_ns: 0,
             in_port: 0,
             hops: 0,
+            int: IntStack::EMPTY,
             flags: if ack { PKT_ACK } else { 0 },
         };
         let mut node = self.hosts[src as usize].node;
@@ -492,8 +510,35 @@ impl Sim {
             }
         };
         let pkt = match pkt {
-            Some(k) => {
+            Some(mut k) => {
                 self.release_ingress(node, k.in_port, k.wire as u64);
+                if k.flags & PKT_INT != 0 {
+                    // INT (PowerTCP §3.3 "Feedback", HPCC Fig. 4): the egress appends its state
+                    // as of the moment it schedules the packet: the queue behind it, the bytes
+                    // dequeued so far including this packet, the clock and the port rate.
+                    let p = &self.nodes[node as usize].ports[port as usize];
+                    let hop = IntHop::encode(
+                        p.queue_bytes,
+                        p.tx_bytes + k.wire as u64,
+                        self.now,
+                        p.rate_bits_per_s / 8,
+                    );
+                    if let Some(log) = self.int_log.as_mut() {
+                        log.dequeues.push(IntDequeue {
+                            flow: k.flow,
+                            seg: k.seg,
+                            node,
+                            queue_bytes: p.queue_bytes,
+                            tx_bytes: p.tx_bytes + k.wire as u64,
+                            now_ns: self.now,
+                            rate_bits_per_s: p.rate_bits_per_s,
+                        });
+                    }
+                    match hop {
+                        Some(h) if k.int.push(h) => {}
+                        _ => self.c.int_dropped_records += 1,
+                    }
+                }
                 Some(k)
             }
             None => match self.nodes[node as usize].host {

@@ -15,7 +15,7 @@ mod output;
 mod transport;
 
 use fabric::Node;
-pub use fabric::{check_fabric, FabricConfig};
+pub use fabric::{check_fabric, check_int, FabricConfig};
 use host::Host;
 pub use host::HostRx;
 pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
@@ -28,6 +28,7 @@ use rdcc_core::event::{
     AckEvent, Decision, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_HOPS,
     ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
+use rdcc_core::int::{IntHop, IntStack};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
@@ -137,6 +138,8 @@ const PKT_ECT: u8 = 2;
 const PKT_CE: u8 = 4;
 const PKT_ECE: u8 = 8;
 const PKT_DELAYED: u8 = 16;
+/// Data of a law that reads INT: every switch egress appends a record to `Packet::int`.
+const PKT_INT: u8 = 32;
 const NO_SACK: u64 = u64::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +165,9 @@ struct Packet {
     /// Data: switches traversed; ACK: the echoed forward count.
     hops: u8,
     flags: u8,
+    /// Data with `PKT_INT`: the records of the switches passed so far (egress order). ACK:
+    /// the stack of the data packet it acknowledges, echoed by the receiver.
+    int: IntStack,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -218,8 +224,39 @@ impl Ord for Entry {
     }
 }
 
+/// Ground truth for tests of the INT channel ([`Sim::log_int`]).
+#[derive(Clone, Debug, Default)]
+pub struct IntLog {
+    /// Every switch dequeue of an INT data packet, in time order.
+    pub dequeues: Vec<IntDequeue>,
+    /// Every ACK handed to a law, with the stack it echoed: (flow, cumulative ACK segment,
+    /// stack).
+    pub acks: Vec<(u32, u64, IntStack)>,
+}
+
+/// The port state when a switch scheduled an INT data packet.
+#[derive(Clone, Copy, Debug)]
+pub struct IntDequeue {
+    /// Flow.
+    pub flow: u32,
+    /// Data segment.
+    pub seg: u64,
+    /// Switch node.
+    pub node: u32,
+    /// Bytes queued behind the packet at the port.
+    pub queue_bytes: u64,
+    /// The port's transmitted bytes including this packet.
+    pub tx_bytes: u64,
+    /// Time, ns.
+    pub now_ns: u64,
+    /// Port rate, bit/s.
+    pub rate_bits_per_s: u64,
+}
+
 /// The simulator.
 pub struct Sim {
+    /// Test ground truth of the INT channel, when enabled.
+    int_log: Option<Box<IntLog>>,
     now: u64,
     seq: u64,
     heap: BinaryHeap<Entry>,
@@ -317,6 +354,7 @@ impl Sim {
                 delack_scheduled: false,
                 rx_bytes: 0,
                 last_hops: 0,
+                last_int: IntStack::EMPTY,
             })
             .collect();
         let n_traced = flows.len().min(cfg.trace_flows);
@@ -355,6 +393,7 @@ impl Sim {
             last_rx: vec![0; nf],
             rtt_samples: Vec::new(),
             ideal: Vec::new(),
+            int_log: None,
         };
         sim.ideal = (0..nf).map(|f| sim.ideal_fct_ns(f)).collect();
         for f in 0..nf {
@@ -392,6 +431,17 @@ impl Sim {
             seq: self.seq,
             ev,
         });
+    }
+
+    /// Record the ground truth of the INT channel (switch dequeues, echoed stacks); see
+    /// [`Sim::int_log`].
+    pub fn log_int(&mut self) {
+        self.int_log = Some(Box::default());
+    }
+
+    /// The INT ground truth recorded since [`Sim::log_int`].
+    pub fn int_log(&self) -> Option<&IntLog> {
+        self.int_log.as_deref()
     }
 
     /// Current simulated time, ns.

@@ -32,6 +32,9 @@ pub struct Counters {
     /// ACKs in the measurement window on which the law reported its endpoint window
     /// binding (Swift §3.3).
     pub endpoint_binds: u64,
+    /// INT records a switch could not append (stack full, or a port rate the record cannot
+    /// name; `check_fabric` refuses the latter before a run).
+    pub int_dropped_records: u64,
 }
 
 /// One port's totals at the end of a run.

@@ -67,6 +67,8 @@ pub(super) struct Flow {
     pub(super) delack_scheduled: bool,
     pub(super) rx_bytes: u64,
     pub(super) last_hops: u8,
+    /// Receiver: the INT stack of the latest data packet, echoed in the next ACK.
+    pub(super) last_int: IntStack,
 }
 
 impl Sim {
@@ -126,6 +128,7 @@ impl Sim {
     pub(super) fn emit(&mut self, f: usize) -> Packet {
         let now = self.now;
         let ecn = self.profiles[self.flows[f].spec.profile].law.ecn();
+        let int = self.profiles[self.flows[f].spec.profile].law.int();
         let header = self.cfg.header_bytes as u64;
         let seg;
         {
@@ -177,7 +180,8 @@ impl Sim {
             rx_ns: 0,
             in_port: 0,
             hops: 0,
-            flags: if ecn { PKT_ECT } else { 0 },
+            flags: if ecn { PKT_ECT } else { 0 } | if int { PKT_INT } else { 0 },
+            int: IntStack::EMPTY,
         }
     }
 
@@ -510,9 +514,12 @@ impl Sim {
             local_rx_delay_ns: pkt.rx_ns,
             telemetry: 0,
         };
+        if let Some(log) = self.int_log.as_mut() {
+            log.acks.push((pkt.flow, pkt.seg, pkt.int));
+        }
         let d = self.profiles[fl.spec.profile]
             .params
-            .on_ack(&mut fl.cc, &ev);
+            .on_ack(&mut fl.cc, &ev, &pkt.int);
         if now >= self.cfg.measure_from_ns {
             if d.flags & DEC_ENDPOINT_BINDS != 0 {
                 self.c.endpoint_binds += 1;
@@ -558,6 +565,7 @@ impl Sim {
         };
         let fl = &mut self.flows[f];
         fl.last_hops = pkt.hops;
+        fl.last_int = pkt.int;
         let ce = pkt.flags & PKT_CE != 0;
         let mut immediate = false;
         let mut sack = NO_SACK;
@@ -650,6 +658,7 @@ impl Sim {
             in_port: 0,
             hops: fl.last_hops,
             flags,
+            int: fl.last_int,
         };
         let h = fl.spec.dst;
         let node = self.hosts[h as usize].node;
