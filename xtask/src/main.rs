@@ -1,6 +1,7 @@
 //! `cargo xtask`: the rdcc harness. Builds the kernel and modules, boots QEMU, runs tests and
 //! experiments, and reports. Every command installs what it needs (`deps`) first.
 
+mod bench;
 mod cli;
 mod deps;
 mod dkms;
@@ -29,6 +30,9 @@ commands:
                        ends with `N passed, N failed`
   run                  the main experiment: iperf3 through the netns bottleneck for every
                        available algorithm, printed as a table
+  bench                per-ACK cost of every congestion control in instructions, counted in
+                       the guest kernel under QEMU -icount (Documentation/results/cost.md);
+                       --algos picks the algorithms (default: reno cubic dctcp bbr vegas and ours)
   sim SCENARIO [--out DIR] [--algos \"A B\"]
                        run a simulator scenario (sim/scenarios/*.toml) in release; CSV, PNG
                        and the summary table go to DIR (default results/sim/<scenario>)
@@ -142,6 +146,7 @@ fn main() -> ExitCode {
         "vm" => cmd_vm(&opts),
         "test" => cmd_test(&opts),
         "run" => cmd_run(&opts),
+        "bench" => bench::run(opts.algos.as_deref(), opts.timeout, opts.quiet),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(0)

@@ -100,6 +100,15 @@ pub fn stage(k: &Kernel) -> Result<PathBuf> {
 /// Build every module; return the `.ko` files (product modules and, on a kernel with KUnit,
 /// the test module `rdcc_kunit.ko`).
 pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
+    build_with(k, false)
+}
+
+/// The benchmark module of `cargo xtask bench` (modules/bench/), built only on request.
+pub const BENCH_KO: &str = "rdcc_bench.ko";
+
+/// Build every module, and with `bench` also the benchmark module `rdcc_bench.ko`
+/// (`RDCC_BENCH=1`); without it a `rdcc_bench.ko` left by an earlier bench build is not returned.
+pub fn build_with(k: &Kernel, bench: bool) -> Result<Vec<PathBuf>> {
     let root = repo_root();
     if !declares_modules(&root.join("modules")) {
         say!("modules: modules/ declares no module yet; nothing to build");
@@ -112,12 +121,16 @@ pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
     if k.is_clang() {
         c.arg("LLVM=1");
     }
+    if bench {
+        c.arg("RDCC_BENCH=1");
+    }
     c.arg("modules");
     let log = out_dir()?.join(format!("modules-build-{}.log", k.profile.name));
     let _ = std::fs::remove_file(&log);
     build_with_progress(c, &log, "modules")?;
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
+    kos.retain(|p| bench || p.file_name().is_none_or(|n| n != BENCH_KO));
     kos.sort();
     check_no_panics(k, &kos)?;
     check_no_test_code(k, &kos)?;
