@@ -203,8 +203,11 @@ static int bench_socket(const char *name, const struct bench_stream *st, struct 
 		return err;
 	sk = sock->sk;
 	if (name) {
-		err = sk->sk_prot->setsockopt(sk, SOL_TCP, TCP_CONGESTION, KERNEL_SOCKPTR(name),
-					      strlen(name));
+		char ca[TCP_CA_NAME_MAX];
+
+		strscpy(ca, name, sizeof(ca));
+		err = sk->sk_prot->setsockopt(sk, SOL_TCP, TCP_CONGESTION, KERNEL_SOCKPTR(ca),
+					      strlen(ca));
 		if (err) {
 			sock_release(sock);
 			return err;
