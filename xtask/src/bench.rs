@@ -142,7 +142,10 @@ pub fn table(r: &Report) -> String {
 /// The guest job: load the algorithms, then the benchmark, and copy its lines to the console.
 fn job(algos: &[String], acks: u32) -> String {
     let mut j = String::from("modprobe ipv6 2>/dev/null\n");
-    for a in algos.iter().filter(|a| !matches!(a.as_str(), "reno" | "cubic")) {
+    for a in algos
+        .iter()
+        .filter(|a| !matches!(a.as_str(), "reno" | "cubic"))
+    {
         let _ = writeln!(
             j,
             "if [ -e /lib/modules/rdcc/tcp_{a}.ko ]; then insmod /lib/modules/rdcc/tcp_{a}.ko; \
@@ -226,7 +229,11 @@ pub fn run(algos: Option<&str>, timeout: Option<u64>, quiet: bool) -> Result<u8>
         println!("bench: the method check failed: is the guest clock instruction-driven?");
         return Ok(1);
     }
-    Ok(if complete && r.status == Some(0) { 0 } else { 1 })
+    Ok(if complete && r.status == Some(0) {
+        0
+    } else {
+        1
+    })
 }
 
 #[cfg(test)]
