@@ -41,6 +41,10 @@ static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely th
 module_param_string(algos, algos, sizeof(algos), 0444);
 MODULE_PARM_DESC(algos, "congestion controls to measure, space separated");
 
+static char tag[16] = "now";
+module_param_string(tag, tag, sizeof(tag), 0444);
+MODULE_PARM_DESC(tag, "name of this measurement set in the output (e.g. before, after)");
+
 static unsigned int acks = 20000;
 module_param(acks, uint, 0444);
 MODULE_PARM_DESC(acks, "timed ACKs per algorithm and stream (after as many untimed warm-up ACKs)");
@@ -309,11 +313,11 @@ static int __init rdcc_bench_init(void)
 					err);
 				continue;
 			}
-			pr_info("RDCC-BENCH stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
-				st->name, name, acks, t, base, cw);
+			pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
+				tag, st->name, name, acks, t, base, cw);
 		}
 	}
-	pr_info("RDCC-BENCH-DONE\n");
+	pr_info("RDCC-BENCH-DONE set=%s\n", tag);
 	return 0;
 }
 

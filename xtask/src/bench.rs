@@ -8,7 +8,7 @@
 //! parses them into the table: instructions per ACK (the stream's own bookkeeping subtracted)
 //! and the ratio to dctcp, per stream.
 
-use crate::util::{err, fmt_dur, out_dir, Result};
+use crate::util::{err, fmt_dur, out_dir, repo_root, run_capture, Result};
 use crate::{kernel, modules, say, vm};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -33,6 +33,8 @@ pub const ACKS: u32 = 20_000;
 /// One measured (stream, algorithm).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The measurement set (`before`/`after` with `--before`, else `now`).
+    pub set: String,
     pub stream: String,
     pub algo: String,
     pub acks: u64,
@@ -57,7 +59,8 @@ pub struct Report {
     pub check_milli: Option<u64>,
     pub rows: Vec<Row>,
     pub errors: Vec<String>,
-    pub done: bool,
+    /// Sets whose run completed.
+    pub done: Vec<String>,
 }
 
 fn kv(line: &str) -> BTreeMap<&str, &str> {
@@ -81,14 +84,17 @@ pub fn parse(console: &str) -> Report {
         } else if l.starts_with("RDCC-BENCH-ERROR") {
             r.errors.push(l.to_string());
         } else if l.starts_with("RDCC-BENCH-DONE") {
-            r.done = true;
+            r.done.push(f.get("set").unwrap_or(&"now").to_string());
         } else if l.starts_with("RDCC-BENCH ") {
-            let (Some(stream), Some(algo)) = (f.get("stream"), f.get("algo")) else {
+            let (Some(set), Some(stream), Some(algo)) =
+                (f.get("set"), f.get("stream"), f.get("algo"))
+            else {
                 r.errors.push(format!("unparsed: {l}"));
                 continue;
             };
             match (num("acks"), num("insns"), num("base"), num("cwnd_end")) {
                 (Some(acks), Some(insns), Some(base), Some(cwnd_end)) => r.rows.push(Row {
+                    set: set.to_string(),
                     stream: stream.to_string(),
                     algo: algo.to_string(),
                     acks,
@@ -103,66 +109,137 @@ pub fn parse(console: &str) -> Report {
     r
 }
 
-/// The table: one block per stream, instructions per ACK and the ratio to dctcp.
-pub fn table(r: &Report) -> String {
-    let mut s = String::new();
-    let mut streams: Vec<&str> = Vec::new();
-    for row in &r.rows {
-        if !streams.contains(&row.stream.as_str()) {
-            streams.push(&row.stream);
+fn first_seen<'a>(it: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut v: Vec<&str> = Vec::new();
+    for x in it {
+        if !v.contains(&x) {
+            v.push(x);
         }
     }
-    for st in streams {
+    v
+}
+
+/// The table: one block per stream, one row per algorithm, and per measurement set the
+/// instructions per ACK and the ratio to dctcp (of the same set).
+pub fn table(r: &Report) -> String {
+    let mut s = String::new();
+    let sets = first_seen(r.rows.iter().map(|x| x.set.as_str()));
+    for st in first_seen(r.rows.iter().map(|x| x.stream.as_str())) {
         let rows: Vec<&Row> = r.rows.iter().filter(|x| x.stream == st).collect();
-        let dctcp = rows.iter().find(|x| x.algo == "dctcp").map(|x| x.per_ack());
         let _ = writeln!(s, "stream {st} ({} ACKs each)", rows[0].acks);
-        let _ = writeln!(
-            s,
-            "  {:<16} {:>12} {:>8} {:>9}",
-            "algorithm", "insns/ACK", "÷ dctcp", "cwnd end"
-        );
-        for x in rows {
-            let ratio = match dctcp {
-                Some(d) if d > 0.0 => format!("{:.2}", x.per_ack() / d),
-                _ => "-".into(),
-            };
-            let _ = writeln!(
-                s,
-                "  {:<16} {:>12.1} {:>8} {:>9}",
-                x.algo,
-                x.per_ack(),
-                ratio,
-                x.cwnd_end
-            );
+        let _ = write!(s, "  {:<16}", "algorithm");
+        for set in &sets {
+            let _ = write!(s, " {:>14} {:>8}", format!("{set} insn/ACK"), "÷ dctcp");
+        }
+        let _ = writeln!(s);
+        for algo in first_seen(rows.iter().map(|x| x.algo.as_str())) {
+            let _ = write!(s, "  {algo:<16}");
+            for set in &sets {
+                let get = |a: &str| {
+                    rows.iter()
+                        .find(|x| x.set == *set && x.algo == a)
+                        .map(|x| x.per_ack())
+                };
+                match (get(algo), get("dctcp")) {
+                    (Some(v), Some(d)) if d > 0.0 => {
+                        let _ = write!(s, " {v:>14.1} {:>8.2}", v / d);
+                    }
+                    (Some(v), _) => {
+                        let _ = write!(s, " {v:>14.1} {:>8}", "-");
+                    }
+                    _ => {
+                        let _ = write!(s, " {:>14} {:>8}", "-", "-");
+                    }
+                }
+            }
+            let _ = writeln!(s);
         }
     }
     s
 }
 
-/// The guest job: load the algorithms, then the benchmark, and copy its lines to the console.
-fn job(algos: &[String], acks: u32) -> String {
-    let mut j = String::from("modprobe ipv6 2>/dev/null\n");
+/// The guest job: load the kernel's algorithms, then ours, then the benchmark, and copy its
+/// lines to the console. With `before` (our algorithms built from another commit, installed as
+/// `before-tcp_<name>.ko`) that set runs first and is unloaded before the work tree's.
+fn job(algos: &[String], acks: u32, before: bool) -> String {
+    let ours = |a: &str| !matches!(a, "reno" | "cubic" | "dctcp" | "bbr" | "vegas");
+    let mut j = String::from("modprobe ipv6 2>/dev/null\nrc=0\n");
     for a in algos
         .iter()
-        .filter(|a| !matches!(a.as_str(), "reno" | "cubic"))
+        .filter(|a| !ours(a) && !matches!(a.as_str(), "reno" | "cubic"))
     {
+        let _ = writeln!(j, "modprobe tcp_{a} || echo \"RDCC-BENCH-ERROR load {a}\"");
+    }
+    let run = |j: &mut String, set: &str, prefix: &str| {
+        for a in algos.iter().filter(|a| ours(a)) {
+            let _ = writeln!(
+                j,
+                "insmod /lib/modules/rdcc/{prefix}tcp_{a}.ko || echo \"RDCC-BENCH-ERROR load {set} {a}\""
+            );
+        }
         let _ = writeln!(
             j,
-            "if [ -e /lib/modules/rdcc/tcp_{a}.ko ]; then insmod /lib/modules/rdcc/tcp_{a}.ko; \
-             else modprobe tcp_{a}; fi || echo \"RDCC-BENCH-ERROR load {a}\""
+            "insmod /lib/modules/rdcc/{} algos={} acks={acks} tag={set} || rc=1\nrmmod rdcc_bench",
+            modules::BENCH_KO,
+            algos.join(",")
         );
+        for a in algos.iter().filter(|a| ours(a)) {
+            let _ = writeln!(j, "rmmod tcp_{a}");
+        }
+    };
+    if before {
+        run(&mut j, "before", "before-");
+        run(&mut j, "after", "");
+    } else {
+        run(&mut j, "now", "");
     }
-    let _ = writeln!(
-        j,
-        "insmod /lib/modules/rdcc/{} algos={} acks={acks}\nrc=$?\ndmesg | grep RDCC-BENCH\nexit $rc",
-        modules::BENCH_KO,
-        algos.join(",")
-    );
+    j.push_str("dmesg | grep RDCC-BENCH\nexit $rc\n");
     j
 }
 
-/// `cargo xtask bench [--algos "A B"] [--timeout SECS] [--quiet]`.
-pub fn run(algos: Option<&str>, timeout: Option<u64>, quiet: bool) -> Result<u8> {
+/// Our modules built from commit `rev` (`git archive` of Kbuild, modules/ and core/src), as
+/// copies named `before-tcp_<name>.ko` for the initramfs.
+fn build_before(k: &kernel::Kernel, rev: &str) -> Result<Vec<std::path::PathBuf>> {
+    let root = repo_root();
+    let src = out_dir()?.join("bench-before-src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src)?;
+    let script = format!(
+        "git -C '{}' archive '{}' Kbuild modules core/src | tar -x -C '{}'",
+        root.display(),
+        rev.replace('\'', ""),
+        src.display()
+    );
+    run_capture(std::process::Command::new("sh").arg("-c").arg(script))?;
+    let kos = modules::build_tree(
+        k,
+        &src,
+        &format!("kbuild-bench-before-{}", k.profile.name),
+        false,
+    )?;
+    let dst = out_dir()?.join("bench-before-ko");
+    let _ = std::fs::remove_dir_all(&dst);
+    std::fs::create_dir_all(&dst)?;
+    let mut out = Vec::new();
+    for ko in kos.iter().filter(|p| modules::is_product(p)) {
+        let name = ko
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let to = dst.join(format!("before-{name}"));
+        std::fs::copy(ko, &to)?;
+        out.push(to);
+    }
+    Ok(out)
+}
+
+/// `cargo xtask bench [--algos "A B"] [--before REV] [--timeout SECS] [--quiet]`.
+pub fn run(
+    algos: Option<&str>,
+    before: Option<&str>,
+    timeout: Option<u64>,
+    quiet: bool,
+) -> Result<u8> {
     let algos: Vec<String> = match algos {
         Some(a) => a.split_whitespace().map(String::from).collect(),
         None => ALGOS.iter().map(|s| s.to_string()).collect(),
@@ -174,16 +251,20 @@ pub fn run(algos: Option<&str>, timeout: Option<u64>, quiet: bool) -> Result<u8>
         return err(format!("bench: not an algorithm name: {bad:?}"));
     }
     let k = kernel::ensure_profile(&kernel::PROFILES[0])?;
-    let mods = modules::build_with(&k, true)?;
+    let mut mods = modules::build_with(&k, true)?;
     if !mods.iter().any(|m| m.ends_with(modules::BENCH_KO)) {
         return err("bench: rdcc_bench.ko was not built");
+    }
+    if let Some(rev) = before {
+        say!("bench: building the product modules of {rev} for the `before` set");
+        mods.extend(build_before(&k, rev)?);
     }
     let img = vm::build_initramfs(
         &k,
         &vm::Contents {
             our_modules: mods,
             our_bins: vec![],
-            job: job(&algos, ACKS),
+            job: job(&algos, ACKS, before.is_some()),
         },
     )?;
     let b = vm::Boot {
@@ -220,7 +301,10 @@ pub fn run(algos: Option<&str>, timeout: Option<u64>, quiet: bool) -> Result<u8>
     let t = table(&rep);
     print!("{t}");
     std::fs::write(out_dir()?.join("bench.txt"), &t)?;
-    let complete = rep.done && rep.errors.is_empty() && rep.rows.len() == 2 * algos.len();
+    let nsets = if before.is_some() { 2 } else { 1 };
+    let complete = rep.done.len() == nsets
+        && rep.errors.is_empty()
+        && rep.rows.len() == 2 * nsets * algos.len();
     if !complete {
         println!("bench: incomplete (see above and {})", log.display());
     }
@@ -244,13 +328,13 @@ mod tests {
     fn parses_and_tabulates() {
         let c = "[ 1.0] RDCC-BENCH-CHECK loop=2 measured_milli=2000 ktime_overhead=40\n\
                  [ 1.1] RDCC-BENCH-BASE stream=dc acks=100 insns=5000\n\
-                 [ 1.2] RDCC-BENCH stream=dc algo=dctcp acks=100 insns=20000 base=5000 cwnd_end=40\n\
-                 [ 1.3] RDCC-BENCH stream=dc algo=swift acks=100 insns=35000 base=5000 cwnd_end=30\n\
+                 [ 1.2] RDCC-BENCH set=now stream=dc algo=dctcp acks=100 insns=20000 base=5000 cwnd_end=40\n\
+                 [ 1.3] RDCC-BENCH set=now stream=dc algo=swift acks=100 insns=35000 base=5000 cwnd_end=30\n\
                  [ 1.4] RDCC-BENCH-ERROR stream=dc algo=nope err=-2\n\
-                 RDCC-BENCH-DONE\n";
+                 RDCC-BENCH-DONE set=now\n";
         let r = parse(c);
         assert_eq!(r.check_milli, Some(2000));
-        assert!(r.done);
+        assert_eq!(r.done, vec!["now".to_string()]);
         assert_eq!(r.errors.len(), 1);
         assert_eq!(r.rows.len(), 2);
         assert_eq!(r.rows[0].per_ack(), 150.0);
@@ -263,17 +347,37 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        let r = parse("RDCC-BENCH stream=dc algo=x acks=zz insns=1 base=1 cwnd_end=1\n");
+        let r = parse("RDCC-BENCH set=now stream=dc algo=x acks=zz insns=1 base=1 cwnd_end=1\n");
         assert!(r.rows.is_empty());
         assert_eq!(r.errors.len(), 1);
     }
 
     #[test]
     fn job_loads_ours_by_file_and_the_kernels_by_modprobe() {
-        let j = job(&["cubic".into(), "dctcp".into(), "swift".into()], 10);
+        let j = job(&["cubic".into(), "dctcp".into(), "swift".into()], 10, false);
         assert!(j.contains("modprobe tcp_dctcp"));
-        assert!(j.contains("tcp_swift.ko"));
+        assert!(j.contains("insmod /lib/modules/rdcc/tcp_swift.ko"));
         assert!(!j.contains("tcp_cubic"));
-        assert!(j.contains("algos=cubic,dctcp,swift acks=10"));
+        assert!(j.contains("algos=cubic,dctcp,swift acks=10 tag=now"));
+        let j = job(&["dctcp".into(), "swift".into()], 10, true);
+        let b = j.find("before-tcp_swift.ko").unwrap_or(usize::MAX);
+        let a = j.find("rdcc/tcp_swift.ko").unwrap_or(0);
+        assert!(b < a, "the before set runs first:\n{j}");
+        assert!(j.contains("tag=before") && j.contains("tag=after"));
+    }
+
+    #[test]
+    fn table_has_a_column_pair_per_set() {
+        let mut c = String::new();
+        for (set, sw) in [("before", 40000), ("after", 15000)] {
+            c.push_str(&format!(
+                "RDCC-BENCH set={set} stream=dc algo=dctcp acks=100 insns=15000 base=5000 cwnd_end=1\n\
+                 RDCC-BENCH set={set} stream=dc algo=swift acks=100 insns={sw} base=5000 cwnd_end=1\n"
+            ));
+        }
+        let t = table(&parse(&c));
+        let swift = t.lines().find(|l| l.contains("swift")).unwrap_or_default();
+        assert!(swift.contains("350.0") && swift.contains("3.50"), "{t}");
+        assert!(swift.contains("100.0") && swift.contains("1.00"), "{t}");
     }
 }
