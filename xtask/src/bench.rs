@@ -57,6 +57,8 @@ impl Row {
 pub struct Report {
     /// The method check: measured instructions per iteration of a 2-instruction loop, x1000.
     pub check_milli: Option<u64>,
+    /// The clock the guest measured with: `ktime`, or `tsc` when ktime's scale was not exact.
+    pub clock: String,
     pub rows: Vec<Row>,
     pub errors: Vec<String>,
     /// Sets whose run completed.
@@ -81,6 +83,7 @@ pub fn parse(console: &str) -> Report {
         let num = |k: &str| f.get(k).and_then(|v| v.parse::<u64>().ok());
         if l.starts_with("RDCC-BENCH-CHECK") {
             r.check_milli = num("measured_milli");
+            r.clock = f.get("clock").unwrap_or(&"ktime").to_string();
         } else if l.starts_with("RDCC-BENCH-ERROR") {
             r.errors.push(l.to_string());
         } else if l.starts_with("RDCC-BENCH-DONE") {
@@ -294,9 +297,10 @@ pub fn run(
         ));
     };
     println!(
-        "method check: a 2-instruction loop counts {}.{:03} instructions per iteration",
+        "method check: a 2-instruction loop counts {}.{:03} instructions per iteration ({} clock)",
         check / 1000,
-        check % 1000
+        check % 1000,
+        rep.clock
     );
     let t = table(&rep);
     print!("{t}");
