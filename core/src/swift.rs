@@ -621,10 +621,28 @@ pub fn endpoint_delay_ns(ev: &AckEvent, rtt_ns: u64) -> Option<(u64, bool)> {
 }
 
 fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
-    decide_with(p, s, mss_bytes, reason, 0)
+    decide_with(p, s, mss_bytes, reason, 0, None)
 }
 
-fn decide_with(p: &Params, s: &State, mss_bytes: u32, reason: Reason, flags: u32) -> Decision {
+/// The fabric target for the decision: `known = Some((fcwnd_q20, target_ns))` is a target the
+/// caller already computed for the same hop count; it is reused when the window has not moved
+/// since (a guarded or clamped ACK), saving a second square root per ACK (issue #13). The
+/// result is `target_delay_ns(p, s.fcwnd_q20, s.hops)` either way.
+fn decision_target(p: &Params, s: &State, known: Option<(u64, u64)>) -> u64 {
+    match known {
+        Some((w, t)) if w == s.fcwnd_q20 => t,
+        _ => target_delay_ns(p, s.fcwnd_q20, s.hops),
+    }
+}
+
+fn decide_with(
+    p: &Params,
+    s: &State,
+    mss_bytes: u32,
+    reason: Reason,
+    flags: u32,
+    known_target: Option<(u64, u64)>,
+) -> Decision {
     let w = clamp_window(
         p,
         if s.ecwnd_q20 < s.fcwnd_q20 {
@@ -633,7 +651,7 @@ fn decide_with(p: &Params, s: &State, mss_bytes: u32, reason: Reason, flags: u32
             s.fcwnd_q20
         }, // §3.3: min(fcwnd, ecwnd)
     );
-    let target = target_delay_ns(p, s.fcwnd_q20, s.hops);
+    let target = decision_target(p, s, known_target);
     // Before the first RTT sample the target stands in for the RTT (it is the RTT the law aims
     // at).
     let rtt = if s.rtt_ns == 0 { target } else { s.rtt_ns };
@@ -774,7 +792,8 @@ impl Controller for Swift {
             // A possibly delayed sample above target says nothing (see above): keep its acked
             // bytes for the next usable sample and hold the window.
             s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(ev.acked_bytes);
-            return decide_with(p, s, mss, Reason::DecreaseGuarded, dflags);
+            let known = Some((s.fcwnd_q20, target));
+            return decide_with(p, s, mss, Reason::DecreaseGuarded, dflags, known);
         }
         // num_acked (Alg. 1 line 8) includes the bytes of ACKs that carried no usable delay.
         let acked = acked_pkts_q20(ev.acked_bytes.saturating_add(s.pending_acked_bytes), mss);
@@ -812,7 +831,7 @@ impl Controller for Swift {
                 reason = reason_e; // the endpoint window is the binding one
             }
         }
-        decide_with(p, s, mss, reason, dflags)
+        decide_with(p, s, mss, reason, dflags, Some((prev_f, target)))
     }
 
     fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {

@@ -467,6 +467,22 @@ proptest! {
         }
     }
 
+    /// Every ACK's signal is the fabric target at the window and hop count it leaves behind,
+    /// whether `on_ack` reused the target it computed before the update (window unchanged) or
+    /// computed it again (issue #13).
+    #[test]
+    fn ack_signal_is_the_target_after_the_ack(c in config(), evs in prop::collection::vec(event(), 1..60)) {
+        let p = Params::new(&c).unwrap();
+        let mut s = State::default();
+        for ev in &evs {
+            let (d, _) = step(&p, &mut s, ev);
+            if let Ev::Input(Input::Ack(_)) = ev {
+                let want = target_delay_ns(&p, s.fcwnd_pkts_q20(), s.hops());
+                prop_assert_eq!(d.signal, want as i64);
+            }
+        }
+    }
+
     /// `current` reports the last decision's window and pacing and changes nothing.
     #[test]
     fn current_matches_last_decision(c in config(), evs in prop::collection::vec(event(), 1..40)) {

@@ -242,8 +242,9 @@ MODULE_PARM_DESC(ss_info, "what ss -ti shows: 0 = nothing (default), 1 = fabric/
  * of ~1 ms of that rate) in place. Leaving the rate unlimited instead makes 64 KB TSO bursts,
  * 5 ms of serialization at 100 Mbit/s, and small flows' packets queue behind them: in the VM
  * four Swift flows then fell to Jain 0.38 (0.99 with this pacing).
+ * Inlined, as rdcc_trace below: a call per ACK saved (Documentation/results/cost.md).
  */
-static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
+static __always_inline void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
@@ -265,7 +266,8 @@ static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
 
-static void rdcc_trace(const void *p, struct sock *sk, const struct rdcc_decision *d, u64 rtt_ns)
+static __always_inline void rdcc_trace(const void *p, struct sock *sk, const struct rdcc_decision *d,
+				       u64 rtt_ns)
 {
 	if (trace_decision_enabled()) {
 		struct rdcc_report rep = {};

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the rdcc harness. Builds the kernel and modules, boots QEMU, runs tests and
 //! experiments, and reports. Every command installs what it needs (`deps`) first.
 
+mod bench;
 mod cli;
 mod deps;
 mod dkms;
@@ -31,6 +32,11 @@ commands:
                        ends with `N passed, N failed`
   run                  the main experiment: iperf3 through the netns bottleneck for every
                        available algorithm, printed as a table
+  bench                per-ACK cost of every congestion control in instructions, counted in
+                       the guest kernel under QEMU -icount (Documentation/results/cost.md);
+                       --algos picks the algorithms (default: reno cubic dctcp bbr vegas and ours);
+                       --before REV also measures our modules as built from commit REV, in
+                       the same boot (a before/after table)
   sim SCENARIO [--out DIR] [--algos \"A B\"]
                        run a simulator scenario (sim/scenarios/*.toml) in release; CSV, PNG
                        and the summary table go to DIR (default results/sim/<scenario>)
@@ -61,6 +67,7 @@ struct Opts {
     rate: Option<u32>,
     delay_us: Option<u32>,
     duration: Option<u32>,
+    before: Option<String>,
     rest: Vec<String>,
 }
 
@@ -86,6 +93,7 @@ fn parse_opts(args: &[String]) -> Result<Opts> {
             "--kernel" => o.kernel = Some(next(&mut i, "--kernel")?),
             "--quiet" => o.quiet = true,
             "--algos" => o.algos = Some(next(&mut i, "--algos")?),
+            "--before" => o.before = Some(next(&mut i, "--before")?),
             "--rate" => o.rate = Some(num(next(&mut i, "--rate")?, "--rate")? as u32),
             "--delay-us" => {
                 o.delay_us = Some(num(next(&mut i, "--delay-us")?, "--delay-us")? as u32)
@@ -145,6 +153,12 @@ fn main() -> ExitCode {
         "vm" => cmd_vm(&opts),
         "test" => cmd_test(&opts),
         "run" => cmd_run(&opts),
+        "bench" => bench::run(
+            opts.algos.as_deref(),
+            opts.before.as_deref(),
+            opts.timeout,
+            opts.quiet,
+        ),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(0)

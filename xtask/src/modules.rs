@@ -79,8 +79,12 @@ fn mirror(src: &Path, dst: &Path) -> Result<usize> {
 
 /// The staging copy of the module sources for kernel `k`.
 pub fn stage(k: &Kernel) -> Result<PathBuf> {
-    let root = repo_root();
-    let dir = out_dir()?.join(format!("kbuild-{}", k.profile.name));
+    stage_from(&repo_root(), &format!("kbuild-{}", k.profile.name))
+}
+
+/// Mirror the module sources of the tree at `root` into `target/rdcc/<name>`.
+fn stage_from(root: &Path, name: &str) -> Result<PathBuf> {
+    let dir = out_dir()?.join(name);
     let mut n = mirror(&root.join("modules"), &dir.join("modules"))?;
     n += mirror(&root.join("core/src"), &dir.join("core/src"))?;
     let kb = std::fs::read(root.join("Kbuild"))?;
@@ -100,24 +104,50 @@ pub fn stage(k: &Kernel) -> Result<PathBuf> {
 /// Build every module; return the `.ko` files (product modules and, on a kernel with KUnit,
 /// the test module `rdcc_kunit.ko`).
 pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
-    let root = repo_root();
+    build_with(k, false)
+}
+
+/// The benchmark module of `cargo xtask bench` (modules/bench/), built only on request.
+pub const BENCH_KO: &str = "rdcc_bench.ko";
+
+/// Build every module, and with `bench` also the benchmark module `rdcc_bench.ko`
+/// (`RDCC_BENCH=1`); without it a `rdcc_bench.ko` left by an earlier bench build is not returned.
+pub fn build_with(k: &Kernel, bench: bool) -> Result<Vec<PathBuf>> {
+    build_tree(
+        k,
+        &repo_root(),
+        &format!("kbuild-{}", k.profile.name),
+        bench,
+    )
+}
+
+/// Build the modules of the source tree at `root` (the work tree, or an export of another
+/// commit for `cargo xtask bench --before`) in `target/rdcc/<stage_name>`.
+pub fn build_tree(k: &Kernel, root: &Path, stage_name: &str, bench: bool) -> Result<Vec<PathBuf>> {
     if !declares_modules(&root.join("modules")) {
         say!("modules: modules/ declares no module yet; nothing to build");
         return Ok(vec![]);
     }
-    let dir = stage(k)?;
+    let dir = stage_from(root, stage_name)?;
     let mdir = dir.join("modules");
     let mut c = kernel_cmd("make");
     c.arg("-C").arg(&k.src).arg(format!("M={}", dir.display()));
     if k.is_clang() {
         c.arg("LLVM=1");
     }
+    if bench {
+        c.arg("RDCC_BENCH=1");
+    }
     c.arg("modules");
-    let log = out_dir()?.join(format!("modules-build-{}.log", k.profile.name));
+    let log = out_dir()?.join(format!(
+        "modules-build-{}.log",
+        stage_name.trim_start_matches("kbuild-")
+    ));
     let _ = std::fs::remove_file(&log);
     build_with_progress(c, &log, "modules")?;
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
+    kos.retain(|p| bench || p.file_name().is_none_or(|n| n != BENCH_KO));
     kos.sort();
     check_no_panics(k, &kos)?;
     check_no_test_code(k, &kos)?;

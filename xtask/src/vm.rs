@@ -280,6 +280,9 @@ pub struct Boot {
     pub append: String,
     /// Memory, MiB.
     pub mem_mib: u32,
+    /// Instruction counting (`cargo xtask bench`): TCG with `-icount shift=0`, so the guest's
+    /// virtual clock advances exactly 1 ns per executed instruction. Ignores `kvm`.
+    pub icount: bool,
 }
 
 impl Default for Boot {
@@ -291,6 +294,7 @@ impl Default for Boot {
             interactive: false,
             append: String::new(),
             mem_mib: 1024,
+            icount: false,
         }
     }
 }
@@ -305,7 +309,9 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
         "-m",
         &b.mem_mib.to_string(),
     ]);
-    if b.kvm {
+    if b.icount {
+        c.args(["-accel", "tcg", "-cpu", "max", "-icount", "shift=0"]);
+    } else if b.kvm {
         c.args(["-enable-kvm", "-cpu", "host"]);
     } else {
         c.args(["-accel", "tcg", "-cpu", "max"]);

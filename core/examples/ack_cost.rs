@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! Host-side quick check of the core's per-ACK cost (issue #13): drives one law through the
+//! datacenter ACK stream of `cargo xtask bench` (100 Gbit/s, 18-30 µs RTTs, delayed ACKs of two
+//! 1448-byte segments 240 ns apart, 40-packet window in flight), core only: no glue, no kernel.
+//!
+//! `cargo xtask bench --host` runs it under `valgrind --tool=callgrind` twice, with N and 2N
+//! ACKs, and reports (Ir(2N) - Ir(N)) / N: the instructions of one ACK, start-up excluded.
+//!
+//! usage: ack_cost LAW ACKS [remote]   (LAW: swift | swift_vaisf | timely | theta_powertcp;
+//! `remote`: every ACK carries a 2-4 µs remote delay, Swift's endpoint split)
+
+use rdcc_core::event::{ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT};
+use rdcc_core::{powertcp, swift, timely, vaisf, AckEvent, Controller};
+use std::hint::black_box;
+use std::process::ExitCode;
+
+const MSS: u32 = 1448;
+
+fn stream<C: Controller>(p: &C::Params, acks: u64, remote: bool) -> u64 {
+    let mut s = C::State::default();
+    let mut rng: u32 = 2_463_534_242;
+    let mut now_ns: u64 = 1_000_000;
+    let mut una: u32 = 1;
+    let mut delivered: u64 = 0;
+    let mut sum = 0u64;
+    C::init(p, &mut s, now_ns, MSS);
+    for _ in 0..acks {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        now_ns += 240;
+        una = una.wrapping_add(2 * MSS);
+        delivered += 2 * MSS as u64;
+        let mut ev = AckEvent {
+            now_ns,
+            rtt_ns: (18 + (rng % 12) as u64) * 1000,
+            delivered_bytes: delivered,
+            acked_bytes: 2 * MSS,
+            inflight_bytes: 40 * MSS,
+            mss_bytes: MSS,
+            snd_una: una,
+            snd_nxt: una.wrapping_add(40 * MSS),
+            flags: ACK_HAS_RTT,
+            ..AckEvent::default()
+        };
+        if remote {
+            ev.remote_delay_ns = 2000 + (rng >> 8) as u64 % 2000;
+            ev.flags |= ACK_HAS_REMOTE_DELAY;
+        }
+        let d = C::on_ack(p, &mut s, black_box(&ev));
+        sum = sum.wrapping_add(d.cwnd_bytes_q16);
+    }
+    sum
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(law), Some(Ok(acks))) = (args.first(), args.get(1).map(|a| a.parse::<u64>())) else {
+        eprintln!("usage: ack_cost LAW ACKS [remote]");
+        return ExitCode::from(2);
+    };
+    let remote = args.get(2).is_some_and(|a| a == "remote");
+    let sum = match law.as_str() {
+        "swift" => swift::Params::new(&swift::Config::default())
+            .map(|p| stream::<swift::Swift>(&p, acks, remote)),
+        "swift_vaisf" => vaisf::Params::new(&vaisf::Config::default())
+            .map(|p| stream::<vaisf::SwiftVaiSf>(&p, acks, remote)),
+        "timely" => timely::Params::new(&timely::Config::default())
+            .map(|p| stream::<timely::Timely>(&p, acks, remote)),
+        "theta_powertcp" => powertcp::Params::new(&powertcp::Config::default())
+            .map(|p| stream::<powertcp::ThetaPowerTcp>(&p, acks, remote)),
+        other => {
+            eprintln!("ack_cost: unknown law {other}");
+            return ExitCode::from(2);
+        }
+    };
+    match sum {
+        Ok(v) => {
+            println!("{law} {acks} {v}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ack_cost: default parameters refused: {e:?}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdcc_bench_main.c - per-ACK cost of congestion controls, counted in instructions inside the kernel
+ * (issue #13; Documentation/results/cost.md). A test module, like rdcc_kunit.ko: never linked into
+ * a product module, built only by `cargo xtask bench` (modules/Kbuild, RDCC_BENCH=1).
+ *
+ * Method. The guest runs under QEMU TCG with `-icount shift=0`: the virtual clock advances exactly
+ * 2^0 = 1 ns per executed guest instruction, and the TSC and so ktime follow it. The instructions
+ * a piece of code executes are then the ktime delta around it. With interrupts off nothing else
+ * runs on the CPU meanwhile. The count is checked first against a loop of known length
+ * (RDCC-BENCH-CHECK: `dec; jnz` = 2 instructions per iteration); if ktime's calibrated scale is
+ * not exact, the raw TSC (which under -icount counts the same virtual ns) is used instead.
+ *
+ * The socket. A real TCP socket from sock_create_kern() (tcp_v4_init_sock/tcp_init_sock have
+ * initialised it exactly as for a user socket: RTT estimator, cwnd 10, clamp, pacing limits,
+ * rate-sample state, icsk_ca_priv), given its algorithm through the ordinary
+ * setsockopt(TCP_CONGESTION) path (which autoloads the module and takes a module reference). It
+ * stays in TCP_CLOSE, so the stack never transmits; the fields an ACK updates are set by the
+ * stream below, and the algorithm's init runs as tcp_init_congestion_control would run it. A
+ * kzalloc'ed tcp_sock was the alternative; it would miss whatever tcp_init_sock sets that a CA
+ * reads (snd_cwnd_clamp, sk_max_pacing_rate, mdev, the net namespace's sysctls), and the real
+ * socket costs nothing extra.
+ *
+ * One ACK = the CA calls tcp_ack() makes in 6.12, in its order: pkts_acked (from
+ * tcp_clean_rtx_queue), in_ack_event, then tcp_cong_control: cong_control if the algorithm has
+ * one, else cong_avoid (the ACKs are in order and Open: tcp_may_raise_cwnd holds) followed by the
+ * kernel's tcp_update_pacing_rate, transcribed below because it is static in tcp_input.c (our
+ * rdcc_apply does the equivalent work inside cong_control, so both sides pay for pacing).
+ * The stream's own bookkeeping (clock, sequence numbers, RTT draw, rate sample) runs in a pass
+ * without any CA call, and that pass's count is subtracted.
+ */
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/irqflags.h>
+#include <linux/string.h>
+#include <asm/msr.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely theta_powertcp";
+module_param_string(algos, algos, sizeof(algos), 0444);
+MODULE_PARM_DESC(algos, "congestion controls to measure, space separated");
+
+static char tag[16] = "now";
+module_param_string(tag, tag, sizeof(tag), 0444);
+MODULE_PARM_DESC(tag, "name of this measurement set in the output (e.g. before, after)");
+
+static unsigned int acks = 20000;
+module_param(acks, uint, 0444);
+MODULE_PARM_DESC(acks, "timed ACKs per algorithm and stream (after as many untimed warm-up ACKs)");
+
+/* tcp_ack's flag bits the stream's ACKs carry (private to net/ipv4/tcp_input.c in 6.12) */
+#define BENCH_FLAG_DATA_ACKED		0x04
+#define BENCH_FLAG_SND_UNA_ADVANCED	0x400
+
+#define BENCH_CHUNK 500		/* ACKs per interrupts-off window */
+#define BENCH_MSS 1448
+
+struct bench_stream {
+	const char *name;
+	u32 rtt_min_us, rtt_span_us;	/* RTT samples uniform in [min, min + span) */
+	u32 ack_gap_ns;			/* time between ACKs */
+	u32 pkts_per_ack;		/* segments each ACK covers */
+	u32 cwnd0, clamp;		/* initial window and snd_cwnd_clamp, packets */
+};
+
+/*
+ * dc: 100 Gbit/s, 18-30 µs RTTs, delayed ACKs (2 x 1500 B on the wire = 240 ns apart), windows of
+ * tens of packets. subpkt: an incast with a window below one packet: one segment per ACK, one ACK
+ * every 10 µs on this flow, 150-250 µs RTTs (the queue the incast builds).
+ */
+static const struct bench_stream streams[] = {
+	{ "dc", 18, 12, 240, 2, 40, 64 },
+	{ "subpkt", 150, 100, 10000, 1, 2, 64 },
+};
+
+/*
+ * The clock read around the measured code: ktime (the kernel's clocksource, normally the TSC
+ * scaled to ns) or the raw TSC. Under -icount both advance with instructions; the raw TSC is the
+ * fallback when the clocksource's calibrated scale is not exactly 1 (checked at load).
+ */
+static bool use_tsc;
+
+static __always_inline u64 bench_now(void)
+{
+	return use_tsc ? rdtsc_ordered() : ktime_get_ns();
+}
+
+struct bench_flow {
+	u64 now_ns;
+	u32 rng;
+	struct rate_sample rs;
+};
+
+static inline u32 bench_rand(u32 *s)
+{
+	/* xorshift32: the same RTT sequence for every algorithm */
+	u32 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*s = x;
+	return x;
+}
+
+/* Advance the stream by one ACK: what tcp_ack and tcp_rate_gen have done before the CA calls. */
+static __always_inline void bench_step(struct sock *sk, const struct bench_stream *st,
+				       struct bench_flow *f)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 rtt_us = st->rtt_min_us + bench_rand(&f->rng) % st->rtt_span_us;
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	f->now_ns += st->ack_gap_ns;
+	tp->tcp_clock_cache = f->now_ns;
+	tp->tcp_mstamp = div_u64(f->now_ns, NSEC_PER_USEC);
+	tp->snd_una += st->pkts_per_ack * BENCH_MSS;
+	tp->snd_nxt = tp->snd_una + cwnd * BENCH_MSS;
+	tp->packets_out = cwnd;
+	tp->max_packets_out = cwnd;
+	tp->is_cwnd_limited = 1;
+	tp->delivered += st->pkts_per_ack;
+	tp->delivered_mstamp = tp->tcp_mstamp;
+	tp->srtt_us = tp->srtt_us - (tp->srtt_us >> 3) + rtt_us; /* tcp_rtt_estimator's EWMA */
+
+	f->rs.prior_delivered = tp->delivered - cwnd;
+	f->rs.delivered = cwnd;
+	f->rs.interval_us = rtt_us;
+	f->rs.rtt_us = rtt_us;
+	f->rs.acked_sacked = st->pkts_per_ack;
+	f->rs.prior_in_flight = cwnd;
+	f->rs.last_end_seq = tp->snd_una;
+}
+
+/* tcp_update_pacing_rate (net/ipv4/tcp_input.c, 6.12), static there. */
+static __always_inline void bench_pacing_rate(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3);
+
+	if (tcp_snd_cwnd(tp) < tp->snd_ssthresh / 2)
+		rate *= READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ss_ratio);
+	else
+		rate *= READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ca_ratio);
+	rate *= max(tcp_snd_cwnd(tp), tp->packets_out);
+	if (likely(tp->srtt_us))
+		do_div(rate, tp->srtt_us);
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+/* The CA calls of one ACK, in tcp_ack's order. */
+static __always_inline void bench_ack(struct sock *sk, const struct tcp_congestion_ops *ca,
+				      const struct bench_stream *st, struct bench_flow *f)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ca->pkts_acked) {
+		struct ack_sample sample = { .pkts_acked = st->pkts_per_ack,
+					     .rtt_us = f->rs.rtt_us };
+
+		sample.in_flight = tp->mss_cache * (tp->delivered - f->rs.prior_delivered);
+		ca->pkts_acked(sk, &sample);
+	}
+	if (ca->in_ack_event)
+		ca->in_ack_event(sk, 0);
+	if (ca->cong_control) {
+		ca->cong_control(sk, tp->snd_una, BENCH_FLAG_DATA_ACKED | BENCH_FLAG_SND_UNA_ADVANCED, &f->rs);
+	} else {
+		ca->cong_avoid(sk, tp->snd_una, st->pkts_per_ack);
+		tp->snd_cwnd_stamp = tcp_jiffies32;
+		bench_pacing_rate(sk);
+	}
+}
+
+/* Run `n` ACKs; with `timed`, return the instructions they took (ktime under icount). */
+static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *ca,
+			      const struct bench_stream *st, struct bench_flow *f, u32 n)
+{
+	u64 total = 0;
+	u32 done = 0;
+
+	while (done < n) {
+		u32 k = min_t(u32, BENCH_CHUNK, n - done), i;
+		unsigned long flags;
+		u64 t0, t1;
+
+		local_irq_save(flags);
+		t0 = bench_now();
+		if (ca) {
+			for (i = 0; i < k; i++) {
+				bench_step(sk, st, f);
+				bench_ack(sk, ca, st, f);
+			}
+		} else {
+			for (i = 0; i < k; i++) {
+				bench_step(sk, st, f);
+				barrier();
+			}
+		}
+		t1 = bench_now();
+		local_irq_restore(flags);
+		total += t1 - t0;
+		done += k;
+	}
+	return total;
+}
+
+/* A fresh socket running `name` (NULL: the default, for the stream-only pass), set up for `st`. */
+static int bench_socket(const char *name, const struct bench_stream *st, struct socket **out)
+{
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
+	if (err)
+		return err;
+	sk = sock->sk;
+	if (name) {
+		char ca[TCP_CA_NAME_MAX];
+
+		strscpy(ca, name, sizeof(ca));
+		err = sk->sk_prot->setsockopt(sk, SOL_TCP, TCP_CONGESTION, KERNEL_SOCKPTR(ca),
+					      strlen(ca));
+		if (err) {
+			sock_release(sock);
+			return err;
+		}
+	}
+	lock_sock(sk);
+	tp = tcp_sk(sk);
+	tp->mss_cache = BENCH_MSS;
+	tcp_snd_cwnd_set(tp, st->cwnd0);
+	tp->snd_cwnd_clamp = st->clamp;
+	tp->snd_ssthresh = st->cwnd0;	/* congestion avoidance from the first ACK */
+	tp->srtt_us = (st->rtt_min_us + st->rtt_span_us / 2) << 3;
+	tp->mdev_us = tp->srtt_us >> 3;
+	tp->snd_una = 1;
+	tp->snd_nxt = 1 + st->cwnd0 * BENCH_MSS;
+	tp->tcp_clock_cache = 1000000;
+	tp->tcp_mstamp = 1000;
+	/* tcp_init_congestion_control, which a TCP_CLOSE socket has not run yet */
+	tp->prior_ssthresh = 0;
+	if (inet_csk(sk)->icsk_ca_ops->init)
+		inet_csk(sk)->icsk_ca_ops->init(sk);
+	inet_csk(sk)->icsk_ca_initialized = 1;
+	release_sock(sk);
+	*out = sock;
+	return 0;
+}
+
+/* Instructions of `n` ACKs of `st` (stream bookkeeping included) on `name`, or of the stream
+ * alone when name is NULL; the same warm-up precedes the timed part in both. */
+static int bench_measure(const char *name, const struct bench_stream *st, u32 n, u64 *insns,
+			 u32 *cwnd_end)
+{
+	struct bench_flow f = { .now_ns = 1000000, .rng = 2463534242U };
+	const struct tcp_congestion_ops *ca;
+	struct socket *sock;
+	int err = bench_socket(name, st, &sock);
+
+	if (err)
+		return err;
+	lock_sock(sock->sk);
+	ca = name ? inet_csk(sock->sk)->icsk_ca_ops : NULL;
+	bench_run(sock->sk, ca, st, &f, n);
+	*insns = bench_run(sock->sk, ca, st, &f, n);
+	*cwnd_end = tcp_snd_cwnd(tcp_sk(sock->sk));
+	release_sock(sock->sk);
+	sock_release(sock);
+	return 0;
+}
+
+/* The method check: a loop of 2 instructions per iteration must count as 2 per iteration. */
+static noinline u64 bench_check(u32 iters)
+{
+	unsigned long flags, n = iters;
+	u64 t0, t1;
+
+	local_irq_save(flags);
+	t0 = bench_now();
+	asm volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+	t1 = bench_now();
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
+static int __init rdcc_bench_init(void)
+{
+	char list[sizeof(algos)], *cur, *name;
+	unsigned int s;
+	u64 c0, c1, k_milli, t_milli;
+
+	if (!acks)
+		return -EINVAL;
+	/* Two loop lengths: the difference removes the clock read's own cost exactly. */
+	use_tsc = false;
+	c0 = bench_check(1000);
+	c1 = bench_check(1001000);
+	k_milli = div_u64((c1 - c0) * 1000, 1000000);
+	use_tsc = true;
+	c0 = bench_check(1000);
+	c1 = bench_check(1001000);
+	t_milli = div_u64((c1 - c0) * 1000, 1000000);
+	/* ktime unless its scale is off (2.000 expected) and the raw TSC's is not */
+	use_tsc = (k_milli < 1995 || k_milli > 2005) && t_milli >= 1995 && t_milli <= 2005;
+	pr_info("RDCC-BENCH-CHECK loop=2 measured_milli=%llu ktime_milli=%llu tsc_milli=%llu clock=%s\n",
+		use_tsc ? t_milli : k_milli, k_milli, t_milli, use_tsc ? "tsc" : "ktime");
+
+	for (s = 0; s < ARRAY_SIZE(streams); s++) {
+		const struct bench_stream *st = &streams[s];
+		u64 base;
+		u32 cw;
+		int err = bench_measure(NULL, st, acks, &base, &cw);
+
+		if (err) {
+			pr_err("RDCC-BENCH-ERROR stream=%s socket: %d\n", st->name, err);
+			return err;
+		}
+		pr_info("RDCC-BENCH-BASE stream=%s acks=%u insns=%llu\n", st->name, acks, base);
+		strscpy(list, algos, sizeof(list));
+		cur = list;
+		while ((name = strsep(&cur, " ,")) != NULL) {
+			u64 t;
+
+			if (!*name)
+				continue;
+			err = bench_measure(name, st, acks, &t, &cw);
+			if (err) {
+				pr_info("RDCC-BENCH-ERROR stream=%s algo=%s err=%d\n", st->name, name,
+					err);
+				continue;
+			}
+			pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
+				tag, st->name, name, acks, t, base, cw);
+		}
+	}
+	pr_info("RDCC-BENCH-DONE set=%s\n", tag);
+	return 0;
+}
+
+static void __exit rdcc_bench_exit(void)
+{
+}
+
+module_init(rdcc_bench_init);
+module_exit(rdcc_bench_exit);
+MODULE_DESCRIPTION("rdcc: per-ACK instruction counts of congestion controls (test module)");
+MODULE_LICENSE("GPL");

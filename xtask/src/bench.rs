@@ -1,0 +1,387 @@
+//! `cargo xtask bench`: the per-ACK cost of every congestion control, counted in instructions
+//! inside the guest kernel (issue #13, Documentation/results/cost.md).
+//!
+//! Builds the modules with the benchmark module `rdcc_bench.ko` (modules/bench/), boots the qemu
+//! kernel under TCG with `-icount shift=0` (1 ns of guest time per instruction), loads the in-tree
+//! algorithms (modprobe) and ours (insmod), then `rdcc_bench.ko`, whose init drives every
+//! algorithm through the same synthetic ACK streams and logs `RDCC-BENCH` lines. This file
+//! parses them into the table: instructions per ACK (the stream's own bookkeeping subtracted)
+//! and the ratio to dctcp, per stream.
+
+use crate::util::{err, fmt_dur, out_dir, repo_root, run_capture, Result};
+use crate::{kernel, modules, say, vm};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// Default algorithms, in table order: the kernel's, then ours.
+pub const ALGOS: &[&str] = &[
+    "reno",
+    "cubic",
+    "dctcp",
+    "bbr",
+    "vegas",
+    "swift",
+    "swift_vaisf",
+    "timely",
+    "theta_powertcp",
+];
+
+/// Timed ACKs per algorithm and stream (the same number of warm-up ACKs precede them).
+pub const ACKS: u32 = 20_000;
+
+/// One measured (stream, algorithm).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The measurement set (`before`/`after` with `--before`, else `now`).
+    pub set: String,
+    pub stream: String,
+    pub algo: String,
+    pub acks: u64,
+    /// Instructions of the timed ACKs, stream bookkeeping included.
+    pub insns: u64,
+    /// Instructions of the same ACKs without any CA call.
+    pub base: u64,
+    pub cwnd_end: u64,
+}
+
+impl Row {
+    /// Instructions per ACK of the algorithm alone.
+    pub fn per_ack(&self) -> f64 {
+        self.insns.saturating_sub(self.base) as f64 / self.acks.max(1) as f64
+    }
+}
+
+/// What the guest reported.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Report {
+    /// The method check: measured instructions per iteration of a 2-instruction loop, x1000.
+    pub check_milli: Option<u64>,
+    /// The clock the guest measured with: `ktime`, or `tsc` when ktime's scale was not exact.
+    pub clock: String,
+    pub rows: Vec<Row>,
+    pub errors: Vec<String>,
+    /// Sets whose run completed.
+    pub done: Vec<String>,
+}
+
+fn kv(line: &str) -> BTreeMap<&str, &str> {
+    line.split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .collect()
+}
+
+/// Parse the `RDCC-BENCH*` lines of the console (dmesg copies, with or without timestamps).
+pub fn parse(console: &str) -> Report {
+    let mut r = Report::default();
+    for line in console.lines() {
+        let Some(pos) = line.find("RDCC-BENCH") else {
+            continue;
+        };
+        let l = &line[pos..];
+        let f = kv(l);
+        let num = |k: &str| f.get(k).and_then(|v| v.parse::<u64>().ok());
+        if l.starts_with("RDCC-BENCH-CHECK") {
+            r.check_milli = num("measured_milli");
+            r.clock = f.get("clock").unwrap_or(&"ktime").to_string();
+        } else if l.starts_with("RDCC-BENCH-ERROR") {
+            r.errors.push(l.to_string());
+        } else if l.starts_with("RDCC-BENCH-DONE") {
+            r.done.push(f.get("set").unwrap_or(&"now").to_string());
+        } else if l.starts_with("RDCC-BENCH ") {
+            let (Some(set), Some(stream), Some(algo)) =
+                (f.get("set"), f.get("stream"), f.get("algo"))
+            else {
+                r.errors.push(format!("unparsed: {l}"));
+                continue;
+            };
+            match (num("acks"), num("insns"), num("base"), num("cwnd_end")) {
+                (Some(acks), Some(insns), Some(base), Some(cwnd_end)) => r.rows.push(Row {
+                    set: set.to_string(),
+                    stream: stream.to_string(),
+                    algo: algo.to_string(),
+                    acks,
+                    insns,
+                    base,
+                    cwnd_end,
+                }),
+                _ => r.errors.push(format!("unparsed: {l}")),
+            }
+        }
+    }
+    r
+}
+
+fn first_seen<'a>(it: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut v: Vec<&str> = Vec::new();
+    for x in it {
+        if !v.contains(&x) {
+            v.push(x);
+        }
+    }
+    v
+}
+
+/// The table: one block per stream, one row per algorithm, and per measurement set the
+/// instructions per ACK and the ratio to dctcp (of the same set).
+pub fn table(r: &Report) -> String {
+    let mut s = String::new();
+    let sets = first_seen(r.rows.iter().map(|x| x.set.as_str()));
+    for st in first_seen(r.rows.iter().map(|x| x.stream.as_str())) {
+        let rows: Vec<&Row> = r.rows.iter().filter(|x| x.stream == st).collect();
+        let _ = writeln!(s, "stream {st} ({} ACKs each)", rows[0].acks);
+        let _ = write!(s, "  {:<16}", "algorithm");
+        for set in &sets {
+            let _ = write!(s, " {:>14} {:>8}", format!("{set} insn/ACK"), "÷ dctcp");
+        }
+        let _ = writeln!(s);
+        for algo in first_seen(rows.iter().map(|x| x.algo.as_str())) {
+            let _ = write!(s, "  {algo:<16}");
+            for set in &sets {
+                let get = |a: &str| {
+                    rows.iter()
+                        .find(|x| x.set == *set && x.algo == a)
+                        .map(|x| x.per_ack())
+                };
+                match (get(algo), get("dctcp")) {
+                    (Some(v), Some(d)) if d > 0.0 => {
+                        let _ = write!(s, " {v:>14.1} {:>8.2}", v / d);
+                    }
+                    (Some(v), _) => {
+                        let _ = write!(s, " {v:>14.1} {:>8}", "-");
+                    }
+                    _ => {
+                        let _ = write!(s, " {:>14} {:>8}", "-", "-");
+                    }
+                }
+            }
+            let _ = writeln!(s);
+        }
+    }
+    s
+}
+
+/// The guest job: load the kernel's algorithms, then ours, then the benchmark, and copy its
+/// lines to the console. With `before` (our algorithms built from another commit, installed as
+/// `before-tcp_<name>.ko`) that set runs first and is unloaded before the work tree's.
+fn job(algos: &[String], acks: u32, before: bool) -> String {
+    let ours = |a: &str| !matches!(a, "reno" | "cubic" | "dctcp" | "bbr" | "vegas");
+    let mut j = String::from("modprobe ipv6 2>/dev/null\nrc=0\n");
+    for a in algos
+        .iter()
+        .filter(|a| !ours(a) && !matches!(a.as_str(), "reno" | "cubic"))
+    {
+        let _ = writeln!(j, "modprobe tcp_{a} || echo \"RDCC-BENCH-ERROR load {a}\"");
+    }
+    let run = |j: &mut String, set: &str, prefix: &str| {
+        for a in algos.iter().filter(|a| ours(a)) {
+            let _ = writeln!(
+                j,
+                "insmod /lib/modules/rdcc/{prefix}tcp_{a}.ko || echo \"RDCC-BENCH-ERROR load {set} {a}\""
+            );
+        }
+        let _ = writeln!(
+            j,
+            "insmod /lib/modules/rdcc/{} algos={} acks={acks} tag={set} || rc=1\nrmmod rdcc_bench",
+            modules::BENCH_KO,
+            algos.join(",")
+        );
+        for a in algos.iter().filter(|a| ours(a)) {
+            let _ = writeln!(j, "rmmod tcp_{a}");
+        }
+    };
+    if before {
+        run(&mut j, "before", "before-");
+        run(&mut j, "after", "");
+    } else {
+        run(&mut j, "now", "");
+    }
+    j.push_str("dmesg | grep RDCC-BENCH\nexit $rc\n");
+    j
+}
+
+/// Our modules built from commit `rev` (`git archive` of Kbuild, modules/ and core/src), as
+/// copies named `before-tcp_<name>.ko` for the initramfs.
+fn build_before(k: &kernel::Kernel, rev: &str) -> Result<Vec<std::path::PathBuf>> {
+    let root = repo_root();
+    let src = out_dir()?.join("bench-before-src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src)?;
+    let script = format!(
+        "git -C '{}' archive '{}' Kbuild modules core/src | tar -x -C '{}'",
+        root.display(),
+        rev.replace('\'', ""),
+        src.display()
+    );
+    run_capture(std::process::Command::new("sh").arg("-c").arg(script))?;
+    let kos = modules::build_tree(
+        k,
+        &src,
+        &format!("kbuild-bench-before-{}", k.profile.name),
+        false,
+    )?;
+    let dst = out_dir()?.join("bench-before-ko");
+    let _ = std::fs::remove_dir_all(&dst);
+    std::fs::create_dir_all(&dst)?;
+    let mut out = Vec::new();
+    for ko in kos.iter().filter(|p| modules::is_product(p)) {
+        let name = ko
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let to = dst.join(format!("before-{name}"));
+        std::fs::copy(ko, &to)?;
+        out.push(to);
+    }
+    Ok(out)
+}
+
+/// `cargo xtask bench [--algos "A B"] [--before REV] [--timeout SECS] [--quiet]`.
+pub fn run(
+    algos: Option<&str>,
+    before: Option<&str>,
+    timeout: Option<u64>,
+    quiet: bool,
+) -> Result<u8> {
+    let algos: Vec<String> = match algos {
+        Some(a) => a.split_whitespace().map(String::from).collect(),
+        None => ALGOS.iter().map(|s| s.to_string()).collect(),
+    };
+    if let Some(bad) = algos
+        .iter()
+        .find(|a| a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    {
+        return err(format!("bench: not an algorithm name: {bad:?}"));
+    }
+    let k = kernel::ensure_profile(&kernel::PROFILES[0])?;
+    let mut mods = modules::build_with(&k, true)?;
+    if !mods.iter().any(|m| m.ends_with(modules::BENCH_KO)) {
+        return err("bench: rdcc_bench.ko was not built");
+    }
+    if let Some(rev) = before {
+        say!("bench: building the product modules of {rev} for the `before` set");
+        mods.extend(build_before(&k, rev)?);
+    }
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods,
+            our_bins: vec![],
+            job: job(&algos, ACKS, before.is_some()),
+        },
+    )?;
+    let b = vm::Boot {
+        icount: true,
+        stream: !quiet,
+        timeout: Duration::from_secs(timeout.unwrap_or(1800)),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join("bench-console.log");
+    say!(
+        "bench: booting the {} kernel under TCG -icount shift=0, console log {}",
+        k.profile.name,
+        log.display()
+    );
+    let r = vm::boot(&k, &img, &b, &log)?;
+    let rep = parse(&r.console);
+    say!("bench: VM done in {}", fmt_dur(r.elapsed));
+    for e in &rep.errors {
+        println!("bench: {e}");
+    }
+    let Some(check) = rep.check_milli else {
+        return err(format!(
+            "bench: no result from the guest (exit {:?}, timed out: {}); see {}",
+            r.status,
+            r.timed_out,
+            log.display()
+        ));
+    };
+    println!(
+        "method check: a 2-instruction loop counts {}.{:03} instructions per iteration ({} clock)",
+        check / 1000,
+        check % 1000,
+        rep.clock
+    );
+    let t = table(&rep);
+    print!("{t}");
+    std::fs::write(out_dir()?.join("bench.txt"), &t)?;
+    let nsets = if before.is_some() { 2 } else { 1 };
+    let complete = rep.done.len() == nsets
+        && rep.errors.is_empty()
+        && rep.rows.len() == 2 * nsets * algos.len();
+    if !complete {
+        println!("bench: incomplete (see above and {})", log.display());
+    }
+    // The loop check must be exact to a part in a thousand, or the counts mean nothing.
+    if !(1995..=2005).contains(&check) {
+        println!("bench: the method check failed: is the guest clock instruction-driven?");
+        return Ok(1);
+    }
+    Ok(if complete && r.status == Some(0) {
+        0
+    } else {
+        1
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_tabulates() {
+        let c = "[ 1.0] RDCC-BENCH-CHECK loop=2 measured_milli=2000 ktime_overhead=40\n\
+                 [ 1.1] RDCC-BENCH-BASE stream=dc acks=100 insns=5000\n\
+                 [ 1.2] RDCC-BENCH set=now stream=dc algo=dctcp acks=100 insns=20000 base=5000 cwnd_end=40\n\
+                 [ 1.3] RDCC-BENCH set=now stream=dc algo=swift acks=100 insns=35000 base=5000 cwnd_end=30\n\
+                 [ 1.4] RDCC-BENCH-ERROR stream=dc algo=nope err=-2\n\
+                 RDCC-BENCH-DONE set=now\n";
+        let r = parse(c);
+        assert_eq!(r.check_milli, Some(2000));
+        assert_eq!(r.done, vec!["now".to_string()]);
+        assert_eq!(r.errors.len(), 1);
+        assert_eq!(r.rows.len(), 2);
+        assert_eq!(r.rows[0].per_ack(), 150.0);
+        assert_eq!(r.rows[1].per_ack(), 300.0);
+        let t = table(&r);
+        assert!(t.contains("dctcp"), "{t}");
+        let swift = t.lines().find(|l| l.contains("swift")).unwrap_or_default();
+        assert!(swift.contains("300.0") && swift.contains("2.00"), "{swift}");
+    }
+
+    #[test]
+    fn malformed_lines_are_errors() {
+        let r = parse("RDCC-BENCH set=now stream=dc algo=x acks=zz insns=1 base=1 cwnd_end=1\n");
+        assert!(r.rows.is_empty());
+        assert_eq!(r.errors.len(), 1);
+    }
+
+    #[test]
+    fn job_loads_ours_by_file_and_the_kernels_by_modprobe() {
+        let j = job(&["cubic".into(), "dctcp".into(), "swift".into()], 10, false);
+        assert!(j.contains("modprobe tcp_dctcp"));
+        assert!(j.contains("insmod /lib/modules/rdcc/tcp_swift.ko"));
+        assert!(!j.contains("tcp_cubic"));
+        assert!(j.contains("algos=cubic,dctcp,swift acks=10 tag=now"));
+        let j = job(&["dctcp".into(), "swift".into()], 10, true);
+        let b = j.find("before-tcp_swift.ko").unwrap_or(usize::MAX);
+        let a = j.find("rdcc/tcp_swift.ko").unwrap_or(0);
+        assert!(b < a, "the before set runs first:\n{j}");
+        assert!(j.contains("tag=before") && j.contains("tag=after"));
+    }
+
+    #[test]
+    fn table_has_a_column_pair_per_set() {
+        let mut c = String::new();
+        for (set, sw) in [("before", 40000), ("after", 15000)] {
+            c.push_str(&format!(
+                "RDCC-BENCH set={set} stream=dc algo=dctcp acks=100 insns=15000 base=5000 cwnd_end=1\n\
+                 RDCC-BENCH set={set} stream=dc algo=swift acks=100 insns={sw} base=5000 cwnd_end=1\n"
+            ));
+        }
+        let t = table(&parse(&c));
+        let swift = t.lines().find(|l| l.contains("swift")).unwrap_or_default();
+        assert!(swift.contains("350.0") && swift.contains("3.50"), "{t}");
+        assert!(swift.contains("100.0") && swift.contains("1.00"), "{t}");
+    }
+}
