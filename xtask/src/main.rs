@@ -453,6 +453,18 @@ fn cmd_test(o: &Opts) -> Result<u8> {
             total.extend("dkms/", dkms::check(&k)?);
         }
     }
+    // 3. The per-ACK cost benchmark once, as a smoke test: it must complete (its method check
+    //    included) and print the table; its numbers are for Documentation/results/cost.md, not
+    //    thresholds. Default plan only (it boots the qemu profile).
+    if o.kernel.is_none() {
+        let code = bench::run(None, None, Some(900), true)?;
+        let mut b = ktap::Summary::default();
+        b.record(
+            "cargo xtask bench completed (method check, every algorithm's line)",
+            code == 0,
+        );
+        total.extend("bench/", b);
+    }
 
     for res in total
         .results
