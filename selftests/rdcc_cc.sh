@@ -10,7 +10,7 @@
 #   2. unload is refused (EBUSY) while a socket uses it, and succeeds after;
 #   3. one flow through the bottleneck: at least RDCC_MIN_UTIL_PCT % of the bottleneck rate, and
 #      the mean `ss` RTT below the bound derived from the algorithm's own target (see PROFILE);
-#   4. get_info: `ss -ti` shows the module's info record (bbr:(...) layout, see ARCHITECTURE.md);
+#   4. get_info: with ss_info=2 `ss -ti` shows the law's view (bbr:(...) layout, see ARCHITECTURE.md);
 #   5. the tracepoint <module>:decision fires;
 #   6. RDCC_FLOWS (4) competing flows: Jain's index of their throughputs after RDCC_WARMUP
 #      seconds is at least 0.9;
@@ -162,7 +162,8 @@ TRACEFS=/sys/kernel/tracing
 for algo in $RDCC_RDCC_ALGOS; do
 	tap_diag "---- $algo ----"
 	mod="tcp_$algo"
-	params=$(profile_params "$algo")
+	# ss_info=2: ss -ti shows the law's view (by default it shows no record; see rdcc_glue.c)
+	params="$(profile_params "$algo") ss_info=2"
 	rmmod "$mod" 2>/dev/null
 	ko=""
 	for d in $RDCC_MODULE_DIRS; do [ -f "$d/$mod.ko" ] && ko="$d/$mod.ko" && break; done

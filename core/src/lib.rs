@@ -44,6 +44,7 @@ pub mod rqd;
 pub mod swift;
 pub mod swift_vectors;
 pub mod timely;
+pub mod units;
 pub mod timely_vectors;
 pub mod vaisf;
 pub mod vaisf_vectors;

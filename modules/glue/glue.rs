@@ -1,34 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-only
-//! The Rust half of every rdcc module: parameter validation, the per-event trampolines the C glue
-//! calls (one call per ACK), `get_info` data, and the KUnit entry points that run the core's
-//! shared test tables inside the kernel.
+//! The Rust half of every rdcc product module: parameter parsing and validation, the per-event
+//! trampolines the C glue calls (one call per ACK), and `get_info` data. No test code: the KUnit
+//! suites are the separate test module `rdcc_kunit.ko` (modules/kunit/, modules/glue/kunit.rs).
 //!
 //! A module's crate root includes the core files it needs side by side (`mod event; mod fixed;
-//! mod vectors; mod <law>; mod <law>_vectors;`), then this file with `#[macro_use]`, invokes
-//! `module!` for `RdccModule`, and invokes [`rdcc_glue!`] once. Every `unsafe` block is here.
+//! mod units; mod <law>;`), then this file with `#[macro_use]`, invokes `module!` for
+//! `RdccModule`, and invokes [`rdcc_glue!`] once. Every `unsafe` block is here.
 
-/// Generate the module type, its parameter table and the `extern "C"` entry points for one law.
+/// Generate the module type, its parameter handling and the `extern "C"` entry points for one
+/// law.
 ///
 /// - `name`: the CA name, for log lines.
 /// - `law`: the `Controller` type; `config`/`params`: its raw and validated parameter types.
-/// - `cases`: the law's `CASES` table; `run_all`: its table runner.
 /// - `fields`: every `Config` field, each exposed as a module parameter of the same name (the C
 ///   side lists the same names; a mismatch refuses the load).
 /// - `info_signal`: maps the decision's `signal` to the µs-unit `get_info` field.
+///
+/// Parameters: the validated `Params` live in a block the C glue allocates and publishes with
+/// RCU (rdcc_glue.c, "module parameters"); the hooks pass it in as `p`. The raw `Config` behind
+/// it is kept here for the next write and for reads of the parameter files; it is touched only
+/// under the module's `kernel_param_lock`, which the C side holds around every call of
+/// `rdcc_rs_configure`, `rdcc_rs_param_set` and `rdcc_rs_param_get`.
 macro_rules! rdcc_glue {
     (
         name: $name:literal,
         law: $law:ty,
         config: $cfg:ty,
         params: $params:ty,
-        cases: $cases:path,
-        run_all: $run_all:path,
         info_signal: $info_signal:expr,
         fields: [ $($field:ident),* $(,)? ] $(,)?
     ) => {
-        use core::ffi::{c_char, c_int, c_ulong, c_void};
-        use core::mem::{align_of, size_of, MaybeUninit};
-        use core::sync::atomic::{AtomicBool, Ordering};
+        use core::ffi::{c_char, c_int, c_void};
+        use core::mem::{align_of, size_of};
         use event::{AckEvent, Controller, Decision, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
@@ -36,6 +39,8 @@ macro_rules! rdcc_glue {
         // The C glue reserves event::CORE_STATE_BUDGET bytes, 8-byte aligned, for the state.
         const _: () = assert!(size_of::<LawState>() <= event::CORE_STATE_BUDGET);
         const _: () = assert!(align_of::<LawState>() <= 8);
+        // The parameter block comes from kzalloc, which aligns to at least 8 bytes.
+        const _: () = assert!(align_of::<$params>() <= 8);
         // The C side checks these sizes against the same numbers (rdcc_abi.h).
         const _: () = assert!(size_of::<AckEvent>() == 72);
         const _: () = assert!(size_of::<LossEvent>() == 16);
@@ -70,92 +75,172 @@ macro_rules! rdcc_glue {
             }
         }
 
-        /// Validated parameters: written once by `rdcc_rs_configure` before the CA is registered,
-        /// then only read.
-        static mut PARAMS: MaybeUninit<$params> = MaybeUninit::uninit();
-        static PARAMS_READY: AtomicBool = AtomicBool::new(false);
-
-        fn params() -> Option<&'static $params> {
-            if !PARAMS_READY.load(Ordering::Acquire) {
-                return None;
-            }
-            // SAFETY: PARAMS was fully written before PARAMS_READY was stored with Release
-            // (paired with the Acquire above) and is never written again.
-            Some(unsafe { &*(core::ptr::addr_of!(PARAMS) as *const $params) })
-        }
+        /// The raw values behind the current parameter block (see the macro's docs: accessed
+        /// only under the module's kernel_param_lock).
+        static mut CONFIG: $cfg = <$cfg>::DEFAULT;
 
         /// `struct rdcc_param` in rdcc_glue.c.
         #[repr(C)]
         pub struct RdccParam {
             name: *const c_char,
-            value: *mut c_ulong,
+            text: *const c_char,
         }
 
-        /// "Not given": the law's default applies.
-        const PARAM_UNSET: c_ulong = c_ulong::MAX;
+        const EINVAL: c_int = -(kernel::bindings::EINVAL as c_int);
 
-        /// Validate the module parameters into `PARAMS`; write the effective values back so
-        /// `/sys/module/<mod>/parameters/*` shows them.
+        /// Set the field `name` of `cfg` from `text` in the field's unit (core/src/units.rs).
+        /// `Err(None)`: no such field; `Err(Some(e))`: the text does not parse or fit.
+        fn set_field(cfg: &mut $cfg, name: &[u8], text: &[u8]) -> core::result::Result<(), Option<&'static str>> {
+            $(
+                if name == stringify!($field).as_bytes() {
+                    let v = units::Unit::of(stringify!($field)).parse(text).map_err(|e| Some(e.text()))?;
+                    cfg.$field = v.try_into().map_err(|_| Some("too large for this parameter"))?;
+                    return Ok(());
+                }
+            )*
+            Err(None)
+        }
+
+        fn get_field(cfg: &$cfg, name: &[u8]) -> Option<u64> {
+            $(
+                if name == stringify!($field).as_bytes() {
+                    return Some(u64::from(cfg.$field));
+                }
+            )*
+            None
+        }
+
+        /// Validate `cfg` and write its `Params` into the C-allocated block `out`.
         ///
         /// # Safety
-        /// `list` points to `n` valid entries whose `name` is a NUL-terminated string and whose
-        /// `value` points to a writable `unsigned long`; called once, before registration.
+        /// `out` points to `size_of::<$params>()` writable bytes, 8-byte aligned.
+        unsafe fn build(cfg: &$cfg, out: *mut c_void) -> core::result::Result<(), event::ParamError> {
+            let p = <$params>::new(cfg)?;
+            // SAFETY: caller contract.
+            unsafe { (out as *mut $params).write(p) };
+            Ok(())
+        }
+
+        /// Size of the parameter block the C side allocates.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_configure(list: *const RdccParam, n: u32) -> c_int {
+        pub extern "C" fn rdcc_rs_params_size() -> u32 {
+            size_of::<$params>() as u32
+        }
+
+        /// Parse the texts given at load (empty = the law's default), validate them together
+        /// and write the `Params` into `out`.
+        ///
+        /// # Safety
+        /// `list` points to `n` entries whose `name` and `text` are NUL-terminated strings;
+        /// `out` as for `build`; the caller holds the module's kernel_param_lock.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_configure(list: *const RdccParam, n: u32, out: *mut c_void) -> c_int {
             let mut cfg: $cfg = <$cfg>::DEFAULT;
             let fields: &[&str] = &[$(stringify!($field)),*];
             if list.is_null() || n as usize != fields.len() {
                 pr_err!("parameter table has {} entries, the law has {}\n", n, fields.len());
-                return -(kernel::bindings::EINVAL as c_int);
+                return EINVAL;
             }
             // SAFETY: the caller guarantees `n` valid entries at `list`.
             let entries = unsafe { core::slice::from_raw_parts(list, n as usize) };
             for e in entries {
-                // SAFETY: the caller guarantees a NUL-terminated name and a valid value pointer.
-                let (name, v) = (e.name, unsafe { *e.value });
-                // SAFETY: as above.
-                let known = false $(|| unsafe { glue::c_name_eq(name, stringify!($field)) })*;
-                if !known {
-                    pr_err!("unknown parameter in the C table\n");
-                    return -(kernel::bindings::EINVAL as c_int);
-                }
-                if v == PARAM_UNSET {
+                // SAFETY: NUL-terminated strings (caller contract).
+                let (name, text) = unsafe { (glue::c_bytes(e.name), glue::c_bytes(e.text)) };
+                if text.is_empty() {
+                    if get_field(&cfg, name).is_none() {
+                        pr_err!("unknown parameter in the C table\n");
+                        return EINVAL;
+                    }
                     continue;
                 }
-                $(
-                    // SAFETY: as above.
-                    if unsafe { glue::c_name_eq(name, stringify!($field)) } {
-                        match v.try_into() {
-                            Ok(x) => cfg.$field = x,
-                            Err(_) => {
-                                pr_err!("{}={} does not fit the parameter's type\n", stringify!($field), v);
-                                return -(kernel::bindings::EINVAL as c_int);
-                            }
-                        }
+                match set_field(&mut cfg, name, text) {
+                    Ok(()) => {}
+                    Err(None) => {
+                        pr_err!("unknown parameter in the C table\n");
+                        return EINVAL;
                     }
-                )*
-            }
-            let p = match <$params>::new(&cfg) {
-                Ok(p) => p,
-                Err(e) => {
-                    pr_err!("{}={} out of range [{}, {}]\n", e.field, e.value, e.min, e.max);
-                    return -(kernel::bindings::EINVAL as c_int);
+                    Err(Some(why)) => {
+                        pr_err!("{}={} refused: {}\n", glue::Text(name), glue::Text(text), why);
+                        return EINVAL;
+                    }
                 }
-            };
-            // SAFETY: single writer at module init; no reader before PARAMS_READY is set below.
-            unsafe { core::ptr::addr_of_mut!(PARAMS).write(MaybeUninit::new(p)) };
-            PARAMS_READY.store(true, Ordering::Release);
-            for e in entries {
-                $(
-                    // SAFETY: NUL-terminated name (caller contract).
-                    if unsafe { glue::c_name_eq(e.name, stringify!($field)) } {
-                        // SAFETY: valid, writable pointer (caller contract); the parameters are
-                        // read-only (0444), so this write at init races with nothing.
-                        unsafe { *e.value = u64::from(cfg.$field) as c_ulong };
-                    }
-                )*
             }
+            // SAFETY: caller contract.
+            if let Err(e) = unsafe { build(&cfg, out) } {
+                pr_err!("{}={} out of range [{}, {}]\n", e.field, e.value, e.min, e.max);
+                return EINVAL;
+            }
+            // SAFETY: the caller holds kernel_param_lock, which serializes every CONFIG access.
+            unsafe { *core::ptr::addr_of_mut!(CONFIG) = cfg };
             0
+        }
+
+        /// A write to one parameter after load: parse `text` (`len` bytes) into a copy of the
+        /// current values, validate the whole set and, when it holds, write the new `Params`
+        /// into `out` and keep the new values. On any error nothing changes.
+        ///
+        /// # Safety
+        /// `name` NUL-terminated; `text` points to `len` readable bytes; `out` as for `build`;
+        /// the caller holds the module's kernel_param_lock.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_param_set(name: *const c_char, text: *const u8, len: u32, out: *mut c_void) -> c_int {
+            // SAFETY: caller contract.
+            let name = unsafe { glue::c_bytes(name) };
+            // SAFETY: caller contract.
+            let text = unsafe { core::slice::from_raw_parts(text, len as usize) }.trim_ascii();
+            // SAFETY: kernel_param_lock held (caller contract): no other CONFIG access.
+            let cur: $cfg = unsafe { *core::ptr::addr_of!(CONFIG) };
+            let old = get_field(&cur, name).unwrap_or(0);
+            let mut cfg = cur;
+            match set_field(&mut cfg, name, text) {
+                Ok(()) => {}
+                Err(None) => return EINVAL,
+                Err(Some(why)) => {
+                    pr_err!("{}={} refused: {} ({}); keeping {}\n", glue::Text(name),
+                        glue::Text(text), why, units::Unit::of_bytes(name).describe(), old);
+                    return EINVAL;
+                }
+            }
+            // SAFETY: caller contract.
+            if let Err(e) = unsafe { build(&cfg, out) } {
+                pr_err!("{}={} refused: {}={} out of range [{}, {}]; keeping {}\n", glue::Text(name),
+                    glue::Text(text), e.field, e.value, e.min, e.max, old);
+                return EINVAL;
+            }
+            // SAFETY: kernel_param_lock held (caller contract).
+            unsafe { *core::ptr::addr_of_mut!(CONFIG) = cfg };
+            0
+        }
+
+        /// The effective value of one parameter, in the unit its name states.
+        ///
+        /// # Safety
+        /// `name` NUL-terminated; `value` writable; the caller holds kernel_param_lock.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_param_get(name: *const c_char, value: *mut u64) -> c_int {
+            // SAFETY: caller contract.
+            let name = unsafe { glue::c_bytes(name) };
+            // SAFETY: kernel_param_lock held (caller contract).
+            let cfg: $cfg = unsafe { *core::ptr::addr_of!(CONFIG) };
+            match get_field(&cfg, name) {
+                Some(v) => {
+                    // SAFETY: caller contract.
+                    unsafe { *value = v };
+                    0
+                }
+                None => EINVAL,
+            }
+        }
+
+        /// The published parameter block.
+        ///
+        /// # Safety
+        /// `p` is the block behind rdcc_params_cur, dereferenced under rcu_read_lock by the
+        /// caller and not freed before that read side ends (the writer frees an old block only
+        /// after synchronize_rcu); it was fully written by `build` before being published.
+        unsafe fn params<'a>(p: *const c_void) -> &'a $params {
+            // SAFETY: see the function's contract.
+            unsafe { &*(p as *const $params) }
         }
 
         /// Reinterpret the C glue's per-socket area as the law's state.
@@ -163,58 +248,55 @@ macro_rules! rdcc_glue {
         /// # Safety
         /// `st` points to the `core` array of `struct rdcc_priv` in `icsk_ca_priv`: at least
         /// `CORE_STATE_BUDGET` bytes, 8-byte aligned (asserted above), which the kernel zeroes
-        /// when the CA is assigned and which is only accessed under the socket lock (or by the
-        /// single KUnit thread), so the reference is unique for the call. All-zero is a valid
-        /// state (core invariant, tested in core/tests/zeroed_state.rs).
+        /// when the CA is assigned and which is written only by these hooks under the socket
+        /// lock, so the reference is unique for the call. The lockless readers (get_info) never
+        /// come here: they pass a private snapshot to `rdcc_rs_info`/`rdcc_rs_report`. All-zero
+        /// is a valid state (core invariant, tested in core/tests/zeroed_state.rs).
         unsafe fn state<'a>(st: *mut c_void) -> &'a mut LawState {
             // SAFETY: see the function's contract.
             unsafe { &mut *(st as *mut LawState) }
         }
 
         /// # Safety
-        /// `st` as for [`state`]; `out` is a valid, writable `struct rdcc_decision`.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` is a valid, writable decision.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_init(st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_init(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::init(p, state(st), now_ns, mss) };
+            unsafe { *out = <$law as Controller>::init(params(p), state(st), now_ns, mss) };
         }
 
         /// # Safety
-        /// `st` as for [`state`]; `ev` a valid event; `out` a valid, writable decision.
+        /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_ack(st: *mut c_void, ev: *const AckEvent, out: *mut Decision) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, out: *mut Decision) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_ack(p, state(st), &*ev) };
+            unsafe { *out = <$law as Controller>::on_ack(params(p), state(st), &*ev) };
         }
 
         /// # Safety
-        /// `st` as for [`state`]; `ev` a valid event with a `kind` of 1 or 2; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event with a `kind` of 1
+        /// or 2; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_loss(st: *mut c_void, ev: *const LossEvent, out: *mut Decision) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_on_loss(p: *const c_void, st: *mut c_void, ev: *const LossEvent, out: *mut Decision) {
             // SAFETY: caller contract (the C glue only passes RDCC_LOSS_FAST_RECOVERY/RTO, the
             // two values of LossKind, so the enum field is valid).
-            unsafe { *out = <$law as Controller>::on_loss(p, state(st), &*ev) };
+            unsafe { *out = <$law as Controller>::on_loss(params(p), state(st), &*ev) };
         }
 
         /// # Safety
-        /// `st` as for [`state`]; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_idle(st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_on_idle(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_idle_restart(p, state(st), now_ns, mss) };
+            unsafe { *out = <$law as Controller>::on_idle_restart(params(p), state(st), now_ns, mss) };
         }
 
         /// # Safety
-        /// `st` as for [`state`]; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_undo(st: *mut c_void, mss: u32, out: *mut Decision) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_on_undo(p: *const c_void, st: *mut c_void, mss: u32, out: *mut Decision) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_undo(p, state(st), mss) };
+            unsafe { *out = <$law as Controller>::on_undo(params(p), state(st), mss) };
         }
 
         /// `struct rdcc_info` in rdcc_glue.c.
@@ -227,13 +309,16 @@ macro_rules! rdcc_glue {
         }
 
         /// # Safety
-        /// `st` as for [`state`] (read only); `out` a valid, writable `struct rdcc_info`.
+        /// `p` as for [`params`]; `st` points to a state the caller owns and nobody writes
+        /// during the call (get_info's private snapshot, or the live area under the socket
+        /// lock), `CORE_STATE_BUDGET` bytes, 8-byte aligned, holding a valid state (every field
+        /// a whole value: see rdcc_snapshot in rdcc_glue.c); `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_info(st: *const c_void, mss: u32, out: *mut RdccInfo) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_info(p: *const c_void, st: *const c_void, mss: u32, out: *mut RdccInfo) {
             // SAFETY: caller contract; shared access only.
             let s = unsafe { &*(st as *const LawState) };
-            let d = <$law as Controller>::current(p, s, mss);
+            // SAFETY: caller contract.
+            let d = <$law as Controller>::current(unsafe { params(p) }, s, mss);
             let mss = u64::from(mss.max(1));
             let f: fn(i64) -> u32 = $info_signal;
             // SAFETY: caller contract.
@@ -250,14 +335,13 @@ macro_rules! rdcc_glue {
         /// Fabric and endpoint delay, hops and binding window for the tracepoint and `ss`.
         ///
         /// # Safety
-        /// `st` as for [`state`] (read only); `out` a valid, writable `struct rdcc_report`.
+        /// As for [`rdcc_rs_info`]; `out` a valid, writable `struct rdcc_report`.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_report(st: *const c_void, out: *mut Report) {
-            let Some(p) = params() else { return };
+        pub unsafe extern "C" fn rdcc_rs_report(p: *const c_void, st: *const c_void, out: *mut Report) {
             // SAFETY: caller contract; shared access only.
             let s = unsafe { &*(st as *const LawState) };
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::report(p, s) };
+            unsafe { *out = <$law as Controller>::report(params(p), s) };
         }
 
         /// Parse the TCP option bytes of one ACK for the remote-delay option (core/src/rqd.rs);
@@ -284,155 +368,7 @@ macro_rules! rdcc_glue {
             size_of::<LawState>() as u32
         }
 
-        /// `struct rdcc_kunit_report` in rdcc_glue.c.
-        #[repr(C)]
-        pub struct RdccKunitReport {
-            cases: u32,
-            failed_case: u32,
-            failed_step: u32,
-            got_cwnd_q16: u64,
-            want_cwnd_q16: u64,
-            got_rate: u64,
-            want_rate: u64,
-            got_reason: u32,
-            want_reason: u32,
-            name: [u8; 48],
-        }
-
-        /// Run the law's shared vector table (the same `CASES` the host tests run).
-        ///
-        /// # Safety
-        /// `r` is a valid, writable report.
-        #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_kunit_vectors(r: *mut RdccKunitReport) -> c_int {
-            // SAFETY: caller contract.
-            let r = unsafe { &mut *r };
-            match $run_all() {
-                Ok(n) => {
-                    r.cases = n as u32;
-                    0
-                }
-                Err((idx, m)) => {
-                    r.failed_case = idx as u32;
-                    r.failed_step = m.step as u32;
-                    r.got_cwnd_q16 = m.got.cwnd_bytes_q16;
-                    r.want_cwnd_q16 = m.want.cwnd_bytes_q16;
-                    r.got_rate = m.got.pacing_rate_bps;
-                    r.want_rate = m.want.pacing_rate_bps;
-                    r.got_reason = m.got.reason as u32;
-                    r.want_reason = m.want.reason.map(|x| x as u32).unwrap_or(u32::MAX);
-                    if let Some(c) = $cases.get(idx) {
-                        glue::write_msg(&mut r.name, c.name);
-                    }
-                    -(kernel::bindings::EINVAL as c_int)
-                }
-            }
-        }
-
-        /// Drive `steps` pseudo-random events (xorshift from `seed`, including hostile values)
-        /// through the law from all-zero state and check the kernel's bounds after each.
-        ///
-        /// # Safety
-        /// `msg` points to `len` writable bytes.
-        #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_kunit_bounds(seed: u64, steps: u32, msg: *mut u8, len: u32) -> c_int {
-            let Some(p) = params() else { return -(kernel::bindings::EINVAL as c_int) };
-            match glue::bounds_run::<$law>(p, seed, steps) {
-                Ok(()) => 0,
-                Err(text) => {
-                    // SAFETY: caller contract.
-                    let buf = unsafe { core::slice::from_raw_parts_mut(msg, len as usize) };
-                    glue::write_msg(buf, text);
-                    -(kernel::bindings::EINVAL as c_int)
-                }
-            }
-        }
     };
-}
-
-use super::event::{AckEvent, Controller, Decision, LossEvent, LossKind};
-use super::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
-
-/// Largest window any law may output, bytes Q16 (the fuzz target checks the same bound).
-const CWND_CEILING_Q16: u64 = (MAX_CWND_PKTS * MAX_MSS_BYTES as u64) << 16;
-
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
-fn check(d: &Decision) -> Result<(), &'static str> {
-    if d.pacing_rate_bps > MAX_RATE_BPS {
-        return Err("pacing rate above MAX_RATE_BPS");
-    }
-    if d.cwnd_bytes_q16 > CWND_CEILING_Q16 {
-        return Err("window above the ceiling");
-    }
-    Ok(())
-}
-
-/// The in-kernel property check behind `rdcc_rs_kunit_bounds`.
-pub(crate) fn bounds_run<C: Controller>(p: &C::Params, seed: u64, steps: u32) -> Result<(), &'static str> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut s = C::State::default();
-    let mut now: u64 = 1_000_000;
-    let mut una = 0u32;
-    if seed % 2 == 0 {
-        check(&C::init(p, &mut s, now, 1448))?;
-    }
-    for _ in 0..steps {
-        let r = xorshift(&mut x);
-        now = match r % 16 {
-            0 => now.wrapping_sub(r % 10_000),
-            1 => r,
-            _ => now.wrapping_add(r % 100_000),
-        };
-        let d = match (r >> 8) % 10 {
-            0..=6 => {
-                let acked = (xorshift(&mut x) % 65_536) as u32;
-                una = una.wrapping_add(acked);
-                let nxt = una.wrapping_add((xorshift(&mut x) % 1_000_000) as u32);
-                let rtt = match xorshift(&mut x) % 8 {
-                    0 => 0,
-                    1 => u64::MAX,
-                    2 => xorshift(&mut x),
-                    _ => 10_000 + xorshift(&mut x) % 1_000_000,
-                };
-                let ev = AckEvent {
-                    now_ns: now,
-                    rtt_ns: rtt,
-                    remote_delay_ns: xorshift(&mut x) % rtt.saturating_mul(2).max(1),
-                    delivered_bytes: xorshift(&mut x),
-                    acked_bytes: acked,
-                    inflight_bytes: xorshift(&mut x) as u32,
-                    mss_bytes: match xorshift(&mut x) % 4 {
-                        0 => 0,
-                        1 => 9000,
-                        2 => xorshift(&mut x) as u32,
-                        _ => 1448,
-                    },
-                    snd_una: una,
-                    snd_nxt: nxt,
-                    flags: (xorshift(&mut x) & 0xff) as u32,
-                    hops: xorshift(&mut x) as u8,
-                    _pad: [0; 3],
-                    local_rx_delay_ns: 0,
-                    telemetry: 0,
-                };
-                C::on_ack(p, &mut s, &ev)
-            }
-            7 => {
-                let kind = if r & 1 == 0 { LossKind::FastRecovery } else { LossKind::RetransmitTimeout };
-                C::on_loss(p, &mut s, &LossEvent { now_ns: now, mss_bytes: 1448, kind })
-            }
-            8 => C::on_idle_restart(p, &mut s, now, 1448),
-            _ => C::on_undo(p, &mut s, 1448),
-        };
-        check(&d)?;
-    }
-    Ok(())
 }
 
 /// Does the NUL-terminated C string at `p` equal `want`? Reads at most `want.len() + 1` bytes
@@ -459,16 +395,38 @@ pub(crate) unsafe fn c_name_eq(p: *const core::ffi::c_char, want: &str) -> bool 
     }
 }
 
-/// Copy `text` into `buf` as a NUL-terminated string, truncating (no panicking slice ops: the
-/// modules must reference no panic symbol).
-pub(crate) fn write_msg(buf: &mut [u8], text: &str) {
-    let room = buf.len().saturating_sub(1);
-    let mut end = 0usize;
-    for (dst, src) in buf.iter_mut().zip(text.bytes().take(room)) {
-        *dst = src;
-        end = end.wrapping_add(1); // at most buf.len()
+
+/// The bytes of the NUL-terminated C string at `p` (without the terminator), at most 64.
+/// Hand-rolled for the same reason as [`c_name_eq`].
+///
+/// # Safety
+/// `p` points to a NUL-terminated string that outlives the returned slice.
+pub(crate) unsafe fn c_bytes<'a>(p: *const core::ffi::c_char) -> &'a [u8] {
+    const MAX: usize = 64;
+    let mut n = 0usize;
+    while n < MAX {
+        // SAFETY: every byte up to and including the terminator is readable (caller contract),
+        // and the loop stops at the first NUL.
+        if unsafe { *p.add(n) } == 0 {
+            break;
+        }
+        n = n.wrapping_add(1);
     }
-    if let Some(nul) = buf.get_mut(end) {
-        *nul = 0;
+    // SAFETY: the first `n` bytes were just read.
+    unsafe { core::slice::from_raw_parts(p as *const u8, n) }
+}
+
+/// Display of raw bytes from the user (a parameter name or value) in a log line: printable
+/// ASCII as is, anything else as `?`.
+pub(crate) struct Text<'a>(pub(crate) &'a [u8]);
+
+impl core::fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use core::fmt::Write;
+        for &b in self.0 {
+            let c = if b.is_ascii_graphic() || b == b' ' { b as char } else { '?' };
+            f.write_char(c)?;
+        }
+        Ok(())
     }
 }

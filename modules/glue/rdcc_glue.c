@@ -12,15 +12,20 @@
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
  * hooks (static inlines and struct fields of tcp_sock/rate_sample), pacing through
- * sk_pacing_rate, module parameters, the trace event and KUnit suite registration. Every
+ * sk_pacing_rate, module parameters and their RCU publication, and the trace event. Every
  * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK.
+ *
+ * No test code lives here: the KUnit suites are the separate test module rdcc_kunit.ko
+ * (modules/kunit/), built only for kernels with CONFIG_KUNIT.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/inet_diag.h>
 #include <linux/math64.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <net/tcp.h>
-#include <kunit/test.h>
 
 #include "rdcc_abi.h"
 
@@ -37,9 +42,12 @@ static_assert(RDCC_CORE_STATE_BYTES % sizeof(u64) == 0);
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
 
+/* Text of a parameter given at load ("" = the law's default); writes after load are validated. */
+#define RDCC_PARAM_TEXT 40
+
 struct rdcc_param {
 	const char *name;
-	unsigned long *value;	/* ULONG_MAX = not given: the law's default */
+	const char *text;	/* "" = not given: the law's default */
 };
 
 struct rdcc_info {
@@ -49,25 +57,23 @@ struct rdcc_info {
 	u64 cwnd_pkts_q8;	/* window in packets, 8 fractional bits */
 };
 
-struct rdcc_kunit_report {
-	u32 cases;		/* cases passed */
-	u32 failed_case;	/* index of the first failing case, or U32_MAX */
-	u32 failed_step;
-	u64 got_cwnd_q16, want_cwnd_q16, got_rate, want_rate;
-	u32 got_reason, want_reason;
-	char name[48];
-};
-
-int rdcc_rs_configure(const struct rdcc_param *params, u32 n);
-void rdcc_rs_init(void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-void rdcc_rs_on_ack(void *st, const struct rdcc_ack_event *ev, struct rdcc_decision *d);
-void rdcc_rs_on_loss(void *st, const struct rdcc_loss_event *ev, struct rdcc_decision *d);
-void rdcc_rs_on_idle(void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-void rdcc_rs_on_undo(void *st, u32 mss, struct rdcc_decision *d);
-void rdcc_rs_info(const void *st, u32 mss, struct rdcc_info *info);
-void rdcc_rs_report(const void *st, struct rdcc_report *rep);
-int rdcc_rs_kunit_vectors(struct rdcc_kunit_report *r);
-int rdcc_rs_kunit_bounds(u64 seed, u32 steps, char *msg, u32 msg_len);
+/*
+ * `p` below is the current validated parameter block (the law's Params, Rust layout), published
+ * with RCU: every hook reads it once under rcu_read_lock, so one event sees one whole version.
+ */
+u32 rdcc_rs_params_size(void);
+int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
+int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
+int rdcc_rs_param_get(const char *name, u64 *value);
+void rdcc_rs_init(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
+void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_event *ev,
+		    struct rdcc_decision *d);
+void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
+		     struct rdcc_decision *d);
+void rdcc_rs_on_idle(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
+void rdcc_rs_on_undo(const void *p, void *st, u32 mss, struct rdcc_decision *d);
+void rdcc_rs_info(const void *p, const void *st, u32 mss, struct rdcc_info *info);
+void rdcc_rs_report(const void *p, const void *st, struct rdcc_report *rep);
 u32 rdcc_rs_state_size(void);
 
 /* ---- trace event --------------------------------------------------------------------------- */
@@ -77,15 +83,98 @@ u32 rdcc_rs_state_size(void);
 
 /* ---- module parameters --------------------------------------------------------------------- */
 
-#define RDCC_PARAM_VAR(name, desc) static unsigned long rdcc_p_##name = ULONG_MAX;
+/*
+ * Every field of the law's Config is a parameter of the same name, writable at runtime (0644).
+ * Values are read in the unit the name states, or in human units (core/src/units.rs: `0.8`,
+ * `25us`, `50Mbit`). At load the texts are validated together (a bad one refuses the load);
+ * afterwards a write is validated with all the other current values before it takes effect:
+ * a bad value is refused with a log line naming the range, and the old value stays.
+ *
+ * Publication: the validated Params live in a kmalloc'ed block behind rdcc_params_cur. A write
+ * builds a new block, publishes it with rcu_assign_pointer and frees the old one after
+ * synchronize_rcu(). Every hook dereferences the pointer once under rcu_read_lock, so an event
+ * sees one whole parameter set, old or new, never a mix. Sockets of this CA (existing and new
+ * alike) use the new values from their next event; their per-flow state (window, rate, averages)
+ * carries over and is moved by the new values from there, within the same bounds.
+ *
+ * Writers are serialized by the module's kernel_param_lock, which sysfs takes around every
+ * parameter read and write, and which rdcc_c_register takes around the initial configuration.
+ */
+/* Units of the parameter names (core/src/units.rs Unit::describe; a host test keeps them equal). */
+#define RDCC_U_Q16 "fraction: 0.8, or Q16 integer (65536 = 1.0)"
+#define RDCC_U_PKTS_Q20 "packets: 0.001, or integer packets << 20"
+#define RDCC_U_NS "time: 25us, 1.5ms, or integer ns"
+#define RDCC_U_BPS "rate: 50Mbit, 10Gbit, or integer bytes/s"
+#define RDCC_U_MBPS "rate: 100Gbit, 50Mbit, or integer Mbit/s"
+#define RDCC_U_BYTES "size: 64KiB, 1.5KB, or integer bytes"
+#define RDCC_U_PLAIN "integer"
+
+static void __rcu *rdcc_params_cur;
+static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
+
+static int rdcc_param_publish(const char *name, const char *val)
+{
+	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
+	void *old;
+	int err;
+
+	if (!fresh)
+		return -ENOMEM;
+	err = rdcc_rs_param_set(name, val, strnlen(val, RDCC_PARAM_TEXT + 1), fresh);
+	if (err) {
+		kfree(fresh);
+		return err;
+	}
+	old = rcu_replace_pointer(rdcc_params_cur, fresh, true);
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+
+static int rdcc_param_set(const char *val, const struct kernel_param *kp)
+{
+	char *text = kp->arg;
+
+	if (strnlen(val, RDCC_PARAM_TEXT + 1) > RDCC_PARAM_TEXT) {
+		pr_err("%s: %s: value longer than %d characters refused\n", RDCC_NAME, kp->name,
+		       RDCC_PARAM_TEXT);
+		return -EINVAL;
+	}
+	if (rdcc_params_live) {
+		int err = rdcc_param_publish(kp->name, val);
+
+		if (err)
+			return err;
+	}
+	strscpy(text, val, RDCC_PARAM_TEXT + 1);
+	strim(text);
+	return 0;
+}
+
+static int rdcc_param_get(char *buf, const struct kernel_param *kp)
+{
+	u64 v;
+
+	if (rdcc_params_live && !rdcc_rs_param_get(kp->name, &v))
+		return sysfs_emit(buf, "%llu\n", v);
+	return sysfs_emit(buf, "%s\n", (const char *)kp->arg);
+}
+
+static const struct kernel_param_ops rdcc_param_ops = {
+	.set = rdcc_param_set,
+	.get = rdcc_param_get,
+};
+
+#define RDCC_PARAM_VAR(name, desc, unit) static char rdcc_pt_##name[RDCC_PARAM_TEXT + 1];
 RDCC_PARAMS(RDCC_PARAM_VAR)
 
-#define RDCC_PARAM_DECL(name, desc)                                                      \
-	module_param_named(name, rdcc_p_##name, ulong, 0444);                            \
-	MODULE_PARM_DESC(name, desc " (default: the paper's value, shown here after load)");
+#define RDCC_PARAM_DECL(name, desc, unit)                                                      \
+	module_param_cb(name, &rdcc_param_ops, rdcc_pt_##name, 0644);                         \
+	MODULE_PARM_DESC(name, desc "; " unit " (unset: the paper's default; reads show the "  \
+			 "effective value in the name's unit)");
 RDCC_PARAMS(RDCC_PARAM_DECL)
 
-#define RDCC_PARAM_ENTRY(name, desc) { #name, &rdcc_p_##name },
+#define RDCC_PARAM_ENTRY(name, desc, unit) { #name, rdcc_pt_##name },
 static const struct rdcc_param rdcc_params[] = { RDCC_PARAMS(RDCC_PARAM_ENTRY) };
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -104,15 +193,44 @@ static void rdcc_rqd_unregister(void);
 #endif
 
 /*
- * ss -ti layout: 0 = the law's view in BBR's layout (see rdcc_get_info), 1 = the fabric/endpoint
- * split in DCTCP's layout, which ss prints as plain integers:
- *   dctcp:(ce_state:<flags>,alpha:<fabric delay ns>,ab_ecn:<endpoint delay ns>,ab_tot:<hops>)
- * with flags bit 0 = the endpoint window binds, bit 1 = the latest ACK carried a remote delay,
- * bit 4 = an endpoint-delay estimate exists.
+ * What get_info answers (ARCHITECTURE.md, "Live sockets"). inet_diag passes the request's
+ * idiag_ext byte; getsockopt(TCP_CC_INFO) passes ~0U.
+ * - `ss -ti` always asks INET_DIAG_INFO with VEGASINFO: answered per ss_info, by default not at
+ *   all, so ss shows the CA name and tcp_info but no borrowed record that reads as another
+ *   algorithm. ss_info=1: the fabric/endpoint split in DCTCP's layout, printed by ss as
+ *     dctcp:(ce_state:<flags>,alpha:<fabric ns>,ab_ecn:<endpoint ns>,ab_tot:<hops>);
+ *   ss_info=2: the law's view in BBR's layout (bw = law's rate, mrtt = signal, pacing_gain =
+ *   reason << 8, cwnd_gain = window in packets Q8).
+ * - The `rdcc` tool asks without INET_DIAG_INFO: VEGASINFO|CONG = the law's view (BBR layout),
+ *   VEGASINFO|CONG|SHUTDOWN = the split view (DCTCP layout); ss never sends these.
+ * - TCP_CC_INFO (ext = ~0U): the law's view.
  */
+#define RDCC_SS_NONE	0
+#define RDCC_SS_SPLIT	1
+#define RDCC_SS_LAW	2
 static unsigned int ss_info;
-module_param(ss_info, uint, 0644);
-MODULE_PARM_DESC(ss_info, "ss -ti layout: 0 = law (bbr:...), 1 = fabric/endpoint split (dctcp:...)");
+
+static int rdcc_ss_info_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err || v > RDCC_SS_LAW) {
+		pr_err("%s: ss_info=%s refused: 0 (none), 1 (split) or 2 (law); keeping %u\n",
+		       RDCC_NAME, val, READ_ONCE(ss_info));
+		return -EINVAL;
+	}
+	WRITE_ONCE(ss_info, v);
+	return 0;
+}
+
+static const struct kernel_param_ops rdcc_ss_info_ops = {
+	.set = rdcc_ss_info_set,
+	.get = param_get_uint,
+};
+module_param_cb(ss_info, &rdcc_ss_info_ops, &ss_info, 0644);
+MODULE_PARM_DESC(ss_info, "what ss -ti shows: 0 = nothing (default), 1 = fabric/endpoint split "
+		 "(dctcp:...), 2 = the law's view (bbr:...); range 0-2");
 
 /*
  * Enforce a decision: the window in whole packets (at least 1, at most snd_cwnd_clamp; a
@@ -145,12 +263,13 @@ static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
 
-static void rdcc_trace(struct sock *sk, const struct rdcc_decision *d, u64 rtt_ns)
+static void rdcc_trace(const void *p, struct sock *sk, const struct rdcc_decision *d, u64 rtt_ns)
 {
 	if (trace_decision_enabled()) {
 		struct rdcc_report rep = {};
 
-		rdcc_rs_report(rdcc_state(sk), &rep);
+		/* Called from the hooks, under the socket lock: no writer of the state runs. */
+		rdcc_rs_report(p, rdcc_state(sk), &rep);
 		trace_decision(sk, tcp_sk(sk)->tcp_clock_cache, rtt_ns, d->signal, d->cwnd_bytes_q16,
 			       d->pacing_rate_bps, READ_ONCE(sk->sk_pacing_rate), d->reason,
 			       d->flags, &rep);
@@ -163,16 +282,22 @@ static void rdcc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_decision d = {};
+	const void *p;
 
 	/* A child inherits the listener's whole icsk_ca_priv (sk_clone): start the glue area empty. */
 	memset(((struct rdcc_priv *)inet_csk_ca(sk))->glue, 0,
 	       sizeof(((struct rdcc_priv *)inet_csk_ca(sk))->glue));
-	rdcc_rs_init(rdcc_state(sk), tcp_clock_ns(), tp->mss_cache, &d);
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p)
+		rdcc_rs_init(p, rdcc_state(sk), tcp_clock_ns(), tp->mss_cache, &d);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH; /* no slow start: the law owns the window */
 	/* Internal pacing unless fq paces for us (as BBR does). */
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	rdcc_apply(sk, &d);
-	rdcc_trace(sk, &d, 0);
+	if (p)
+		rdcc_trace(p, sk, &d, 0);
+	rcu_read_unlock();
 }
 
 static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
@@ -181,6 +306,7 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	struct rdcc_decision d = {};
 	u32 mss = tp->mss_cache;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
+	const void *p;
 	struct rdcc_ack_event ev = {
 		.now_ns = tp->tcp_clock_cache,
 		.delivered_bytes = (u64)tp->delivered * mss,
@@ -209,18 +335,23 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	rdcc_rqd_take(sk, ack, flag, &ev);
 #endif
 
-	rdcc_rs_on_ack(rdcc_state(sk), &ev, &d);
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p) {
+		rdcc_rs_on_ack(p, rdcc_state(sk), &ev, &d);
 #ifdef RDCC_REMOTE_DELAY
-	rdcc_rqd_account(&d);
+		rdcc_rqd_account(&d);
 #endif
-	rdcc_apply(sk, &d);
-	/* After an RTO (TCP_CA_Loss) the window grows as the kernel's loss recovery would (slow
-	 * start from the one segment tcp_enter_loss left: each ACK releases what it acknowledged
-	 * plus as much again), never above the law's window: no burst of a full window. */
-	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
-		tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
-					   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
-	rdcc_trace(sk, &d, ev.rtt_ns);
+		rdcc_apply(sk, &d);
+		/* After an RTO (TCP_CA_Loss) the window grows as the kernel's loss recovery would
+		 * (slow start from the one segment tcp_enter_loss left: each ACK releases what it
+		 * acknowledged plus as much again), never above the law's: no burst of a window. */
+		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+			tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
+						   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
+		rdcc_trace(p, sk, &d, ev.rtt_ns);
+	}
+	rcu_read_unlock();
 }
 
 static void rdcc_loss(struct sock *sk, u32 kind)
@@ -232,14 +363,21 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 	};
 	struct rdcc_decision d = {};
 	u32 kernel_cwnd = tcp_snd_cwnd(tcp_sk(sk));
+	const void *p;
 
-	rdcc_rs_on_loss(rdcc_state(sk), &ev, &d);
-	rdcc_apply(sk, &d);
-	/* RTO: tcp_enter_loss set the window to packets in flight + 1 just before; keep it (the
-	 * law's state and pacing rate take the loss, the window does not jump to the law's). */
-	if (kind == RDCC_LOSS_RTO && tcp_snd_cwnd(tcp_sk(sk)) > kernel_cwnd)
-		tcp_snd_cwnd_set(tcp_sk(sk), kernel_cwnd);
-	rdcc_trace(sk, &d, 0);
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p) {
+		rdcc_rs_on_loss(p, rdcc_state(sk), &ev, &d);
+		rdcc_apply(sk, &d);
+		/* RTO: tcp_enter_loss set the window to packets in flight + 1 just before; keep it
+		 * (the law's state and pacing rate take the loss, the window does not jump to the
+		 * law's). */
+		if (kind == RDCC_LOSS_RTO && tcp_snd_cwnd(tcp_sk(sk)) > kernel_cwnd)
+			tcp_snd_cwnd_set(tcp_sk(sk), kernel_cwnd);
+		rdcc_trace(p, sk, &d, 0);
+	}
+	rcu_read_unlock();
 }
 
 /*
@@ -272,15 +410,21 @@ static void rdcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_decision d = {};
+	const void *p;
 
 	if (ev != CA_EVENT_TX_START && ev != CA_EVENT_CWND_RESTART)
 		return;
 	if (ev == CA_EVENT_TX_START &&
 	    (s32)(tcp_jiffies32 - tp->lsndtime) <= (s32)inet_csk(sk)->icsk_rto)
 		return;
-	rdcc_rs_on_idle(rdcc_state(sk), tcp_clock_ns(), tp->mss_cache, &d);
-	rdcc_apply(sk, &d);
-	rdcc_trace(sk, &d, 0);
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p) {
+		rdcc_rs_on_idle(p, rdcc_state(sk), tcp_clock_ns(), tp->mss_cache, &d);
+		rdcc_apply(sk, &d);
+		rdcc_trace(p, sk, &d, 0);
+	}
+	rcu_read_unlock();
 }
 
 /* The law owns the window; keep the kernel's ssthresh out of the way (as BBR does). */
@@ -293,39 +437,46 @@ static u32 rdcc_undo_cwnd(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_decision d = {};
+	const void *p;
 
-	rdcc_rs_on_undo(rdcc_state(sk), tp->mss_cache, &d);
-	rdcc_apply(sk, &d);
-	rdcc_trace(sk, &d, 0);
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p) {
+		rdcc_rs_on_undo(p, rdcc_state(sk), tp->mss_cache, &d);
+		rdcc_apply(sk, &d);
+		rdcc_trace(p, sk, &d, 0);
+	}
+	rcu_read_unlock();
 	return tcp_snd_cwnd(tp);
 }
 
 /*
- * ss -ti: reuse the BBR info layout (INET_DIAG_BBRINFO), which ss prints as
- * "bbr:(bw:…,mrtt:…,pacing_gain:…,cwnd_gain:…)". Mapping (ARCHITECTURE.md):
- * bw = the law's pacing rate, mrtt = the law's signal in µs units, pacing_gain = reason,
- * cwnd_gain = the exact window in packets (ss divides by 256, so fractions below one show).
+ * A private copy of the law's state for the lockless readers (get_info runs from inet_diag and
+ * TCP_CC_INFO without the socket lock, while cong_control may be writing the state on another
+ * CPU). Each u64 is read with READ_ONCE, so the copy may mix two versions word by word, but every
+ * field of the state is at most 8 bytes and naturally aligned, so each field is a whole value
+ * of one version: a valid State. The Rust side only ever sees this copy, never a reference to
+ * the live area that could alias the writer's &mut.
  */
-static size_t rdcc_get_info(struct sock *sk, u32 ext, int *attr, union tcp_cc_info *info)
+struct rdcc_snapshot {
+	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];
+};
+
+static void rdcc_snapshot(const struct sock *sk, struct rdcc_snapshot *s)
+{
+	const struct rdcc_priv *priv = inet_csk_ca(sk);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(s->core); i++)
+		s->core[i] = READ_ONCE(priv->core[i]);
+}
+
+static size_t rdcc_info_law(const void *p, const struct rdcc_snapshot *s, u32 mss,
+			    int *attr, union tcp_cc_info *info)
 {
 	struct rdcc_info ri = {};
 
-	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) && !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
-		return 0;
-	if (READ_ONCE(ss_info) == 1) {
-		struct rdcc_report rep = {};
-
-		rdcc_rs_report(rdcc_state(sk), &rep);
-		memset(&info->dctcp, 0, sizeof(info->dctcp));
-		info->dctcp.dctcp_enabled = 1;
-		info->dctcp.dctcp_ce_state = (u16)rep.flags;
-		info->dctcp.dctcp_alpha = (u32)min_t(u64, rep.fabric_delay_ns, U32_MAX);
-		info->dctcp.dctcp_ab_ecn = (u32)min_t(u64, rep.endpoint_delay_ns, U32_MAX);
-		info->dctcp.dctcp_ab_tot = rep.hops;
-		*attr = INET_DIAG_DCTCPINFO;
-		return sizeof(info->dctcp);
-	}
-	rdcc_rs_info(rdcc_state(sk), tcp_sk(sk)->mss_cache, &ri);
+	rdcc_rs_info(p, s->core, mss, &ri);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)ri.rate_bps;
 	info->bbr.bbr_bw_hi = (u32)(ri.rate_bps >> 32);
@@ -334,6 +485,55 @@ static size_t rdcc_get_info(struct sock *sk, u32 ext, int *attr, union tcp_cc_in
 	info->bbr.bbr_cwnd_gain = (u32)min_t(u64, ri.cwnd_pkts_q8, U32_MAX);
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
+}
+
+static size_t rdcc_info_split(const void *p, const struct rdcc_snapshot *s, int *attr,
+			      union tcp_cc_info *info)
+{
+	struct rdcc_report rep = {};
+
+	rdcc_rs_report(p, s->core, &rep);
+	memset(&info->dctcp, 0, sizeof(info->dctcp));
+	info->dctcp.dctcp_enabled = 1;
+	info->dctcp.dctcp_ce_state = (u16)rep.flags;
+	info->dctcp.dctcp_alpha = (u32)min_t(u64, rep.fabric_delay_ns, U32_MAX);
+	info->dctcp.dctcp_ab_ecn = (u32)min_t(u64, rep.endpoint_delay_ns, U32_MAX);
+	info->dctcp.dctcp_ab_tot = rep.hops;
+	*attr = INET_DIAG_DCTCPINFO;
+	return sizeof(info->dctcp);
+}
+
+#define RDCC_EXT(a) (1U << ((a) - 1))
+
+static size_t rdcc_get_info(struct sock *sk, u32 ext, int *attr, union tcp_cc_info *info)
+{
+	struct rdcc_snapshot s;
+	unsigned int view;
+	const void *p;
+	size_t sz = 0;
+
+	if (!(ext & RDCC_EXT(INET_DIAG_VEGASINFO)))
+		return 0;
+	if (ext == ~0U)
+		view = RDCC_SS_LAW;			/* getsockopt(TCP_CC_INFO) */
+	else if (ext & RDCC_EXT(INET_DIAG_INFO))
+		view = READ_ONCE(ss_info);		/* ss -ti */
+	else if (ext & RDCC_EXT(INET_DIAG_SHUTDOWN))
+		view = RDCC_SS_SPLIT;			/* rdcc tool, split view */
+	else
+		view = RDCC_SS_LAW;			/* rdcc tool, law view */
+	if (view == RDCC_SS_NONE)
+		return 0;
+	rdcc_snapshot(sk, &s);
+	/* inet_diag holds rcu_read_lock here, TCP_CC_INFO does not: take it for the params. */
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p)
+		sz = view == RDCC_SS_SPLIT ? rdcc_info_split(p, &s, attr, info)
+					   : rdcc_info_law(p, &s, READ_ONCE(tcp_sk(sk)->mss_cache),
+							   attr, info);
+	rcu_read_unlock();
+	return sz;
 }
 
 static struct tcp_congestion_ops rdcc_ops __read_mostly = {
@@ -354,6 +554,41 @@ static struct tcp_congestion_ops rdcc_ops __read_mostly = {
 
 /* ---- registration, called from the Rust module's init/exit --------------------------------- */
 
+static int rdcc_configure(void)
+{
+	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
+	int err;
+
+	if (!fresh)
+		return -ENOMEM;
+	kernel_param_lock(THIS_MODULE);
+	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params), fresh);
+	if (!err) {
+		rcu_assign_pointer(rdcc_params_cur, fresh);
+		rdcc_params_live = true;
+	}
+	kernel_param_unlock(THIS_MODULE);
+	if (err)
+		kfree(fresh);
+	return err;
+}
+
+static void rdcc_params_free(void)
+{
+	void *old;
+
+	kernel_param_lock(THIS_MODULE);
+	rdcc_params_live = false;
+	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
+	kernel_param_unlock(THIS_MODULE);
+	synchronize_rcu();
+	kfree(old);
+}
+
+/* Called from the Rust side (modules/glue/glue.rs). */
+int rdcc_c_register(void);
+void rdcc_c_unregister(void);
+
 int rdcc_c_register(void)
 {
 	int err;
@@ -365,13 +600,14 @@ int rdcc_c_register(void)
 		       rdcc_rs_state_size(), RDCC_CORE_STATE_BYTES);
 		return -EINVAL;
 	}
-	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params));
+	err = rdcc_configure();
 	if (err)
 		return err;
 #ifdef RDCC_REMOTE_DELAY
 	err = rdcc_rqd_register();
 	if (err) {
 		pr_err("%s: remote-delay hook: %d\n", RDCC_NAME, err);
+		rdcc_params_free();
 		return err;
 	}
 #endif
@@ -381,53 +617,18 @@ int rdcc_c_register(void)
 #ifdef RDCC_REMOTE_DELAY
 		rdcc_rqd_unregister();
 #endif
+		rdcc_params_free();
 	}
 	return err;
 }
 
 void rdcc_c_unregister(void)
 {
+	/* After this no new socket can select the CA; sockets still using it hold a module
+	 * reference, so unload cannot get here while one exists. */
 	tcp_unregister_congestion_control(&rdcc_ops);
 #ifdef RDCC_REMOTE_DELAY
 	rdcc_rqd_unregister();
 #endif
+	rdcc_params_free();
 }
-
-/* ---- KUnit: the core's shared test tables and a bounds check, inside the kernel ------------ */
-
-static void rdcc_kunit_vectors(struct kunit *test)
-{
-	struct rdcc_kunit_report r = { .failed_case = U32_MAX };
-	int err = rdcc_rs_kunit_vectors(&r);
-
-	KUNIT_EXPECT_EQ_MSG(test, err, 0,
-			    "case %u '%s' step %u: cwnd_q16 %llu (want %llu), rate %llu (want %llu), reason %u (want %u)",
-			    r.failed_case, r.name, r.failed_step, r.got_cwnd_q16, r.want_cwnd_q16,
-			    r.got_rate, r.want_rate, r.got_reason, r.want_reason);
-	KUNIT_EXPECT_GT_MSG(test, r.cases, 0U, "no vector cases ran");
-	kunit_info(test, "%u vector cases passed\n", r.cases);
-}
-
-static void rdcc_kunit_bounds(struct kunit *test)
-{
-	char msg[128] = "";
-	u64 seed;
-
-	for (seed = 1; seed <= 16; seed++) {
-		int err = rdcc_rs_kunit_bounds(seed, 2000, msg, sizeof(msg));
-
-		KUNIT_ASSERT_EQ_MSG(test, err, 0, "seed %llu: %s", seed, msg);
-	}
-}
-
-static struct kunit_case rdcc_kunit_cases[] = {
-	KUNIT_CASE(rdcc_kunit_vectors),
-	KUNIT_CASE(rdcc_kunit_bounds),
-	{}
-};
-
-static struct kunit_suite rdcc_kunit_suite = {
-	.name = "rdcc_" RDCC_NAME,
-	.test_cases = rdcc_kunit_cases,
-};
-kunit_test_suite(rdcc_kunit_suite);

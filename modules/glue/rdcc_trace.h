@@ -13,6 +13,8 @@
 #include <linux/tracepoint.h>
 #include <net/sock.h>
 #include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <trace/events/net_probe_common.h>
 #include "rdcc_abi.h"
 
 TRACE_EVENT(decision,
@@ -23,10 +25,9 @@ TRACE_EVENT(decision,
 		dflags, rep),
 	TP_STRUCT__entry(
 		__field(u64, now_ns)
-		__field(u32, saddr)
-		__field(u32, daddr)
-		__field(u16, sport)
-		__field(u16, dport)
+		/* sockaddr_in or sockaddr_in6 (TP_STORE_ADDR_PORTS), printed with %pISpc */
+		__array(__u8, saddr, sizeof(struct sockaddr_in6))
+		__array(__u8, daddr, sizeof(struct sockaddr_in6))
 		__field(u64, rtt_ns)
 		__field(s64, signal)
 		__field(u64, cwnd_bytes_q16)
@@ -42,10 +43,9 @@ TRACE_EVENT(decision,
 		const struct inet_sock *inet = inet_sk(sk);
 
 		__entry->now_ns = now_ns;
-		__entry->saddr = be32_to_cpu(inet->inet_saddr);
-		__entry->daddr = be32_to_cpu(inet->inet_daddr);
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		memset(__entry->saddr, 0, sizeof(struct sockaddr_in6));
+		memset(__entry->daddr, 0, sizeof(struct sockaddr_in6));
+		TP_STORE_ADDR_PORTS(__entry, inet, sk);
 		__entry->rtt_ns = rtt_ns;
 		__entry->signal = signal;
 		__entry->cwnd_bytes_q16 = cwnd_bytes_q16;
@@ -57,8 +57,8 @@ TRACE_EVENT(decision,
 		__entry->endpoint_ns = rep->endpoint_delay_ns;
 		__entry->hops = rep->hops;
 	),
-	TP_printk("t=%llu %pI4h:%u>%pI4h:%u rtt_ns=%llu signal=%lld cwnd_bytes=%llu.%04llu law_rate=%llu pacing=%llu reason=%u fabric_ns=%llu endpoint_ns=%llu hops=%u binds=%s remote=%u flags=0x%x",
-		  __entry->now_ns, &__entry->saddr, __entry->sport, &__entry->daddr, __entry->dport,
+	TP_printk("t=%llu %pISpc>%pISpc rtt_ns=%llu signal=%lld cwnd_bytes=%llu.%04llu law_rate=%llu pacing=%llu reason=%u fabric_ns=%llu endpoint_ns=%llu hops=%u binds=%s remote=%u flags=0x%x",
+		  __entry->now_ns, __entry->saddr, __entry->daddr,
 		  __entry->rtt_ns, __entry->signal, __entry->cwnd_bytes_q16 >> 16,
 		  ((__entry->cwnd_bytes_q16 & 0xffff) * 10000) >> 16, __entry->law_rate_bps,
 		  __entry->pacing_rate_bps, __entry->reason, __entry->fabric_ns,

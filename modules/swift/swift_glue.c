@@ -10,21 +10,21 @@
 #define RDCC_REMOTE_DELAY 1
 #define RDCC_TRACE_SYSTEM tcp_swift
 #define RDCC_PARAMS(P) \
-	P(ai_pkts_q20, "additive increase per RTT, packets << 20 (Swift Alg. 1)") \
-	P(beta_q16, "multiplicative-decrease constant beta, 65536 = 1.0 (Alg. 1)") \
-	P(max_mdf_q16, "largest decrease per event, 65536 = 1.0 (Alg. 1)") \
-	P(min_cwnd_pkts_q20, "window floor, packets << 20 (Alg. 1, 0.001 packet = 1049)") \
-	P(max_cwnd_pkts_q20, "window ceiling, packets << 20") \
-	P(init_cwnd_pkts_q20, "initial window, packets << 20") \
-	P(retx_reset_threshold, "consecutive RTOs that reset the window to its floor (Alg. 1)") \
-	P(base_target_ns, "base fabric target delay, ns (§3.5)") \
-	P(per_hop_ns, "target added per hop, ns (§3.5)") \
-	P(default_hops, "hop count used until the receiver echoes one") \
-	P(fs_range_ns, "largest flow-scaling target addition, ns (§3.5); 0 disables") \
-	P(fs_min_cwnd_pkts_q20, "window at which flow scaling adds all of fs_range, packets << 20") \
-	P(fs_max_cwnd_pkts_q20, "window at which flow scaling adds nothing, packets << 20") \
-	P(endpoint_target_ns, "endpoint-delay target, ns (§3.3)") \
-	P(endpoint_ewma_q16, "weight of a new endpoint-delay sample, 65536 = 1.0") \
-	P(literal_decrease_guard, "1 = Alg. 1 line 27 read literally (see Documentation)")
+	P(ai_pkts_q20, "additive increase per RTT, packets << 20 (Swift Alg. 1)", RDCC_U_PKTS_Q20) \
+	P(beta_q16, "multiplicative-decrease constant beta, 65536 = 1.0 (Alg. 1)", RDCC_U_Q16) \
+	P(max_mdf_q16, "largest decrease per event, 65536 = 1.0 (Alg. 1)", RDCC_U_Q16) \
+	P(min_cwnd_pkts_q20, "window floor, packets << 20 (Alg. 1, 0.001 packet = 1049)", RDCC_U_PKTS_Q20) \
+	P(max_cwnd_pkts_q20, "window ceiling, packets << 20", RDCC_U_PKTS_Q20) \
+	P(init_cwnd_pkts_q20, "initial window, packets << 20", RDCC_U_PKTS_Q20) \
+	P(retx_reset_threshold, "consecutive RTOs that reset the window to its floor (Alg. 1)", RDCC_U_PLAIN) \
+	P(base_target_ns, "base fabric target delay, ns (§3.5)", RDCC_U_NS) \
+	P(per_hop_ns, "target added per hop, ns (§3.5)", RDCC_U_NS) \
+	P(default_hops, "hop count used until the receiver echoes one", RDCC_U_PLAIN) \
+	P(fs_range_ns, "largest flow-scaling target addition, ns (§3.5); 0 disables", RDCC_U_NS) \
+	P(fs_min_cwnd_pkts_q20, "window at which flow scaling adds all of fs_range, packets << 20", RDCC_U_PKTS_Q20) \
+	P(fs_max_cwnd_pkts_q20, "window at which flow scaling adds nothing, packets << 20", RDCC_U_PKTS_Q20) \
+	P(endpoint_target_ns, "endpoint-delay target, ns (§3.3)", RDCC_U_NS) \
+	P(endpoint_ewma_q16, "weight of a new endpoint-delay sample, 65536 = 1.0", RDCC_U_Q16) \
+	P(literal_decrease_guard, "1 = Alg. 1 line 27 read literally (see Documentation)", RDCC_U_PLAIN)
 
 #include "../glue/rdcc_glue.c"

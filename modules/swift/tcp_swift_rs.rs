@@ -14,14 +14,12 @@ use kernel::prelude::*;
 mod event;
 #[path = "../../core/src/fixed.rs"]
 mod fixed;
-#[path = "../../core/src/vectors.rs"]
-mod vectors;
+#[path = "../../core/src/units.rs"]
+mod units;
 #[path = "../../core/src/rqd.rs"]
 mod rqd;
 #[path = "../../core/src/swift.rs"]
 mod swift;
-#[path = "../../core/src/swift_vectors.rs"]
-mod swift_vectors;
 #[macro_use]
 #[path = "../glue/glue.rs"]
 mod glue;
@@ -39,8 +37,6 @@ rdcc_glue! {
     law: swift::Swift,
     config: swift::Config,
     params: swift::Params,
-    cases: swift_vectors::CASES,
-    run_all: swift_vectors::run_all,
     info_signal: |s: i64| (s.max(0) as u64 / 1000).min(u32::MAX as u64) as u32,
     fields: [
         ai_pkts_q20,

@@ -14,16 +14,14 @@ use kernel::prelude::*;
 mod event;
 #[path = "../../core/src/fixed.rs"]
 mod fixed;
-#[path = "../../core/src/vectors.rs"]
-mod vectors;
+#[path = "../../core/src/units.rs"]
+mod units;
 #[path = "../../core/src/rqd.rs"]
 mod rqd;
 #[path = "../../core/src/swift.rs"]
 mod swift;
 #[path = "../../core/src/vaisf.rs"]
 mod vaisf;
-#[path = "../../core/src/vaisf_vectors.rs"]
-mod vaisf_vectors;
 #[macro_use]
 #[path = "../glue/glue.rs"]
 mod glue;
@@ -41,8 +39,6 @@ rdcc_glue! {
     law: vaisf::SwiftVaiSf,
     config: vaisf::Config,
     params: vaisf::Params,
-    cases: vaisf_vectors::CASES,
-    run_all: vaisf_vectors::run_all,
     info_signal: |s: i64| (s.max(0) as u64 / 1000).min(u32::MAX as u64) as u32,
     fields: [
         base_ai_bps,

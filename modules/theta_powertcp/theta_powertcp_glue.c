@@ -8,16 +8,16 @@
 #define RDCC_NAME "theta_powertcp"
 #define RDCC_TRACE_SYSTEM tcp_theta_powertcp
 #define RDCC_PARAMS(P) \
-	P(gamma_q16, "EWMA weight gamma of the new window, 65536 = 1.0 (Alg. 2)") \
-	P(base_rtt_ns, "base RTT tau, ns") \
-	P(host_bw_bps, "host NIC rate, bytes/s") \
-	P(expected_flows, "expected flows N for beta = HostBw*tau/N") \
-	P(beta_bytes, "additive increase beta, bytes (0 = HostBw*tau/N)") \
-	P(min_cwnd_bytes, "window floor, bytes") \
-	P(max_cwnd_bytes, "window ceiling, bytes (0 = HostBw*tau)") \
-	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0") \
-	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)") \
-	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)") \
-	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)")
+	P(gamma_q16, "EWMA weight gamma of the new window, 65536 = 1.0 (Alg. 2)", RDCC_U_Q16) \
+	P(base_rtt_ns, "base RTT tau, ns", RDCC_U_NS) \
+	P(host_bw_bps, "host NIC rate, bytes/s", RDCC_U_BPS) \
+	P(expected_flows, "expected flows N for beta = HostBw*tau/N", RDCC_U_PLAIN) \
+	P(beta_bytes, "additive increase beta, bytes (0 = HostBw*tau/N)", RDCC_U_BYTES) \
+	P(min_cwnd_bytes, "window floor, bytes", RDCC_U_BYTES) \
+	P(max_cwnd_bytes, "window ceiling, bytes (0 = HostBw*tau)", RDCC_U_BYTES) \
+	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0", RDCC_U_Q16) \
+	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)", RDCC_U_Q16) \
+	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)", RDCC_U_PLAIN) \
+	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16)
 
 #include "../glue/rdcc_glue.c"

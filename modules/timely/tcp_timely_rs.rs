@@ -14,14 +14,12 @@ use kernel::prelude::*;
 mod event;
 #[path = "../../core/src/fixed.rs"]
 mod fixed;
-#[path = "../../core/src/vectors.rs"]
-mod vectors;
+#[path = "../../core/src/units.rs"]
+mod units;
 #[path = "../../core/src/rqd.rs"]
 mod rqd;
 #[path = "../../core/src/timely.rs"]
 mod timely;
-#[path = "../../core/src/timely_vectors.rs"]
-mod timely_vectors;
 #[macro_use]
 #[path = "../glue/glue.rs"]
 mod glue;
@@ -39,8 +37,6 @@ rdcc_glue! {
     law: timely::Timely,
     config: timely::Config,
     params: timely::Params,
-    cases: timely_vectors::CASES,
-    run_all: timely_vectors::run_all,
     info_signal: |s: i64| (s.max(0) as u64).saturating_mul(1000).checked_div(65536).unwrap_or(0).min(u32::MAX as u64) as u32,
     fields: [
         segment_bytes,

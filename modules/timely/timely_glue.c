@@ -8,23 +8,23 @@
 #define RDCC_NAME "timely"
 #define RDCC_TRACE_SYSTEM tcp_timely
 #define RDCC_PARAMS(P) \
-	P(segment_bytes, "bytes acknowledged per completion event (§3.1: 16 KB)") \
-	P(t_low_ns, "T_low, ns (Alg. 1)") \
-	P(t_high_ns, "T_high, ns (Alg. 1)") \
-	P(min_rtt_ns, "minRTT gradient normaliser, ns (§4.3)") \
-	P(alpha_q16, "EWMA weight of a new RTT difference, 65536 = 1.0") \
-	P(beta_q16, "multiplicative decrement factor, 65536 = 1.0 (Alg. 1)") \
-	P(delta_mbps, "additive increment, Mbit/s (Alg. 1)") \
-	P(hai_threshold, "negative-gradient completions before hyperactive increase") \
-	P(hai_factor, "hyperactive increase multiplier N (1 disables)") \
-	P(hai_in_low_guard, "1 = the T_low branch also uses hyperactive increase") \
-	P(line_rate_mbps, "rate ceiling, Mbit/s") \
-	P(min_rate_mbps, "rate floor, Mbit/s") \
-	P(init_rate_mbps, "rate at connection start, Mbit/s") \
-	P(app_limit_q16, "increase only above this fraction of the rate, 65536 = 1.0 (§5)") \
-	P(update_mode, "0 per round, 1 per minRTT, 2 per completion (see Documentation)") \
-	P(rto_beta_q16, "rate decrease on an RTO, 65536 = 1.0") \
-	P(rto_reset_count, "consecutive RTOs that drop the rate to the floor") \
-	P(skip_delayed_acks, "1 = ignore RTT samples of possibly delayed ACKs")
+	P(segment_bytes, "bytes acknowledged per completion event (§3.1: 16 KB)", RDCC_U_BYTES) \
+	P(t_low_ns, "T_low, ns (Alg. 1)", RDCC_U_NS) \
+	P(t_high_ns, "T_high, ns (Alg. 1)", RDCC_U_NS) \
+	P(min_rtt_ns, "minRTT gradient normaliser, ns (§4.3)", RDCC_U_NS) \
+	P(alpha_q16, "EWMA weight of a new RTT difference, 65536 = 1.0", RDCC_U_Q16) \
+	P(beta_q16, "multiplicative decrement factor, 65536 = 1.0 (Alg. 1)", RDCC_U_Q16) \
+	P(delta_mbps, "additive increment, Mbit/s (Alg. 1)", RDCC_U_MBPS) \
+	P(hai_threshold, "negative-gradient completions before hyperactive increase", RDCC_U_PLAIN) \
+	P(hai_factor, "hyperactive increase multiplier N (1 disables)", RDCC_U_PLAIN) \
+	P(hai_in_low_guard, "1 = the T_low branch also uses hyperactive increase", RDCC_U_PLAIN) \
+	P(line_rate_mbps, "rate ceiling, Mbit/s", RDCC_U_MBPS) \
+	P(min_rate_mbps, "rate floor, Mbit/s", RDCC_U_MBPS) \
+	P(init_rate_mbps, "rate at connection start, Mbit/s", RDCC_U_MBPS) \
+	P(app_limit_q16, "increase only above this fraction of the rate, 65536 = 1.0 (§5)", RDCC_U_Q16) \
+	P(update_mode, "0 per round, 1 per minRTT, 2 per completion (see Documentation)", RDCC_U_PLAIN) \
+	P(rto_beta_q16, "rate decrease on an RTO, 65536 = 1.0", RDCC_U_Q16) \
+	P(rto_reset_count, "consecutive RTOs that drop the rate to the floor", RDCC_U_PLAIN) \
+	P(skip_delayed_acks, "1 = ignore RTT samples of possibly delayed ACKs", RDCC_U_PLAIN)
 
 #include "../glue/rdcc_glue.c"

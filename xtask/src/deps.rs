@@ -108,6 +108,21 @@ pub fn ensure() -> Result<()> {
     if DONE.get().is_some() {
         return Ok(());
     }
+    if Command::new("dpkg-query").arg("--version").output().is_err()
+        || Command::new("apt-get").arg("--version").output().is_err()
+    {
+        return Err(Error {
+            msg: "deps: this host has no dpkg/apt-get: the harness installs its tools from \
+                  Debian 12 packages"
+                .into(),
+            detail: vec![
+                "run it on Debian 12 (bookworm), or install by hand: Linux 6.12 sources, \
+                 rustc 1.85 with rust-src, bindgen-cli 0.69.5, clang/LLVM/lld, QEMU, iperf3, \
+                 iproute2, busybox (static), libbpf headers; then see README.md"
+                    .into(),
+            ],
+        });
+    }
     let missing: Vec<String> = PACKAGES
         .iter()
         .filter(|p| installed_version(p).is_none())
@@ -142,7 +157,20 @@ fn ensure_rust() -> Result<()> {
         .iter()
         .all(|p| apt_available(p, RUSTC_WEB_PIN))
     {
+        let newer: Vec<String> = RUST_PACKAGES
+            .iter()
+            .zip(&have)
+            .filter_map(|(p, v)| v.as_ref().map(|v| format!("{p} {v}")))
+            .collect();
         say!("deps: installing Debian rustc-web {RUSTC_WEB_PIN} (verified with Linux 6.12)");
+        if !newer.is_empty() {
+            say!(
+                "deps: this replaces {} with the pinned {RUSTC_WEB_PIN} (a downgrade if newer): \
+                 Linux 6.12's Rust support was verified with that version only; \
+                 `apt-get install rustc-web` restores the archive's version",
+                newer.join(", ")
+            );
+        }
         let mut args = vec!["install".to_string(), "--allow-downgrades".to_string()];
         args.extend(RUST_PACKAGES.iter().map(|p| format!("{p}={RUSTC_WEB_PIN}")));
         return apt_get(&args);
@@ -158,10 +186,15 @@ fn ensure_rust() -> Result<()> {
     apt_get(&[vec!["install".to_string()], wanted].concat())
 }
 
+/// Where the harness keeps bindgen-cli: its own cache, never the user's `~/.cargo/bin`.
+pub fn tools_dir() -> std::path::PathBuf {
+    crate::util::cache_dir()
+        .unwrap_or_else(|_| std::path::PathBuf::from("/tmp/rdcc-cache"))
+        .join("tools")
+}
+
 fn bindgen_path() -> String {
-    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
-    let cargo_home = std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{home}/.cargo"));
-    format!("{cargo_home}/bin/bindgen")
+    tools_dir().join("bin/bindgen").to_string_lossy().into_owned()
 }
 
 fn ensure_bindgen() -> Result<()> {
@@ -174,8 +207,12 @@ fn ensure_bindgen() -> Result<()> {
     if ok {
         return Ok(());
     }
-    say!("deps: cargo install bindgen-cli {BINDGEN_VERSION} (about 1.5 minutes)");
-    // Build with the rustup toolchain (the default cargo), not Debian's.
+    say!(
+        "deps: cargo install bindgen-cli {BINDGEN_VERSION} into {} (about 1.5 minutes)",
+        tools_dir().display()
+    );
+    // Build with the rustup toolchain (the default cargo), not Debian's; install into the
+    // harness's cache (--root), not ~/.cargo/bin.
     let mut c = Command::new("cargo");
     c.args([
         "install",
@@ -184,7 +221,9 @@ fn ensure_bindgen() -> Result<()> {
         "bindgen-cli",
         "--version",
         BINDGEN_VERSION,
-    ]);
+        "--root",
+    ])
+    .arg(tools_dir());
     run(&mut c).or_else(|e| err(format!("deps: cannot install bindgen-cli: {}", e.msg)))
 }
 

@@ -1,7 +1,12 @@
-//! `cargo xtask kernel`: unpack Debian's linux-source-6.12, configure it from
-//! `qemu/kernel.config` (tinyconfig + fragment + olddefconfig), build bzImage and modules with
-//! `LLVM=1`, and cache the result outside the work tree, keyed by source version, toolchain and
-//! fragment. A second run with the same key is a no-op.
+//! `cargo xtask kernel [--kernel PROFILE]`: unpack Debian's linux-source-6.12, configure it for
+//! a profile (tinyconfig + the profile's fragments + olddefconfig), build bzImage and modules
+//! with the profile's compiler, and cache the result outside the work tree, keyed by source
+//! version, toolchain and fragments. A second run with the same key is a no-op.
+//!
+//! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel) and `distro` (GCC,
+//! no KUnit, IPv6 and netfilter pieces as modules, HZ=250, voluntary preemption: as close to a
+//! distribution kernel as a 2-core build allows). Each profile has its own cache directory, so
+//! building one never prunes another.
 
 use crate::deps;
 use crate::say;
@@ -17,6 +22,54 @@ use std::time::{Duration, Instant};
 const TARBALL: &str = "/usr/src/linux-source-6.12.tar.xz";
 const FRAGMENT: &str = "qemu/kernel.config";
 
+/// A kernel configuration the harness can build, boot and test.
+#[derive(Debug)]
+pub struct Profile {
+    /// `--kernel` name.
+    pub name: &'static str,
+    /// Config fragments merged onto tinyconfig in order (a later one overrides an earlier one).
+    pub fragments: &'static [&'static str],
+    /// Build with clang/LLVM (`LLVM=1`) rather than GCC.
+    pub llvm: bool,
+    /// Cache directory under the cache root.
+    pub cache: &'static str,
+    /// The kernel has KUnit (the test module `rdcc_kunit.ko` is built and loaded).
+    pub kunit: bool,
+    /// One line for `--help`.
+    pub about: &'static str,
+}
+
+/// Every profile; the first is the default.
+pub const PROFILES: &[Profile] = &[
+    Profile {
+        name: "qemu",
+        fragments: &[FRAGMENT],
+        llvm: true,
+        cache: "kernel",
+        kunit: true,
+        about: "clang, KUnit, tracing: the harness's test kernel (default)",
+    },
+    Profile {
+        name: "distro",
+        fragments: &[FRAGMENT, "qemu/distro.config"],
+        llvm: false,
+        cache: "kernel-distro",
+        kunit: false,
+        about: "GCC, no KUnit, IPv6 and netfilter as modules, HZ=250, voluntary preemption",
+    },
+];
+
+/// The profile named `name`, or an error listing the valid names.
+pub fn profile(name: &str) -> Result<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name).ok_or_else(|| Error {
+        msg: format!(
+            "unknown kernel profile {name:?}; valid: {}",
+            PROFILES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        ),
+        detail: vec![],
+    })
+}
+
 /// A built kernel in the cache.
 #[derive(Debug, Clone)]
 pub struct Kernel {
@@ -28,6 +81,18 @@ pub struct Kernel {
     pub modroot: PathBuf,
     /// `uname -r` of the built kernel.
     pub release: String,
+    /// The profile it was built for.
+    pub profile: &'static Profile,
+}
+
+impl Kernel {
+    /// The tree was built with clang (`CONFIG_CC_IS_CLANG=y`): modules need `LLVM=1`.
+    pub fn is_clang(&self) -> bool {
+        fs::read_to_string(self.src.join(".config"))
+            .map(|c| c.lines().any(|l| l == "CONFIG_CC_IS_CLANG=y"))
+            .unwrap_or(false)
+    }
+
 }
 
 /// Requested options of the fragment as (name, value) where value is `y`, `m`, `n` or a string.
@@ -74,15 +139,36 @@ pub fn lost_options(wanted: &[(String, String)], final_config: &str) -> Vec<Stri
         .collect()
 }
 
-fn key() -> Result<(String, String)> {
-    let frag = fs::read(repo_root().join(FRAGMENT))?;
+fn key(p: &Profile) -> Result<(String, String)> {
     let tool = deps::toolchain_fingerprint();
-    let h = fnv1a(&[&frag, tool.as_bytes()]);
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for f in p.fragments {
+        parts.push(fs::read(repo_root().join(f))?);
+    }
+    if p.name != PROFILES[0].name {
+        // The default profile's key stays what it was before profiles existed.
+        parts.push(format!("profile={}", p.name).into_bytes());
+    }
+    parts.push(tool.clone().into_bytes());
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let h = fnv1a(&refs);
     let ver = deps::kernel_source_version();
     Ok((format!("linux-{ver}-{h:016x}"), tool))
 }
 
-fn describe_kernel(dir: &Path) -> Result<Kernel> {
+/// The requested options of all of a profile's fragments, a later fragment overriding.
+pub fn wanted_options(p: &Profile) -> Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in p.fragments {
+        for (k, v) in parse_fragment(&fs::read_to_string(repo_root().join(f))?) {
+            out.retain(|(k2, _)| *k2 != k);
+            out.push((k, v));
+        }
+    }
+    Ok(out)
+}
+
+fn describe_kernel(dir: &Path, profile: &'static Profile) -> Result<Kernel> {
     let src = dir.join("src");
     let release = fs::read_to_string(src.join("include/config/kernel.release"))?
         .trim()
@@ -92,18 +178,37 @@ fn describe_kernel(dir: &Path) -> Result<Kernel> {
         modroot: dir.join("modroot").join("lib/modules").join(&release),
         src,
         release,
+        profile,
     })
 }
 
-/// Build (or reuse) the kernel.
-pub fn ensure() -> Result<Kernel> {
+/// Build (or reuse) the kernel of profile `p`. Builds of the same profile are serialized with
+/// a lock file in its cache directory (a second harness waits rather than deleting the first
+/// one's partial tree).
+pub fn ensure_profile(p: &'static Profile) -> Result<Kernel> {
     deps::ensure()?;
-    let (k, tool) = key()?;
-    let root = cache_dir()?.join("kernel");
-    let dir = root.join(&k);
+    let (k, tool) = key(p)?;
+    let root = cache_dir()?.join(p.cache);
+    fs::create_dir_all(&root)?;
+    let lock = fs::File::create(root.join(".lock"))?;
+    let mut waited = false;
+    while lock.try_lock().is_err() {
+        if !waited {
+            say!("kernel: another harness is building the {} kernel; waiting", p.name);
+            waited = true;
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let res = build_locked(p, &root, &k, &tool);
+    let _ = lock.unlock();
+    res
+}
+
+fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result<Kernel> {
+    let dir = root.join(k);
     if dir.join("complete").exists() {
-        let kern = describe_kernel(&dir)?;
-        say!("kernel: cached {} ({})", kern.release, dir.display());
+        let kern = describe_kernel(&dir, p)?;
+        say!("kernel: cached {} ({}, profile {})", kern.release, dir.display(), p.name);
         return Ok(kern);
     }
     let t0 = Instant::now();
@@ -114,7 +219,12 @@ pub fn ensure() -> Result<Kernel> {
     fs::create_dir_all(&dir)?;
     fs::write(dir.join("key.txt"), format!("{k}\n{tool}\n"))?;
     let log_path = dir.join("build.log");
-    say!("kernel: building {k}; full log in {}", log_path.display());
+    say!(
+        "kernel: building {k} (profile {}: {}); full log in {}",
+        p.name,
+        p.about,
+        log_path.display()
+    );
 
     say!("kernel: unpacking {TARBALL}");
     let t = Instant::now();
@@ -131,7 +241,11 @@ pub fn ensure() -> Result<Kernel> {
 
     let make = |args: &[&str]| -> Command {
         let mut c = kernel_cmd("make");
-        c.arg("-C").arg(&src).arg("LLVM=1").args(args);
+        c.arg("-C").arg(&src);
+        if p.llvm {
+            c.arg("LLVM=1");
+        }
+        c.args(args);
         c
     };
     let rust = run_capture(&mut make(&["rustavailable"])).map_err(|e| Error {
@@ -144,22 +258,25 @@ pub fn ensure() -> Result<Kernel> {
         .unwrap_or("Rust is available");
     say!("kernel: {}", avail.trim());
     run_capture(&mut make(&["tinyconfig"]))?;
-    let frag_path = repo_root().join(FRAGMENT);
     let mut merge = kernel_cmd("scripts/kconfig/merge_config.sh");
-    merge
-        .current_dir(&src)
-        .args(["-m", ".config"])
-        .arg(&frag_path);
+    merge.current_dir(&src).args(["-m", ".config"]);
+    for f in p.fragments {
+        merge.arg(repo_root().join(f));
+    }
+    if p.llvm {
+        merge.env("LLVM", "1");
+    }
     run_capture(&mut merge)?;
     run_capture(&mut make(&["olddefconfig"]))?;
-    let wanted = parse_fragment(&fs::read_to_string(&frag_path)?);
+    let wanted = wanted_options(p)?;
     let lost = lost_options(&wanted, &fs::read_to_string(src.join(".config"))?);
     if !lost.is_empty() {
         return Err(Error {
             msg: format!(
-                "kernel: {} option(s) of {FRAGMENT} did not survive olddefconfig (a missing \
+                "kernel: {} option(s) of {} did not survive olddefconfig (a missing \
                  dependency or a typo):",
-                lost.len()
+                lost.len(),
+                p.fragments.join(" + ")
             ),
             detail: lost,
         });
@@ -181,8 +298,8 @@ pub fn ensure() -> Result<Kernel> {
         dir.join("complete"),
         format!("built in {}\n", fmt_dur(t0.elapsed())),
     )?;
-    prune_old(&root, &k);
-    let kern = describe_kernel(&dir)?;
+    prune_old(root, k);
+    let kern = describe_kernel(&dir, p)?;
     say!(
         "kernel: {} built in {}",
         kern.release,
@@ -191,11 +308,12 @@ pub fn ensure() -> Result<Kernel> {
     Ok(kern)
 }
 
-/// Keep the cache to the current kernel: older keys are removed (each tree is ~2 GB).
+/// Keep a profile's cache to its current kernel: older keys are removed (each tree is ~2 GB).
 fn prune_old(root: &Path, keep: &str) {
     if let Ok(rd) = fs::read_dir(root) {
         for e in rd.flatten() {
-            if e.file_name().to_string_lossy() != keep {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n != keep && !n.starts_with('.') {
                 let _ = fs::remove_dir_all(e.path());
             }
         }
@@ -297,5 +415,27 @@ mod tests {
         let opts = parse_fragment(&text);
         assert!(opts.iter().any(|(k, v)| k == "CONFIG_RUST" && v == "y"));
         assert!(opts.iter().all(|(k, _)| k.starts_with("CONFIG_")));
+    }
+
+    #[test]
+    fn profiles_compose_their_fragments() {
+        let get = |p: &Profile, k: &str| {
+            wanted_options(p)
+                .unwrap()
+                .into_iter()
+                .find(|(k2, _)| k2 == k)
+                .map(|(_, v)| v)
+        };
+        let qemu = profile("qemu").unwrap();
+        let distro = profile("distro").unwrap();
+        assert_eq!(get(qemu, "CONFIG_KUNIT").as_deref(), Some("y"));
+        assert_eq!(get(distro, "CONFIG_KUNIT").as_deref(), Some("n"));
+        assert_eq!(get(distro, "CONFIG_IPV6").as_deref(), Some("m"));
+        assert_eq!(get(distro, "CONFIG_HZ_250").as_deref(), Some("y"));
+        assert_eq!(get(distro, "CONFIG_RUST").as_deref(), Some("y"));
+        assert!(qemu.llvm && !distro.llvm);
+        assert!(profile("nosuch").is_err());
+        let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
+        assert_eq!(names.len(), PROFILES.len(), "each profile has its own cache");
     }
 }

@@ -2,6 +2,7 @@
 //! experiments, and reports. Every command installs what it needs (`deps`) first.
 
 mod deps;
+mod dkms;
 mod kernel;
 mod ktap;
 mod modules;
@@ -32,7 +33,10 @@ commands:
                        and the summary table go to DIR (default results/sim/<scenario>)
 
 options:
-  --timeout SECS       VM timeout (default: vm 600, test 1800, run 1200)
+  --kernel PROFILE     kernel profile for kernel/modules/vm/run: qemu (default; clang, KUnit)
+                       or distro (GCC, no KUnit, IPv6 as a module, HZ=250); `test` runs the
+                       full suite on qemu and the functional selftests on distro unless given
+  --timeout SECS       VM timeout (default: vm 600, test 2700, run 1200)
   --quiet              do not stream the VM console (it is still logged under target/rdcc)
   --algos \"A B\"        algorithms for `run` (default: cubic dctcp and every built module)
   --rate MBIT          bottleneck rate for `run` (default 50)
@@ -47,6 +51,7 @@ environment:
 
 #[derive(Debug, Default)]
 struct Opts {
+    kernel: Option<String>,
     timeout: Option<u64>,
     quiet: bool,
     algos: Option<String>,
@@ -75,6 +80,7 @@ fn parse_opts(args: &[String]) -> Result<Opts> {
     while i < args.len() {
         match args[i].as_str() {
             "--timeout" => o.timeout = Some(num(next(&mut i, "--timeout")?, "--timeout")?),
+            "--kernel" => o.kernel = Some(next(&mut i, "--kernel")?),
             "--quiet" => o.quiet = true,
             "--algos" => o.algos = Some(next(&mut i, "--algos")?),
             "--rate" => o.rate = Some(num(next(&mut i, "--rate")?, "--rate")? as u32),
@@ -119,11 +125,16 @@ fn main() -> ExitCode {
     };
     let res = match cmd.as_str() {
         "deps" => deps::ensure().map(|_| 0),
-        "kernel" => kernel::ensure().map(|k| {
-            println!("{}", k.bzimage.display());
-            0
-        }),
-        "modules" => kernel::ensure().and_then(|k| modules::build(&k)).map(|m| {
+        "kernel" => profile_of(&opts)
+            .and_then(kernel::ensure_profile)
+            .map(|k| {
+                println!("{}", k.bzimage.display());
+                0
+            }),
+        "modules" => profile_of(&opts)
+            .and_then(kernel::ensure_profile)
+            .and_then(|k| modules::build(&k))
+            .map(|m| {
             for p in m {
                 println!("{}", p.display());
             }
@@ -152,6 +163,14 @@ fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// The kernel profile `--kernel` names, or the default.
+fn profile_of(o: &Opts) -> Result<&'static kernel::Profile> {
+    match &o.kernel {
+        Some(n) => kernel::profile(n),
+        None => Ok(&kernel::PROFILES[0]),
+    }
+}
+
 /// Kernel, modules, and the KVM decision: what every VM command needs.
 type Prepared = (
     kernel::Kernel,
@@ -162,8 +181,8 @@ type Prepared = (
 
 /// Kernel, modules, the KVM decision and our userspace binaries (rxstamp): what every VM
 /// command needs.
-fn prepare() -> Result<Prepared> {
-    let k = kernel::ensure()?;
+fn prepare(p: &'static kernel::Profile) -> Result<Prepared> {
+    let k = kernel::ensure_profile(p)?;
     let mods = modules::build(&k)?;
     let bins = vec![rxstamp::build()?];
     let probe = vm::build_initramfs(
@@ -179,7 +198,7 @@ fn prepare() -> Result<Prepared> {
 }
 
 fn cmd_vm(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm, bins) = prepare()?;
+    let (k, mods, kvm, bins) = prepare(profile_of(o)?)?;
     let interactive = o.rest.is_empty();
     let job = if interactive {
         "echo 'rdcc VM: modules in /lib/modules/rdcc, selftests in /selftests; exit to power off'\n\
@@ -232,34 +251,118 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
     }
 }
 
-/// The guest job of `cargo xtask test`: load our modules (their KUnit suites run at load), run
-/// every selftest with a timeout between markers, then dump the kernel log.
-fn test_job(per_test_timeout: u64) -> String {
+/// One selftest between the markers the harness parses.
+fn selftest_block(name: &str, cmd: &str, per_test_timeout: u64) -> String {
     format!(
+        r#"echo "RDCC-SELFTEST-BEGIN {name}"
+timeout {per_test_timeout} {cmd} > "/tmp/{name}.out" 2>&1
+r=$?
+cat "/tmp/{name}.out"
+echo "RDCC-SELFTEST-END {name} rc=$r"
+[ "$r" -eq 0 ] || rc=1
+"#
+    )
+}
+
+/// The guest job of `cargo xtask test`.
+///
+/// - `full` (qemu profile): every selftest; `false` (distro profile): the functional ones
+///   (selection by sysctl and setsockopt, load/unload, one flow, the remote-delay hit rate).
+/// - The kernel's taint flags are recorded before any module loads; the product modules are
+///   loaded, traffic runs, and `_taint.sh` then checks that nothing but the out-of-tree flag was
+///   added. Only after that is the KUnit test module loaded (its suites run at load and add
+///   TAINT_TEST, as every KUnit module does).
+fn test_job(per_test_timeout: u64, full: bool) -> String {
+    let mut j = String::from(
         r#"rc=0
-for m in /lib/modules/rdcc/*.ko; do
+cat /proc/sys/kernel/tainted > /tmp/rdcc-taint-boot
+# IPv6 may be a module (distro profile): load it before modules that use its symbols.
+modprobe ipv6 2>/dev/null
+for m in /lib/modules/rdcc/tcp_*.ko; do
   [ -e "$m" ] || continue
   echo "RDCC-INSMOD $m"
-  insmod "$m" || {{ echo "RDCC-INSMOD-FAILED $m"; rc=1; }}
+  insmod "$m" || { echo "RDCC-INSMOD-FAILED $m"; rc=1; }
 done
-for t in /selftests/*.sh; do
+"#,
+    );
+    if full {
+        j.push_str(
+            r#"for t in /selftests/*.sh; do
   [ -e "$t" ] || continue
   name=$(basename "$t" .sh)
   case "$name" in lib*|_*) continue;; esac
   [ -x "$t" ] || continue
-  echo "RDCC-SELFTEST-BEGIN $name"
-  timeout {per_test_timeout} sh "$t" > "/tmp/$name.out" 2>&1
-  r=$?
-  cat "/tmp/$name.out"
-  echo "RDCC-SELFTEST-END $name rc=$r"
-  [ "$r" -eq 0 ] || rc=1
+"#,
+        );
+        j.push_str(&selftest_block("$name", "sh \"$t\"", per_test_timeout));
+        j.push_str("done
+");
+    } else {
+        j.push_str(&selftest_block(
+            "cc_basic",
+            "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh",
+            per_test_timeout,
+        ));
+        j.push_str(&selftest_block("rdcc_select", "sh /selftests/rdcc_select.sh", per_test_timeout));
+        j.push_str(&selftest_block(
+            "rdcc_cc",
+            "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh",
+            per_test_timeout,
+        ));
+        j.push_str(&selftest_block("rdcc_rqd", "sh /selftests/rdcc_rqd.sh", per_test_timeout));
+    }
+    j.push_str(&selftest_block("taint", "sh /selftests/_taint.sh", per_test_timeout));
+    j.push_str(
+        r#"for m in /lib/modules/rdcc/rdcc_kunit.ko; do
+  [ -e "$m" ] || continue
+  echo "RDCC-INSMOD $m"
+  insmod "$m" || { echo "RDCC-INSMOD-FAILED $m"; rc=1; }
 done
 echo RDCC-DMESG-BEGIN
 dmesg
 echo RDCC-DMESG-END
 exit $rc
-"#
-    )
+"#,
+    );
+    j
+}
+
+/// Boot kernel profile `p` with the test job; return its results.
+fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Summary> {
+    let (k, mods, kvm, bins) = prepare(p)?;
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods.clone(),
+            our_bins: bins,
+            job: test_job(1500, full),
+        },
+    )?;
+    let b = vm::Boot {
+        kvm,
+        stream: !o.quiet,
+        timeout: Duration::from_secs(o.timeout.unwrap_or(2700)),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join(format!("test-{}-console.log", p.name));
+    say!(
+        "test: booting the {} kernel ({}), console log {}",
+        p.name,
+        if kvm { "KVM" } else { "TCG" },
+        log.display()
+    );
+    let r = vm::boot(&k, &img, &b, &log)?;
+    let vmsum = report::vm_results(&r, &mods, p.kunit);
+    say!(
+        "test: VM ({}): {} passed, {} failed, {} skipped in {} (boot {})",
+        p.name,
+        vmsum.passed,
+        vmsum.failed,
+        vmsum.skipped,
+        fmt_dur(r.elapsed),
+        r.boot_time.map(fmt_dur).unwrap_or_else(|| "-".into())
+    );
+    Ok(vmsum)
 }
 
 fn cmd_test(o: &Opts) -> Result<u8> {
@@ -282,39 +385,22 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     );
     total.extend("host/", host);
 
-    // 2. The VM: boot once, run everything.
-    let (k, mods, kvm, bins) = prepare()?;
-    let img = vm::build_initramfs(
-        &k,
-        &vm::Contents {
-            our_modules: mods.clone(),
-            our_bins: bins,
-            job: test_job(1500),
-        },
-    )?;
-    let b = vm::Boot {
-        kvm,
-        stream: !o.quiet,
-        timeout: Duration::from_secs(o.timeout.unwrap_or(2700)),
-        ..vm::Boot::default()
+    // 2. The VMs: the default (qemu) profile runs everything in one boot, the distro profile
+    //    the functional selftests; --kernel picks one profile, with everything.
+    let plan: Vec<(&'static kernel::Profile, bool)> = match &o.kernel {
+        Some(n) => vec![(kernel::profile(n)?, true)],
+        None => vec![(&kernel::PROFILES[0], true), (kernel::profile("distro")?, false)],
     };
-    let log = out_dir()?.join("test-console.log");
-    say!(
-        "test: booting the VM ({}), console log {}",
-        if kvm { "KVM" } else { "TCG" },
-        log.display()
-    );
-    let r = vm::boot(&k, &img, &b, &log)?;
-    let vmsum = report::vm_results(&r, &mods);
-    say!(
-        "test: VM: {} passed, {} failed, {} skipped in {} (boot {})",
-        vmsum.passed,
-        vmsum.failed,
-        vmsum.skipped,
-        fmt_dur(r.elapsed),
-        r.boot_time.map(fmt_dur).unwrap_or_else(|| "-".into())
-    );
-    total.extend("vm/", vmsum);
+    for (p, full) in plan {
+        let tp = Instant::now();
+        let vmsum = vm_test(p, o, full)?;
+        total.extend(&format!("vm-{}/", p.name), vmsum);
+        say!("test: {} profile done in {}", p.name, fmt_dur(tp.elapsed()));
+        if p.name == "distro" {
+            let d = dkms::check(&kernel::ensure_profile(p)?)?;
+            total.extend("dkms/", d);
+        }
+    }
 
     for res in total
         .results
@@ -340,9 +426,10 @@ fn cmd_test(o: &Opts) -> Result<u8> {
 }
 
 fn cmd_run(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm, bins) = prepare()?;
+    let (k, mods, kvm, bins) = prepare(profile_of(o)?)?;
     let ours: Vec<String> = mods
         .iter()
+        .filter(|m| modules::is_product(m))
         .filter_map(|m| {
             m.file_stem()
                 .and_then(|s| s.to_str())

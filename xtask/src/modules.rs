@@ -1,6 +1,11 @@
 //! `cargo xtask modules`: build the out-of-tree kernel modules under `modules/` with the
-//! top-level Kbuild (`make -C $KDIR M=$PWD LLVM=1 modules`), exactly as a user would against their
-//! own kernel.
+//! top-level Kbuild (`make -C $KDIR M=<dir> [LLVM=1] modules`), exactly as a user would against
+//! their own kernel: `LLVM=1` only when the tree's config says `CONFIG_CC_IS_CLANG`.
+//!
+//! The sources (`Kbuild`, `modules/`, `core/src/`) are mirrored into
+//! `target/rdcc/kbuild-<profile>/` and built there, so kernels of different profiles (clang and
+//! GCC) never share object files and the work tree stays clean. Files are copied only when
+//! their content changed, so make's incremental build still works.
 
 use crate::kernel::{build_with_progress, Kernel};
 use crate::say;
@@ -41,26 +46,78 @@ fn declares_modules(dir: &Path) -> bool {
     false
 }
 
-/// Build every module; return the `.ko` files.
+/// Copy `src` to `dst` recursively, writing only files whose content differs; build products
+/// (`*.o`, `*.ko`, dot files, …) are skipped. Returns the number of files written.
+fn mirror(src: &Path, dst: &Path) -> Result<usize> {
+    std::fs::create_dir_all(dst)?;
+    let mut n = 0;
+    for e in std::fs::read_dir(src)?.flatten() {
+        let name = e.file_name();
+        let name_s = name.to_string_lossy();
+        if name_s.starts_with('.') {
+            continue;
+        }
+        let (from, to) = (e.path(), dst.join(&name));
+        if from.is_dir() {
+            n += mirror(&from, &to)?;
+            continue;
+        }
+        let keep = [".rs", ".c", ".h"].iter().any(|x| name_s.ends_with(x))
+            || name_s == "Kbuild"
+            || name_s == "Makefile";
+        if !keep {
+            continue;
+        }
+        let new = std::fs::read(&from)?;
+        if std::fs::read(&to).ok().as_deref() != Some(new.as_slice()) {
+            std::fs::write(&to, new)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The staging copy of the module sources for kernel `k`.
+pub fn stage(k: &Kernel) -> Result<PathBuf> {
+    let root = repo_root();
+    let dir = out_dir()?.join(format!("kbuild-{}", k.profile.name));
+    let mut n = mirror(&root.join("modules"), &dir.join("modules"))?;
+    n += mirror(&root.join("core/src"), &dir.join("core/src"))?;
+    let kb = std::fs::read(root.join("Kbuild"))?;
+    if std::fs::read(dir.join("Kbuild")).ok().as_deref() != Some(kb.as_slice()) {
+        std::fs::write(dir.join("Kbuild"), kb)?;
+        n += 1;
+    }
+    if n > 0 {
+        say!("modules: {n} changed source file(s) staged in {}", dir.display());
+    }
+    Ok(dir)
+}
+
+/// Build every module; return the `.ko` files (product modules and, on a kernel with KUnit,
+/// the test module `rdcc_kunit.ko`).
 pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
     let root = repo_root();
-    let mdir = root.join("modules");
-    if !declares_modules(&mdir) {
+    if !declares_modules(&root.join("modules")) {
         say!("modules: modules/ declares no module yet; nothing to build");
         return Ok(vec![]);
     }
+    let dir = stage(k)?;
+    let mdir = dir.join("modules");
     let mut c = kernel_cmd("make");
-    c.arg("-C")
-        .arg(&k.src)
-        .arg(format!("M={}", root.display()))
-        .args(["LLVM=1", "modules"]);
-    let log = out_dir()?.join("modules-build.log");
+    c.arg("-C").arg(&k.src).arg(format!("M={}", dir.display()));
+    if k.is_clang() {
+        c.arg("LLVM=1");
+    }
+    c.arg("modules");
+    let log = out_dir()?.join(format!("modules-build-{}.log", k.profile.name));
     let _ = std::fs::remove_file(&log);
     build_with_progress(c, &log, "modules")?;
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
     kos.sort();
-    check_no_panics(&kos)?;
+    check_no_panics(k, &kos)?;
+    check_no_test_code(k, &kos)?;
     say!(
         "modules: built {}",
         kos.iter()
@@ -75,8 +132,9 @@ pub fn build(k: &Kernel) -> Result<Vec<PathBuf>> {
 /// Undefined symbols of a module that name a Rust panic entry point (`core::panicking::*`,
 /// `panic_const_*` overflow checks, bounds-check failures). The modules must have none: every
 /// arithmetic operation in the core and the glue is explicit, so no event can panic the kernel.
-pub fn panic_symbols(ko: &Path) -> Result<Vec<String>> {
-    let out = crate::util::run_capture(kernel_cmd("llvm-nm").arg("-u").arg(ko))?;
+pub fn panic_symbols(k: &Kernel, ko: &Path) -> Result<Vec<String>> {
+    let nm = if k.is_clang() { "llvm-nm" } else { "nm" };
+    let out = crate::util::run_capture(kernel_cmd(nm).arg("-u").arg(ko))?;
     Ok(out
         .lines()
         .filter_map(|l| l.split_whitespace().last())
@@ -85,11 +143,44 @@ pub fn panic_symbols(ko: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
-fn check_no_panics(kos: &[PathBuf]) -> Result<()> {
+/// Is `ko` a product module (`tcp_<name>.ko`) rather than the test module?
+pub fn is_product(ko: &Path) -> bool {
+    ko.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("tcp_"))
+}
+
+/// Product modules carry no test code: no `.kunit_test_suites` section and no reference to a
+/// KUnit symbol, so they load where `CONFIG_KUNIT=n` and add no TAINT_TEST.
+fn check_no_test_code(k: &Kernel, kos: &[PathBuf]) -> Result<()> {
+    let nm = if k.is_clang() { "llvm-nm" } else { "nm" };
     let mut bad = Vec::new();
-    for k in kos {
-        for s in panic_symbols(k)? {
-            bad.push(format!("{}: {s}", k.display()));
+    for ko in kos.iter().filter(|p| is_product(p)) {
+        let sections = crate::util::run_capture(kernel_cmd("readelf").arg("-SW").arg(ko))?;
+        if sections.contains("kunit") {
+            bad.push(format!("{}: has a KUnit section", ko.display()));
+        }
+        let undef = crate::util::run_capture(kernel_cmd(nm).arg("-u").arg(ko))?;
+        for s in undef.lines().filter(|l| l.contains("kunit")) {
+            bad.push(format!("{}: references {}", ko.display(), s.trim()));
+        }
+    }
+    if bad.is_empty() {
+        say!("modules: no product module carries KUnit code");
+        Ok(())
+    } else {
+        Err(crate::util::Error {
+            msg: "modules: test code in a product module:".into(),
+            detail: bad,
+        })
+    }
+}
+
+fn check_no_panics(k: &Kernel, kos: &[PathBuf]) -> Result<()> {
+    let mut bad = Vec::new();
+    for ko in kos {
+        for s in panic_symbols(k, ko)? {
+            bad.push(format!("{}: {s}", ko.display()));
         }
     }
     if bad.is_empty() {

@@ -74,13 +74,14 @@ pub fn out_dir() -> Result<PathBuf> {
 /// this xtask process (RUSTFLAGS, CARGO_*, RUSTUP_TOOLCHAIN) may leak into Kbuild.
 pub fn kernel_cmd(prog: &str) -> Command {
     let mut c = Command::new(prog);
-    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
-    let cargo_bin = std::env::var("CARGO_HOME")
-        .map(|h| format!("{h}/bin"))
-        .unwrap_or_else(|_| format!("{home}/.cargo/bin"));
+    // The harness's own bindgen (deps::tools_dir) comes after the system's directories.
+    let tools_bin = crate::deps::tools_dir().join("bin");
     c.env(
         "PATH",
-        format!("/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/sbin:/usr/local/bin:{cargo_bin}"),
+        format!(
+            "/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/sbin:/usr/local/bin:{}",
+            tools_bin.display()
+        ),
     );
     for (k, _) in std::env::vars_os() {
         let k = k.to_string_lossy().into_owned();

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! The Rust half of the KUnit test module `rdcc_kunit.ko` (test code: it never links into a
+//! product module). For each law it runs the core's shared vector table (the same `CASES` the
+//! host tests run) and a randomized bounds check, and reports to the C suites in
+//! `modules/kunit/rdcc_kunit_glue.c`. Every `unsafe` block of the test module is here.
+
+/// Generate the two KUnit entry points of one law:
+/// `rdcc_rs_kunit_<law>_vectors(report)` and `rdcc_rs_kunit_<law>_bounds(seed, steps, msg, len)`.
+///
+/// - `law`: the `Controller` type; `config`/`params`: its raw and validated parameter types.
+/// - `cases`: the law's `CASES` table; `run_all`: its table runner.
+macro_rules! rdcc_kunit_law {
+    (
+        vectors: $vectors_fn:ident,
+        bounds: $bounds_fn:ident,
+        law: $law:ty,
+        config: $cfg:ty,
+        params: $params:ty,
+        cases: $cases:path,
+        run_all: $run_all:path $(,)?
+    ) => {
+        /// Run the law's shared vector table.
+        ///
+        /// # Safety
+        /// `r` is a valid, writable `struct rdcc_kunit_report`.
+        #[no_mangle]
+        pub unsafe extern "C" fn $vectors_fn(r: *mut kunit::KunitReport) -> core::ffi::c_int {
+            // SAFETY: caller contract (the C suite passes a stack report it owns).
+            let r = unsafe { &mut *r };
+            match $run_all() {
+                Ok(n) => {
+                    r.cases = n as u32;
+                    0
+                }
+                Err((idx, m)) => {
+                    r.failed_case = idx as u32;
+                    r.failed_step = m.step as u32;
+                    r.got_cwnd_q16 = m.got.cwnd_bytes_q16;
+                    r.want_cwnd_q16 = m.want.cwnd_bytes_q16;
+                    r.got_rate = m.got.pacing_rate_bps;
+                    r.want_rate = m.want.pacing_rate_bps;
+                    r.got_reason = m.got.reason as u32;
+                    r.want_reason = m.want.reason.map(|x| x as u32).unwrap_or(u32::MAX);
+                    if let Some(c) = $cases.get(idx) {
+                        kunit::write_msg(&mut r.name, c.name);
+                    }
+                    -(kernel::bindings::EINVAL as core::ffi::c_int)
+                }
+            }
+        }
+
+        /// Drive `steps` pseudo-random events (xorshift from `seed`, hostile values included)
+        /// through the law, with the paper's default parameters, from all-zero state and check
+        /// the kernel's bounds after each.
+        ///
+        /// # Safety
+        /// `msg` points to `len` writable bytes.
+        #[no_mangle]
+        pub unsafe extern "C" fn $bounds_fn(
+            seed: u64,
+            steps: u32,
+            msg: *mut u8,
+            len: u32,
+        ) -> core::ffi::c_int {
+            let res = match <$params>::new(&<$cfg>::DEFAULT) {
+                Ok(p) => kunit::bounds_run::<$law>(&p, seed, steps),
+                Err(_) => Err("the paper's default parameters do not validate"),
+            };
+            match res {
+                Ok(()) => 0,
+                Err(text) => {
+                    // SAFETY: caller contract.
+                    let buf = unsafe { core::slice::from_raw_parts_mut(msg, len as usize) };
+                    kunit::write_msg(buf, text);
+                    -(kernel::bindings::EINVAL as core::ffi::c_int)
+                }
+            }
+        }
+    };
+}
+
+use super::event::{AckEvent, Controller, Decision, LossEvent, LossKind};
+use super::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
+
+/// `struct rdcc_kunit_report` in modules/kunit/rdcc_kunit_glue.c.
+#[repr(C)]
+pub struct KunitReport {
+    pub(crate) cases: u32,
+    pub(crate) failed_case: u32,
+    pub(crate) failed_step: u32,
+    pub(crate) got_cwnd_q16: u64,
+    pub(crate) want_cwnd_q16: u64,
+    pub(crate) got_rate: u64,
+    pub(crate) want_rate: u64,
+    pub(crate) got_reason: u32,
+    pub(crate) want_reason: u32,
+    pub(crate) name: [u8; 48],
+}
+
+/// Largest window any law may output, bytes Q16 (the fuzz target checks the same bound).
+const CWND_CEILING_Q16: u64 = (MAX_CWND_PKTS * MAX_MSS_BYTES as u64) << 16;
+
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+fn check(d: &Decision) -> Result<(), &'static str> {
+    if d.pacing_rate_bps > MAX_RATE_BPS {
+        return Err("pacing rate above MAX_RATE_BPS");
+    }
+    if d.cwnd_bytes_q16 > CWND_CEILING_Q16 {
+        return Err("window above the ceiling");
+    }
+    Ok(())
+}
+
+/// The in-kernel property check behind `rdcc_rs_kunit_<law>_bounds`.
+pub(crate) fn bounds_run<C: Controller>(
+    p: &C::Params,
+    seed: u64,
+    steps: u32,
+) -> Result<(), &'static str> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut s = C::State::default();
+    let mut now: u64 = 1_000_000;
+    let mut una = 0u32;
+    if seed % 2 == 0 {
+        check(&C::init(p, &mut s, now, 1448))?;
+    }
+    for _ in 0..steps {
+        let r = xorshift(&mut x);
+        now = match r % 16 {
+            0 => now.wrapping_sub(r % 10_000),
+            1 => r,
+            _ => now.wrapping_add(r % 100_000),
+        };
+        let d = match (r >> 8) % 10 {
+            0..=6 => {
+                let acked = (xorshift(&mut x) % 65_536) as u32;
+                una = una.wrapping_add(acked);
+                let nxt = una.wrapping_add((xorshift(&mut x) % 1_000_000) as u32);
+                let rtt = match xorshift(&mut x) % 8 {
+                    0 => 0,
+                    1 => u64::MAX,
+                    2 => xorshift(&mut x),
+                    _ => 10_000 + xorshift(&mut x) % 1_000_000,
+                };
+                let ev = AckEvent {
+                    now_ns: now,
+                    rtt_ns: rtt,
+                    remote_delay_ns: xorshift(&mut x) % rtt.saturating_mul(2).max(1),
+                    delivered_bytes: xorshift(&mut x),
+                    acked_bytes: acked,
+                    inflight_bytes: xorshift(&mut x) as u32,
+                    mss_bytes: match xorshift(&mut x) % 4 {
+                        0 => 0,
+                        1 => 9000,
+                        2 => xorshift(&mut x) as u32,
+                        _ => 1448,
+                    },
+                    snd_una: una,
+                    snd_nxt: nxt,
+                    flags: (xorshift(&mut x) & 0xff) as u32,
+                    hops: xorshift(&mut x) as u8,
+                    _pad: [0; 3],
+                    local_rx_delay_ns: 0,
+                    telemetry: 0,
+                };
+                C::on_ack(p, &mut s, &ev)
+            }
+            7 => {
+                let kind = if r & 1 == 0 {
+                    LossKind::FastRecovery
+                } else {
+                    LossKind::RetransmitTimeout
+                };
+                C::on_loss(p, &mut s, &LossEvent { now_ns: now, mss_bytes: 1448, kind })
+            }
+            8 => C::on_idle_restart(p, &mut s, now, 1448),
+            _ => C::on_undo(p, &mut s, 1448),
+        };
+        check(&d)?;
+    }
+    Ok(())
+}
+
+/// Copy `text` into `buf` as a NUL-terminated string, truncating (no panicking slice ops: the
+/// module must reference no panic symbol).
+pub(crate) fn write_msg(buf: &mut [u8], text: &str) {
+    let room = buf.len().saturating_sub(1);
+    let mut end = 0usize;
+    for (dst, src) in buf.iter_mut().zip(text.bytes().take(room)) {
+        *dst = src;
+        end = end.wrapping_add(1); // at most buf.len()
+    }
+    if let Some(nul) = buf.get_mut(end) {
+        *nul = 0;
+    }
+}
