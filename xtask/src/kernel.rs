@@ -3,9 +3,10 @@
 //! with the profile's compiler, and cache the result outside the work tree, keyed by source
 //! version, toolchain and fragments. A second run with the same key is a no-op.
 //!
-//! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel) and `distro` (GCC,
+//! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel), `distro` (GCC,
 //! no KUnit, IPv6 and netfilter pieces as modules, HZ=250, voluntary preemption: as close to a
-//! distribution kernel as a 2-core build allows). Each profile has its own cache directory, so
+//! distribution kernel as a 2-core build allows) and `debug` (the qemu kernel with KASAN, UBSAN,
+//! lockdep, PROVE_RCU, DEBUG_NET and slab debugging). Each profile has its own cache directory, so
 //! building one never prunes another.
 
 use crate::deps;
@@ -57,17 +58,32 @@ pub const PROFILES: &[Profile] = &[
         kunit: false,
         about: "GCC, no KUnit, IPv6 and netfilter as modules, HZ=250, voluntary preemption",
     },
+    Profile {
+        name: "debug",
+        fragments: &[FRAGMENT, "qemu/debug.config"],
+        llvm: true,
+        cache: "kernel-debug",
+        kunit: true,
+        about: "clang, KUnit, KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
+    },
 ];
 
 /// The profile named `name`, or an error listing the valid names.
 pub fn profile(name: &str) -> Result<&'static Profile> {
-    PROFILES.iter().find(|p| p.name == name).ok_or_else(|| Error {
-        msg: format!(
-            "unknown kernel profile {name:?}; valid: {}",
-            PROFILES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-        ),
-        detail: vec![],
-    })
+    PROFILES
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| Error {
+            msg: format!(
+                "unknown kernel profile {name:?}; valid: {}",
+                PROFILES
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            detail: vec![],
+        })
 }
 
 /// A built kernel in the cache.
@@ -92,7 +108,6 @@ impl Kernel {
             .map(|c| c.lines().any(|l| l == "CONFIG_CC_IS_CLANG=y"))
             .unwrap_or(false)
     }
-
 }
 
 /// Requested options of the fragment as (name, value) where value is `y`, `m`, `n` or a string.
@@ -194,7 +209,10 @@ pub fn ensure_profile(p: &'static Profile) -> Result<Kernel> {
     let mut waited = false;
     while lock.try_lock().is_err() {
         if !waited {
-            say!("kernel: another harness is building the {} kernel; waiting", p.name);
+            say!(
+                "kernel: another harness is building the {} kernel; waiting",
+                p.name
+            );
             waited = true;
         }
         std::thread::sleep(Duration::from_secs(2));
@@ -208,7 +226,12 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     let dir = root.join(k);
     if dir.join("complete").exists() {
         let kern = describe_kernel(&dir, p)?;
-        say!("kernel: cached {} ({}, profile {})", kern.release, dir.display(), p.name);
+        say!(
+            "kernel: cached {} ({}, profile {})",
+            kern.release,
+            dir.display(),
+            p.name
+        );
         return Ok(kern);
     }
     let t0 = Instant::now();
@@ -434,8 +457,27 @@ mod tests {
         assert_eq!(get(distro, "CONFIG_HZ_250").as_deref(), Some("y"));
         assert_eq!(get(distro, "CONFIG_RUST").as_deref(), Some("y"));
         assert!(qemu.llvm && !distro.llvm);
+        let debug = profile("debug").unwrap();
+        for k in [
+            "CONFIG_KASAN",
+            "CONFIG_UBSAN",
+            "CONFIG_PROVE_LOCKING",
+            "CONFIG_PROVE_RCU",
+            "CONFIG_DEBUG_NET",
+            "CONFIG_SLUB_DEBUG",
+            "CONFIG_KUNIT",
+            "CONFIG_RUST",
+        ] {
+            assert_eq!(get(debug, k).as_deref(), Some("y"), "{k}");
+        }
+        assert_eq!(get(debug, "CONFIG_SLUB_TINY").as_deref(), Some("n"));
+        assert!(debug.llvm, "Rust allows KASAN only with clang");
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
-        assert_eq!(names.len(), PROFILES.len(), "each profile has its own cache");
+        assert_eq!(
+            names.len(),
+            PROFILES.len(),
+            "each profile has its own cache"
+        );
     }
 }
