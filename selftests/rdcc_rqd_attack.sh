@@ -229,7 +229,10 @@ done
 # 15. a receiver that sends data back: no segment above the MTU.
 mtu=$("$IP" -n "$RDCC_NS_RCV" link show "$RDCC_RCV_IF" | awk '{ for (i = 1; i < NF; i++) if ($i == "mtu") print $(i + 1) }')
 "$RXSTAMP" stats --pin "$PIN" --reset >/dev/null 2>&1
-"$IP" netns exec "$RDCC_NS_RCV" "$INJ" mtu-watch "$RDCC_RCV_IF" --mtu "$mtu" --secs $((RDCC_DURATION + 2)) \
+# Data segments from the receiver's port must carry the option's room (20 + 12 timestamps + 10 =
+# 42 bytes of TCP header at least): an MSS sized without it is what lets a segment outgrow the MTU
+# when an arrival lands between tcp_current_mss() and transmission (a race the run may not hit).
+"$IP" netns exec "$RDCC_NS_RCV" "$INJ" mtu-watch "$RDCC_RCV_IF" "$RDCC_PORT" 42 --mtu "$mtu" --secs $((RDCC_DURATION + 2)) \
 	>"$RDCC_TMP/mtu.log" 2>&1 &
 wpid=$!
 rdcc_track "$wpid"
@@ -242,12 +245,15 @@ rdcc_untrack "$wpid"
 over=$(awk '{ for (i = 1; i < NF; i++) if ($i == "over_mtu") print $(i + 1) }' "$RDCC_TMP/mtu.log")
 maxseg=$(awk '{ for (i = 1; i < NF; i++) if ($i == "max_segment_bytes") print $(i + 1) }' "$RDCC_TMP/mtu.log")
 npk=$(awk '{ for (i = 1; i < NF; i++) if ($i == "tcp_packets") print $(i + 1) }' "$RDCC_TMP/mtu.log")
+pdata=$(awk '{ for (i = 1; i < NF; i++) if ($i == "port_data") print $(i + 1) }' "$RDCC_TMP/mtu.log")
+noroom=$(awk '{ for (i = 1; i < NF; i++) if ($i == "no_room") print $(i + 1) }' "$RDCC_TMP/mtu.log")
 written=$(cnt "$RDCC_TMP/bidir.rx" written)
 tap_diag "RESULT rqd_attack phase=bidir tput_mbit=$RDCC_R_TPUT written=$written $(tr '\n' ' ' <"$RDCC_TMP/mtu.log")"
-if [ "$bidir_ok" -eq 0 ] && [ "${npk:-0}" -gt 100 ] && [ "${over:-1}" -eq 0 ] && [ "$written" -gt 100 ]; then
-	tap_ok "receiver sending data back: $npk TCP packets, largest segment $maxseg bytes <= MTU $mtu, $written options written"
+if [ "$bidir_ok" -eq 0 ] && [ "${npk:-0}" -gt 100 ] && [ "${over:-1}" -eq 0 ] && [ "$written" -gt 100 ] &&
+	[ "${pdata:-0}" -gt 100 ] && [ "${noroom:-1}" -eq 0 ]; then
+	tap_ok "receiver sending data back: $npk TCP packets, largest segment $maxseg bytes <= MTU $mtu; all $pdata data segments sized with the option's room; $written options written"
 else
-	tap_not_ok "receiver sending data back: $over of ${npk:-0} segments above MTU $mtu (largest ${maxseg:-?}), options written $written, iperf3 ok: $bidir_ok"
+	tap_not_ok "receiver sending data back: $over of ${npk:-0} segments above MTU $mtu (largest ${maxseg:-?}), ${noroom:-?} of ${pdata:-?} data segments without the option's room, options written $written, iperf3 ok: $bidir_ok"
 	tap_diag_file "$RDCC_TMP/mtu.log"
 fi
 

@@ -27,7 +27,10 @@
 //!                                                   read TCP_CC_INFO in a tight loop meanwhile
 //! rxstamp inject ...                                test helper: forge ACKs with the option at a
 //!                                                   live flow (src/inject.rs)
-//! rxstamp mtu-watch IFACE --mtu N [--secs N]        test helper: largest segment sent on IFACE
+//! rxstamp mtu-watch IFACE [PORT MIN] --mtu N [--secs N]
+//!                                                   test helper: largest segment on IFACE, and
+//!                                                   data segments from PORT whose TCP header has
+//!                                                   no room for the option (below MIN bytes)
 //! ```
 //!
 //! PEER is `PREFIX[@PORT[,PORT...]]` (e.g. `10.0.0.0/24@5201`, `fd00::/64`): only connections
@@ -137,7 +140,9 @@ const USAGE: &str = "usage:
   rxstamp source ADDR PORT [--secs N] [--switch-cc A,B --switch-ms MS] [--poll-info]
                                                 (test helper: a bulk TCP sender)
   rxstamp inject --help                         (test helper: forged ACKs at a live flow)
-  rxstamp mtu-watch IFACE --mtu BYTES [--secs N] (test helper: largest segment sent)
+  rxstamp mtu-watch IFACE [PORT MIN_TCP_HDR] --mtu BYTES [--secs N]
+                                                (test helper: largest segment sent; data segments
+                                                from PORT with a TCP header below MIN_TCP_HDR)
 CGROUP is a cgroup v2 directory (e.g. /sys/fs/cgroup/rcv); DIR defaults to /sys/fs/bpf/rdcc_rqd.
 PEER is PREFIX[@PORT[,PORT...]] (10.0.0.0/24@5201, fd00::/64) or `any`; without --allow no
 connection is touched.";
@@ -270,6 +275,14 @@ fn run(args: &[String]) -> Res<()> {
                 .ok_or("mtu-watch needs IFACE")?,
             o.mtu.ok_or("mtu-watch needs --mtu BYTES")?,
             o.secs.unwrap_or(10),
+            match (o.rest.first(), o.rest.get(1)) {
+                (Some(p), Some(m)) => Some((
+                    p.parse().map_err(|_| "mtu-watch: PORT is not a port")?,
+                    m.parse()
+                        .map_err(|_| "mtu-watch: MIN_TCP_HDR is not a number")?,
+                )),
+                _ => None,
+            },
         ),
         _ if !o.rest.is_empty() => Err(format!("unexpected argument {}\n{USAGE}", o.rest[0])),
         // For the build harness: is the BPF object embedded?

@@ -87,9 +87,27 @@ struct VnetHdr {
     csum_offset: u16,
 }
 
+/// A TCP packet as mtu-watch sees it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct WireSeg {
+    /// IP length of each segment it becomes on the wire.
+    pub len: u64,
+    /// A GSO packet (several segments).
+    pub gso: bool,
+    /// Source port, TCP header length and whether it carries payload.
+    pub sport: u16,
+    pub tcp_hdr: u64,
+    pub data: bool,
+}
+
 /// The IP length of each segment a TCP packet becomes on the wire: the packet itself, or for a
 /// GSO packet its IP and TCP headers plus gso_size. `frame` starts at the Ethernet header.
 pub fn wire_segment_len(frame: &[u8], gso_size: u16) -> Option<(u64, bool)> {
+    wire_segment(frame, gso_size).map(|w| (w.len, w.gso))
+}
+
+/// [`wire_segment_len`] with the port, header length and payload flag.
+pub fn wire_segment(frame: &[u8], gso_size: u16) -> Option<WireSeg> {
     let et = u16::from_be_bytes([*frame.get(12)?, *frame.get(13)?]);
     let ip = frame.get(14..)?;
     let (l3_len, thoff, proto) = match et {
@@ -115,16 +133,27 @@ pub fn wire_segment_len(frame: &[u8], gso_size: u16) -> Option<(u64, bool)> {
     if proto != 6 {
         return None;
     }
-    if gso_size == 0 {
-        return Some((l3_len, false));
-    }
     let doff = ((ip.get(thoff + 12)? >> 4) as usize) * 4;
-    Some(((thoff + doff) as u64 + gso_size as u64, true))
+    let sport = u16::from_be_bytes([*ip.get(thoff)?, *ip.get(thoff + 1)?]);
+    let hdrs = (thoff + doff) as u64;
+    Some(WireSeg {
+        len: if gso_size == 0 {
+            l3_len
+        } else {
+            hdrs + gso_size as u64
+        },
+        gso: gso_size != 0,
+        sport,
+        tcp_hdr: doff as u64,
+        data: l3_len > hdrs,
+    })
 }
 
 /// Watch TCP packets on `iface` (both directions) for `secs` s; print the largest on-wire
-/// segment and how many exceed `mtu`.
-pub fn mtu_watch(iface: &str, mtu: u64, secs: u64) -> Result<(), String> {
+/// segment and how many exceed `mtu`. With `room = Some((port, min))`, also count the data
+/// segments from source port `port` whose TCP header is shorter than `min` bytes (the option's
+/// room was not reserved: such a segment's MSS left no space for it).
+pub fn mtu_watch(iface: &str, mtu: u64, secs: u64, room: Option<(u16, u64)>) -> Result<(), String> {
     let eth_p_all = (libc::ETH_P_ALL as u16).to_be();
     // SAFETY: plain socket(2).
     let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, eth_p_all as libc::c_int) };
@@ -154,6 +183,7 @@ pub fn mtu_watch(iface: &str, mtu: u64, secs: u64) -> Result<(), String> {
     crate::inject::set_rcv_timeout(fd, Duration::from_millis(200))?;
     let t0 = Instant::now();
     let (mut n, mut gso, mut over, mut max) = (0u64, 0u64, 0u64, 0u64);
+    let (mut port_data, mut no_room) = (0u64, 0u64);
     let mut buf = vec![0u8; 70_000];
     let hl = std::mem::size_of::<VnetHdr>();
     while t0.elapsed() < Duration::from_secs(secs) {
@@ -167,14 +197,22 @@ pub fn mtu_watch(iface: &str, mtu: u64, secs: u64) -> Result<(), String> {
             continue;
         }
         let gso_size = u16::from_ne_bytes([buf[4], buf[5]]);
-        if let Some((len, is_gso)) = wire_segment_len(&buf[hl..r], gso_size) {
+        if let Some(w) = wire_segment(&buf[hl..r], gso_size) {
             n += 1;
-            gso += is_gso as u64;
-            max = max.max(len);
-            over += (len > mtu) as u64;
+            gso += w.gso as u64;
+            max = max.max(w.len);
+            over += (w.len > mtu) as u64;
+            if let Some((port, min)) = room {
+                if w.sport == port && w.data {
+                    port_data += 1;
+                    no_room += (w.tcp_hdr < min) as u64;
+                }
+            }
         }
     }
-    println!("mtu_watch tcp_packets {n} gso_packets {gso} max_segment_bytes {max} over_mtu {over} mtu {mtu}");
+    println!(
+        "mtu_watch tcp_packets {n} gso_packets {gso} max_segment_bytes {max} over_mtu {over} mtu {mtu} port_data {port_data} no_room {no_room}"
+    );
     Ok(())
 }
 
@@ -209,5 +247,12 @@ mod tests {
         u[14 + 9] = 17;
         assert_eq!(wire_segment_len(&u, 0), None);
         assert_eq!(wire_segment_len(&[0u8; 10], 0), None);
+        // Port, header length and payload.
+        let mut d = frame_v4(1500, 11);
+        d[14 + 20..14 + 22].copy_from_slice(&5201u16.to_be_bytes());
+        let w = wire_segment(&d, 0).unwrap();
+        assert_eq!((w.sport, w.tcp_hdr, w.data), (5201, 44, true));
+        let ack = frame_v4(20 + 44, 11);
+        assert!(!wire_segment(&ack, 0).unwrap().data);
     }
 }
