@@ -100,13 +100,8 @@ pub struct WireSeg {
     pub data: bool,
 }
 
-/// The IP length of each segment a TCP packet becomes on the wire: the packet itself, or for a
-/// GSO packet its IP and TCP headers plus gso_size. `frame` starts at the Ethernet header.
-pub fn wire_segment_len(frame: &[u8], gso_size: u16) -> Option<(u64, bool)> {
-    wire_segment(frame, gso_size).map(|w| (w.len, w.gso))
-}
-
-/// [`wire_segment_len`] with the port, header length and payload flag.
+/// A TCP packet's segments on the wire: their IP length is the packet's, or for a GSO packet
+/// its IP and TCP headers plus gso_size. `frame` starts at the Ethernet header.
 pub fn wire_segment(frame: &[u8], gso_size: u16) -> Option<WireSeg> {
     let et = u16::from_be_bytes([*frame.get(12)?, *frame.get(13)?]);
     let ip = frame.get(14..)?;
@@ -228,6 +223,10 @@ mod tests {
         f[14 + 9] = 6;
         f[14 + 20 + 12] = doff << 4;
         f
+    }
+
+    fn wire_segment_len(frame: &[u8], gso_size: u16) -> Option<(u64, bool)> {
+        wire_segment(frame, gso_size).map(|w| (w.len, w.gso))
     }
 
     #[test]
