@@ -70,20 +70,13 @@ pub const PROFILES: &[Profile] = &[
 
 /// The profile named `name`, or an error listing the valid names.
 pub fn profile(name: &str) -> Result<&'static Profile> {
-    PROFILES
-        .iter()
-        .find(|p| p.name == name)
-        .ok_or_else(|| Error {
-            msg: format!(
-                "unknown kernel profile {name:?}; valid: {}",
-                PROFILES
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            detail: vec![],
-        })
+    PROFILES.iter().find(|p| p.name == name).ok_or_else(|| Error {
+        msg: format!(
+            "unknown kernel profile {name:?}; valid: {}",
+            PROFILES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        ),
+        detail: vec![],
+    })
 }
 
 /// A built kernel in the cache.
@@ -108,6 +101,7 @@ impl Kernel {
             .map(|c| c.lines().any(|l| l == "CONFIG_CC_IS_CLANG=y"))
             .unwrap_or(false)
     }
+
 }
 
 /// Requested options of the fragment as (name, value) where value is `y`, `m`, `n` or a string.
@@ -209,10 +203,7 @@ pub fn ensure_profile(p: &'static Profile) -> Result<Kernel> {
     let mut waited = false;
     while lock.try_lock().is_err() {
         if !waited {
-            say!(
-                "kernel: another harness is building the {} kernel; waiting",
-                p.name
-            );
+            say!("kernel: another harness is building the {} kernel; waiting", p.name);
             waited = true;
         }
         std::thread::sleep(Duration::from_secs(2));
@@ -226,12 +217,7 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     let dir = root.join(k);
     if dir.join("complete").exists() {
         let kern = describe_kernel(&dir, p)?;
-        say!(
-            "kernel: cached {} ({}, profile {})",
-            kern.release,
-            dir.display(),
-            p.name
-        );
+        say!("kernel: cached {} ({}, profile {})", kern.release, dir.display(), p.name);
         return Ok(kern);
     }
     let t0 = Instant::now();
@@ -474,10 +460,6 @@ mod tests {
         assert!(debug.llvm, "Rust allows KASAN only with clang");
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
-        assert_eq!(
-            names.len(),
-            PROFILES.len(),
-            "each profile has its own cache"
-        );
+        assert_eq!(names.len(), PROFILES.len(), "each profile has its own cache");
     }
 }

@@ -126,19 +126,21 @@ fn main() -> ExitCode {
     };
     let res = match cmd.as_str() {
         "deps" => deps::ensure().map(|_| 0),
-        "kernel" => profile_of(&opts).and_then(kernel::ensure_profile).map(|k| {
-            println!("{}", k.bzimage.display());
-            0
-        }),
+        "kernel" => profile_of(&opts)
+            .and_then(kernel::ensure_profile)
+            .map(|k| {
+                println!("{}", k.bzimage.display());
+                0
+            }),
         "modules" => profile_of(&opts)
             .and_then(kernel::ensure_profile)
             .and_then(|k| modules::build(&k))
             .map(|m| {
-                for p in m {
-                    println!("{}", p.display());
-                }
-                0
-            }),
+            for p in m {
+                println!("{}", p.display());
+            }
+            0
+        }),
         "vm" => cmd_vm(&opts),
         "test" => cmd_test(&opts),
         "run" => cmd_run(&opts),
@@ -294,37 +296,23 @@ done
 "#,
         );
         j.push_str(&selftest_block("$name", "sh \"$t\"", per_test_timeout));
-        j.push_str(
-            "done
-",
-        );
+        j.push_str("done
+");
     } else {
         j.push_str(&selftest_block(
             "cc_basic",
             "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh",
             per_test_timeout,
         ));
-        j.push_str(&selftest_block(
-            "rdcc_select",
-            "sh /selftests/rdcc_select.sh",
-            per_test_timeout,
-        ));
+        j.push_str(&selftest_block("rdcc_select", "sh /selftests/rdcc_select.sh", per_test_timeout));
         j.push_str(&selftest_block(
             "rdcc_cc",
             "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh",
             per_test_timeout,
         ));
-        j.push_str(&selftest_block(
-            "rdcc_rqd",
-            "sh /selftests/rdcc_rqd.sh",
-            per_test_timeout,
-        ));
+        j.push_str(&selftest_block("rdcc_rqd", "sh /selftests/rdcc_rqd.sh", per_test_timeout));
     }
-    j.push_str(&selftest_block(
-        "taint",
-        "sh /selftests/_taint.sh",
-        per_test_timeout,
-    ));
+    j.push_str(&selftest_block("taint", "sh /selftests/_taint.sh", per_test_timeout));
     j.push_str(
         r#"for m in /lib/modules/rdcc/rdcc_kunit.ko; do
   [ -e "$m" ] || continue
@@ -402,10 +390,7 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     //    the functional selftests; --kernel picks one profile, with everything.
     let plan: Vec<(&'static kernel::Profile, bool)> = match &o.kernel {
         Some(n) => vec![(kernel::profile(n)?, true)],
-        None => vec![
-            (&kernel::PROFILES[0], true),
-            (kernel::profile("distro")?, false),
-        ],
+        None => vec![(&kernel::PROFILES[0], true), (kernel::profile("distro")?, false)],
     };
     for (p, full) in plan {
         let tp = Instant::now();
