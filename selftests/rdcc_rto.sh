@@ -16,8 +16,8 @@
 #      per RTO, a burst of that many packets), while the window before the outage was larger
 #      (>= 4 packets, or the check proves nothing). Median of RDCC_TRIALS trials;
 #   4. PMTU: the router's MTU towards the receiver drops to 1400 during the flow (ICMP "fragmentation
-#      needed" -> tcp_simple_retransmit -> TCP_CA_Loss without an RTO): the first ACK after
-#      the MTU drop finds at least 3/4 of the window before it (an RTO loss event halves
+#      needed" -> tcp_simple_retransmit -> TCP_CA_Loss without an RTO): in the 500 ms after the
+#      drop (a trace marker) no ACK finds less than 3/4 of the mean window before it (an RTO loss event halves
 #      Swift's window at least) - median of trials.
 # One line per trial:  # RESULT rdcc_rto phase=rto|pmtu cwnd_before=.. cwnd_after=..
 #
@@ -65,15 +65,21 @@ probe_trial() {
 		sleep "$(awk -v ms="$RDCC_OUTAGE_MS" 'BEGIN { printf "%.3f", ms / 1000 }')"
 		netem
 	else
+		echo rdcc_pmtu_mark >"$TRACEFS/trace_marker"
 		"$IP" -n "$RDCC_NS_SW" link set dev "$RDCC_SW_RCV_IF" mtu 1400
 	fi
 	wait "$pid" 2>/dev/null
 	rdcc_untrack "$pid"
 	echo 0 >"$EV/enable"
-	[ "$action" = pmtu ] && "$IP" -n "$RDCC_NS_SW" link set dev "$RDCC_SW_RCV_IF" mtu 1500
-	# "<task> [cpu] flags 123.456789: tcp_probe: ... snd_cwnd=N ..." -> "123456789 N"
-	awk '/tcp_probe:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); split(t, a, "."); us = a[1] * 1000000 + a[2] }
-		if ($i ~ /^snd_cwnd=/) c = substr($i, 10) } print us, c }' "$TRACEFS/trace" >"$RDCC_TMP/$label.trace"
+	if [ "$action" = pmtu ]; then
+		"$IP" -n "$RDCC_NS_SW" link set dev "$RDCC_SW_RCV_IF" mtu 1500
+		# Forget the learned path MTU, so the next trial sees the drop again.
+		"$IP" -n "$RDCC_NS_SND" route flush cache 2>/dev/null
+	fi
+	# "<task> [cpu] flags 123.456789: tcp_probe: ... snd_cwnd=N ..." -> "123456789 N"; the
+	# marker line -> "123456789 M".
+	awk '/tcp_probe:|rdcc_pmtu_mark/ { m = 0; for (i = 1; i <= NF; i++) { if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); split(t, a, "."); us = a[1] * 1000000 + a[2] }
+		if ($i ~ /^snd_cwnd=/) c = substr($i, 10); if ($i ~ /rdcc_pmtu_mark/) m = 1 } print us, (m ? "M" : c) }' "$TRACEFS/trace" >"$RDCC_TMP/$label.trace"
 }
 
 tap_header
@@ -108,7 +114,7 @@ fi
 ok=0 bad=0 t=1 msgs=""
 while [ "$t" -le "$RDCC_TRIALS" ]; do
 	probe_trial "rto.$t" rto
-	eval "$(awk '{ if (n && $1 - pt > 150000 && !done) { printf "before=%d after=%d gap_ms=%d next=", pc, $2, ($1 - pt) / 1000; done = 1; k = 0 }
+	eval "$(awk '$2 == "M" { next } { if (n && $1 - pt > 150000 && !done) { printf "before=%d after=%d gap_ms=%d next=", pc, $2, ($1 - pt) / 1000; done = 1; k = 0 }
 		else if (done && k < 8) { printf "%s,", $2; k++ }
 		pt = $1; pc = $2; n++ } END { if (!done) print "before=0 after=0 gap_ms=0 next="; else print "" }' "$RDCC_TMP/rto.$t.trace")"
 	# shellcheck disable=SC2154 # before, after, gap_ms, next are set by the eval
@@ -134,9 +140,9 @@ while [ "$t" -le "$RDCC_TRIALS" ]; do
 	snmp0=$(icmp_unreach_out)
 	probe_trial "pmtu.$t" pmtu
 	snmp1=$(icmp_unreach_out)
-	# The window of the ACKs around the moment the first segment above 1400 was refused: the
-	# minimum over the 20 ACKs after 2 s against the median of the 20 before it.
-	eval "$(awk 'NR == 1 { t0 = $1 } { t = $1 - t0; if (t < 2000000) { b[nb++ % 20] = $2 } else if (na < 20) { a[na++] = $2 } }
+	# The window around the MTU drop (the marker): the mean of the 20 ACKs before it against the
+	# minimum over the ACKs of the 500 ms after it.
+	eval "$(awk '$2 == "M" { tm = $1; next } !tm { b[nb++ % 20] = $2; next } $1 - tm <= 500000 { a[na++] = $2 }
 		END { m = 1e9; for (i = 0; i < na; i++) if (a[i] < m) m = a[i]; s = 0; k = (nb < 20) ? nb : 20; for (i = 0; i < k; i++) s += b[i];
 		printf "before=%d after=%d\n", k ? s / k : 0, na ? m : 0 }' "$RDCC_TMP/pmtu.$t.trace")"
 	icmp=$((snmp1 - snmp0))
