@@ -83,7 +83,7 @@ probe_trial() {
 }
 
 tap_header
-tap_plan 4
+tap_plan 5
 require_root
 rdcc_find_tools
 if rdcc_check_env; then tap_ok "environment"; else
@@ -144,9 +144,10 @@ while [ "$t" -le "$RDCC_TRIALS" ]; do
 	# minimum over the ACKs of the 500 ms after it.
 	eval "$(awk '$2 == "M" { tm = $1; next } !tm { b[nb++ % 20] = $2; next } $1 - tm <= 500000 { a[na++] = $2 }
 		END { m = 1e9; for (i = 0; i < na; i++) if (a[i] < m) m = a[i]; s = 0; k = (nb < 20) ? nb : 20; for (i = 0; i < k; i++) s += b[i];
-		printf "before=%d after=%d\n", k ? s / k : 0, na ? m : 0 }' "$RDCC_TMP/pmtu.$t.trace")"
+		printf "before=%d after=%d seq=", k ? s / k : 0, na ? m : 0; for (i = 0; i < na && i < 40; i++) printf "%s,", a[i]; print "" }' "$RDCC_TMP/pmtu.$t.trace")"
 	icmp=$((snmp1 - snmp0))
-	tap_diag "RESULT rdcc_rto phase=pmtu trial=$t cwnd_before=$before cwnd_after_min=$after icmp_out_router=$icmp"
+	# shellcheck disable=SC2154 # seq is set by the eval
+	tap_diag "RESULT rdcc_rto phase=pmtu trial=$t cwnd_before=$before cwnd_after_min=$after icmp_out_router=$icmp after_marker=$seq"
 	msg="trial $t: window $before before the MTU drop, at least $after after ($icmp ICMP sent by the router)"
 	if [ "$before" -ge 4 ] && [ "$icmp" -gt 0 ] && [ $((after * 4)) -ge $((before * 3)) ]; then ok=$((ok + 1)); else
 		bad=$((bad + 1))
