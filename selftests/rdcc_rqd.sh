@@ -40,6 +40,8 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_QUICKACK:=0}"
 # shellcheck source=lib.sh
 . "$RDCC_SELFTEST_DIR/lib.sh"
+# shellcheck source=lib_rqd.sh
+. "$RDCC_SELFTEST_DIR/lib_rqd.sh"
 
 : "${RDCC_MIN_HIT_PCT:=95}"
 : "${RDCC_SLOW_KBPS:=1024}"
@@ -51,50 +53,9 @@ MOD=tcp_swift
 PARAMS="base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600 endpoint_target_ns=1000000 ss_info=1"
 FABRIC_TARGET_US=6000
 ENDPOINT_TARGET_US=1000
-DBG=/sys/kernel/debug/tcp_swift/remote_delay
-CG=/sys/fs/cgroup/rdcc_rqd_rcv
-PIN=/sys/fs/bpf/rdcc_rqd_test
-RXSTAMP=$(command -v rxstamp)
 TRACEFS=/sys/kernel/tracing
 [ -d "$TRACEFS/events" ] || TRACEFS=/sys/kernel/debug/tracing
 SLOW_PORT=5302
-
-# Counter NAME from snapshot FILE.
-cnt() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"; }
-# Difference of counter NAME between snapshots A and B.
-delta() { echo $(($(cnt "$2" "$3") - $(cnt "$1" "$3"))); }
-snap() { cat "$DBG" >"$1" 2>/dev/null; }
-# Percentage a/b with one decimal (0 when b is 0).
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", 100 * a / b; else print "0.0" }'; }
-
-# shellcheck disable=SC2317 # called from the exit trap
-rqd_cleanup() {
-	[ -n "$RXSTAMP" ] && [ -d "$PIN" ] && "$RXSTAMP" detach "$CG" --pin "$PIN" >/dev/null 2>&1
-	[ -d "$CG" ] && {
-		# Move anything left back to the root, then remove the cgroup.
-		while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null; done <"$CG/cgroup.procs"
-		rmdir "$CG" 2>/dev/null
-	}
-}
-
-# Start the receiver-side iperf3 server inside the cgroup (the BPF programs apply to sockets
-# created by processes in it).
-server_in_cgroup() {
-	[ -n "$RDCC_SERVER_PID" ] && rdcc_kill "$RDCC_SERVER_PID"
-	RDCC_SERVER_PID=""
-	# shellcheck disable=SC2016 # expanded by the inner sh
-	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" -s -p "$5"' rdcc_srv \
-		"$CG" "$IP" "$RDCC_NS_RCV" "$IPERF3" "$RDCC_PORT" >>"$RDCC_TMP/iperf3-server.log" 2>&1 &
-	RDCC_SERVER_PID=$!
-	rdcc_track "$RDCC_SERVER_PID"
-	i=0
-	while [ "$i" -lt 50 ]; do
-		rdcc_server_listening && return 0
-		sleep "$RDCC_TICK"
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # One bulk flow to $2 (label $1) with counters around it; sets HIT (used_data/acks_data %),
 # ACKS, ACKS_DATA, USED, REJ (rejected options), LOOKUP, and writes $RDCC_TMP/$1.{a,b}.
@@ -149,10 +110,10 @@ ko=""
 for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
 rmmod "$MOD" 2>/dev/null
 mkdir -p "$CG" 2>/dev/null
-# shellcheck disable=SC2086 # PARAMS is a word list
+# shellcheck disable=SC2086 # PARAMS and RQD_ALLOW are word lists
 if [ -n "$ko" ] && insmod "$ko" $PARAMS 2>"$RDCC_TMP/insmod.err" && rdcc_cc_available swift &&
 	[ -r "$DBG" ] && rdcc_cc_allow swift && rdcc_ns_cc_set swift &&
-	"$RXSTAMP" attach "$CG" --pin "$PIN" >"$RDCC_TMP/attach.log" 2>&1 && server_in_cgroup; then
+	"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 && server_in_cgroup; then
 	tap_ok "tcp_swift loaded ($PARAMS), sender netns default swift, rxstamp attached to $CG"
 else
 	tap_not_ok "tcp_swift loaded, rxstamp attached"
@@ -339,7 +300,8 @@ fi
 # reaches LOCAL_IN still carrying the peer's monotonic delivery time (EDT), which the kernel
 # replaces by a receive stamp only in ip_local_deliver_finish, after the hook; the hook uses
 # only realtime receive stamps, so it measures none here (Documentation/remote-delay.md).
-"$RXSTAMP" run "$CG" --pin "$PIN" --rx-stamps --secs $((RDCC_DURATION + 5)) >"$RDCC_TMP/rxrun.log" 2>&1 &
+# shellcheck disable=SC2086 # RQD_ALLOW is a word list
+"$RXSTAMP" run "$CG" --pin "$PIN" $RQD_ALLOW --rx-stamps --secs $((RDCC_DURATION + 5)) >"$RDCC_TMP/rxrun.log" 2>&1 &
 rx_pid=$!
 rdcc_track "$rx_pid"
 sleep 2

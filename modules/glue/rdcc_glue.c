@@ -188,7 +188,7 @@ static inline void *rdcc_state(struct sock *sk)
 
 #ifdef RDCC_REMOTE_DELAY
 /* rdcc_rqd.c, included after the ops table */
-static void rdcc_rqd_take(struct sock *sk, u32 ack, struct rdcc_ack_event *ev);
+static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev);
 static void rdcc_rqd_account(const struct rdcc_decision *d);
 static int rdcc_rqd_register(void);
 static void rdcc_rqd_unregister(void);
@@ -288,6 +288,9 @@ static void rdcc_init(struct sock *sk)
 	struct rdcc_decision d = {};
 	const void *p;
 
+	/* A child inherits the listener's whole icsk_ca_priv (sk_clone): start the glue area empty. */
+	memset(((struct rdcc_priv *)inet_csk_ca(sk))->glue, 0,
+	       sizeof(((struct rdcc_priv *)inet_csk_ca(sk))->glue));
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p)
@@ -306,6 +309,7 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_decision d = {};
 	u32 mss = tp->mss_cache;
+	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
 	struct rdcc_ack_event ev = {
 		.now_ns = tp->tcp_clock_cache,
@@ -332,7 +336,7 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 		ev.flags |= RDCC_ACK_IN_RECOVERY;
 #ifdef RDCC_REMOTE_DELAY
 	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
-	rdcc_rqd_take(sk, ack, &ev);
+	rdcc_rqd_take(sk, ack, flag, &ev);
 #endif
 
 	rcu_read_lock();
@@ -343,6 +347,12 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 		rdcc_rqd_account(&d);
 #endif
 		rdcc_apply(sk, &d);
+		/* After an RTO (TCP_CA_Loss) the window grows as the kernel's loss recovery would
+		 * (slow start from the one segment tcp_enter_loss left: each ACK releases what it
+		 * acknowledged plus as much again), never above the law's: no burst of a window. */
+		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+			tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
+						   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
 		rdcc_trace(p, sk, &d, ev.rtt_ns);
 	}
 	rcu_read_unlock();
@@ -356,6 +366,7 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 		.kind = kind,
 	};
 	struct rdcc_decision d = {};
+	u32 kernel_cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	const void *p;
 
 	rcu_read_lock();
@@ -363,17 +374,33 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 	if (p) {
 		rdcc_rs_on_loss(p, rdcc_state(sk), &ev, &d);
 		rdcc_apply(sk, &d);
+		/* RTO: tcp_enter_loss set the window to packets in flight + 1 just before; keep it
+		 * (the law's state and pacing rate take the loss, the window does not jump to the
+		 * law's). */
+		if (kind == RDCC_LOSS_RTO && tcp_snd_cwnd(tcp_sk(sk)) > kernel_cwnd)
+			tcp_snd_cwnd_set(tcp_sk(sk), kernel_cwnd);
 		rdcc_trace(p, sk, &d, 0);
 	}
 	rcu_read_unlock();
 }
 
-/* set_state runs on every CA state change, including every RTO expiry (TCP_CA_Loss). */
+/*
+ * set_state runs on every CA state change. TCP_CA_Loss comes from an RTO (tcp_enter_loss) or
+ * from a loss that is not congestion: a PMTU drop (tcp_simple_retransmit) or a Fast Open
+ * SYN-ACK, both via tcp_non_congestion_loss_retransmit, which sets high_seq = snd_nxt,
+ * prior_ssthresh = 0 and undo_marker = 0 just before and leaves the window alone ("units
+ * changed"). tcp_enter_loss instead sets the window to packets in flight + 1 before, and
+ * high_seq only after, the state change. Only an RTO is a loss event for the law.
+ */
 static void rdcc_set_state(struct sock *sk, u8 new_state)
 {
+	const struct tcp_sock *tp = tcp_sk(sk);
+
 	if (new_state == TCP_CA_Recovery)
 		rdcc_loss(sk, RDCC_LOSS_FAST_RECOVERY);
-	else if (new_state == TCP_CA_Loss)
+	else if (new_state == TCP_CA_Loss &&
+		 !(tp->high_seq == tp->snd_nxt && !tp->prior_ssthresh && !tp->undo_marker &&
+		   tcp_snd_cwnd(tp) != tcp_packets_in_flight(tp) + 1))
 		rdcc_loss(sk, RDCC_LOSS_RTO);
 }
 

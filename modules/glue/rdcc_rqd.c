@@ -3,33 +3,52 @@
  * rdcc_rqd.c - the sender side of Swift's remote-queuing-delay (RQD) channel.
  *
  * Included by rdcc_glue.c when the module defines RDCC_REMOTE_DELAY (tcp_swift). The receiver
- * (rxstamp/bpf/rqd.bpf.c) writes the option of rdcc_rqd_wire.h on every ACK; here:
+ * (rxstamp/bpf/rqd.bpf.c) writes the option of rdcc_rqd_wire.h on ACKs; here:
  *
  *   NF_INET_LOCAL_IN hook (IPv4 and IPv6, registered per network namespace)
  *     -> the socket: skb->sk from early demux, else an established-table lookup
- *     -> only sockets whose CA is this module; only ACKs; the TCP header is copied with
- *        skb_header_pointer, at most doff * 4 <= 60 bytes, so nothing past it is read
+ *     -> only full sockets in a synchronized state (ESTABLISHED .. LAST_ACK, never LISTEN or
+ *        SYN_SENT) whose CA is this module and that have no TCP-MD5/AO key; only ACKs; the TCP
+ *        header is copied with skb_header_pointer, at most doff * 4 <= 60 bytes
  *     -> the option bytes go to the Rust parser (core/src/rqd.rs via rdcc_rs_rqd_scan)
- *     -> a valid option is stored, keyed by the ACK's ack_seq, either in the socket's ring
- *        (struct rdcc_priv.glue) or, when the socket is owned by user space, in a module-owned
- *        side table
- *   cong_control(sk, ack, ...) -> rdcc_rqd_take(): the entry whose ack_seq == ack, consumed
- *     once; older entries are dropped; nothing is carried to another ACK.
+ *     -> a valid option becomes an entry {ack_seq, seq, TSval, delay, hops, local Rx}: the
+ *        segment's identity and what it reported. Refused at once: ack_seq outside
+ *        (snd_una, snd_nxt]; hops above rqd_max_hops are clamped. Stored in the socket's slot
+ *        (struct rdcc_priv.glue) or, when the socket is owned by user space or the slot holds
+ *        another pending ACK's entry, in this namespace's side table (random seed). A later
+ *        segment with the same ack_seq replaces the entry (latest wins); one without a valid
+ *        option removes it.
+ *   cong_control(sk, ack, flag, ...) -> rdcc_rqd_take(): only for an ACK that advanced snd_una
+ *     (TCP validated it: ack in (prior snd_una, snd_nxt]), only the entry whose ack_seq == ack
+ *     AND whose seq and TSval are those of the segment TCP just accepted (tp->snd_wl1 and
+ *     tp->rx_opt.rcv_tsval, set from that segment by tcp_ack) - i.e. the option came from the
+ *     very segment that passed TCP's checksum, sequence, PAWS and MD5/AO checks, or from one
+ *     identical to it in all header fields an off-path attacker cannot see. Consumed once.
+ *     Documentation/remote-delay.md has the argument and the threat model.
  *
- * Why the ring write is safe against a concurrent congestion-control switch (the caveat of
+ * Why the slot write is safe against a concurrent congestion-control switch (the caveat of
  * shared/notes/remote-delay-channel.md): icsk_ca_ops and icsk_ca_priv change only in
  * tcp_set_congestion_control()/tcp_reinit_congestion_control() and tcp_init_congestion_control(),
  * which run with the socket lock held: either owned by a process (lock_sock) or under the
- * socket spinlock in softirq. The hook writes the ring only after spin_trylock() of
+ * socket spinlock in softirq. The hook writes the slot only after spin_trylock() of
  * sk->sk_lock.slock succeeded AND !sock_owned_by_user() AND icsk_ca_ops == &rdcc_ops, all
  * checked under that spinlock. While it is held, no process can take ownership (lock_sock
  * needs the spinlock) and no softirq can process the socket, so the CA cannot change and the
  * area is ours until the unlock. In every other case (owned, lock busy) nothing is written to
- * icsk_ca_priv: the sample goes to the side table (module memory, keyed by socket pointer and
+ * icsk_ca_priv: the sample goes to the side table (namespace memory, keyed by socket pointer and
  * ack_seq, expiring after one second), or is dropped and counted if the CA is not ours. The
- * same argument serialises the ring against cong_control: cong_control runs either in softirq
+ * same argument serialises the slot against cong_control: cong_control runs either in softirq
  * under the spinlock with the socket not owned, or from __release_sock with the socket owned,
- * where the hook never touches the ring.
+ * where the hook never touches the slot.
+ *
+ * Lifetime: the side table of a namespace is freed in the pernet .exit, the hooks are
+ * unregistered in .pre_exit. nf_unregister_net_hooks() does not wait for running hooks in 6.12
+ * (it frees the old hook array with call_rcu); the netns core calls synchronize_rcu() between
+ * every .pre_exit and .exit (ops_undo_list, both for a dying namespace and for
+ * unregister_pernet_subsys at module unload), and every hook runs under rcu_read_lock (nf_hook),
+ * so no hook can still use a table when it is freed. cong_control cannot run on a dying
+ * namespace's table: sockets using this CA hold a module reference, user sockets a namespace
+ * reference.
  */
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
@@ -38,6 +57,9 @@
 #include <linux/ipv6.h>
 #include <linux/jhash.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/unaligned.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/sched/clock.h>
@@ -45,10 +67,18 @@
 #include <net/inet_hashtables.h>
 #include <net/inet6_hashtables.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "rdcc_rqd_wire.h"
 
 void rdcc_rs_rqd_scan(const u8 *opts, u32 len, struct rdcc_rqd_scan *out);
+
+/*
+ * tcp_ack()'s flag passed to cong_control: snd_una advanced, i.e. TCP accepted ack in
+ * (prior snd_una, snd_nxt]. Private to net/ipv4/tcp_input.c (line 97 in 6.12: FLAG_SND_UNA_ADVANCED
+ * 0x400); cong_control receives it since 6.10. The kernel is pinned to Debian's 6.12.
+ */
+#define RDCC_FLAG_SND_UNA_ADVANCED 0x400
 
 /* ---- counters ------------------------------------------------------------------------------ */
 
@@ -57,12 +87,19 @@ enum rdcc_rqd_counter {
 	RQD_C_PKTS,		/* TCP packets of sockets using this CA seen by the hook */
 	RQD_C_NOSK,		/* TCP packets without skb->sk (no early demux) */
 	RQD_C_LOOKUP,		/* ... of which the established-table lookup found the socket */
+	RQD_C_SKIP_STATE,	/* socket not in ESTABLISHED..LAST_ACK (LISTEN, SYN_SENT, ...): skipped */
+	RQD_C_SKIP_AUTH,	/* socket has a TCP-MD5 or TCP-AO key: the channel is off */
 	RQD_C_OUTCOME,		/* RDCC_RQD_OUTCOMES counters follow: absent, valid (= options seen), malformed,
 				 * bad_length, duplicate, bad_version, foreign */
 	RQD_C_BAD_TTL = RQD_C_OUTCOME + RDCC_RQD_OUTCOMES, /* valid option, nonsensical TTL: no hops */
 	RQD_C_BAD_HDR,		/* TCP header shorter than 20 bytes or not readable */
-	RQD_C_RING,		/* stored in the socket's ring */
+	RQD_C_ACK_OLD,		/* ack_seq not after snd_una (old or duplicate ACK): refused */
+	RQD_C_ACK_FUTURE,	/* ack_seq after snd_nxt (acknowledges unsent data): refused */
+	RQD_C_HOPS_CLAMPED,	/* hop count above rqd_max_hops: clamped to it */
+	RQD_C_RING,		/* stored in the socket's slot */
 	RQD_C_SIDE,		/* stored in the side table (socket owned by user, or lock busy) */
+	RQD_C_REPLACED,		/* a later segment with the same ack_seq replaced an entry */
+	RQD_C_SUPERSEDED,	/* a segment without a valid option removed an entry of its ack_seq */
 	RQD_C_SIDE_EVICT,	/* a side-table store replaced an entry not yet consumed */
 	RQD_C_CA_CHANGED,	/* under the lock the socket's CA was no longer this module: dropped */
 	RQD_C_LOCAL_RX,		/* ACKs with a kernel receive timestamp (local Rx delay measured) */
@@ -75,7 +112,9 @@ enum rdcc_rqd_counter {
 	RQD_C_ACKS_DATA,	/* cong_control calls for ACKs that acknowledge new data */
 	RQD_C_USED_DATA,	/* ... that found their remote delay (the hit rate's numerator) */
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
-	RQD_C_STALE,		/* ring entries of older ACKs dropped unused */
+	RQD_C_STALE,		/* entries of older ACKs dropped unused */
+	RQD_C_MISMATCH,		/* an entry for this ack_seq from another segment (seq or TSval differ) */
+	RQD_C_NOT_ADVANCED,	/* an entry for an ACK that did not advance snd_una: not used */
 	RQD_C_CLAMPED,		/* the law clamped a nonsensical delay (larger than the RTT) */
 	RQD_C_ENDPOINT_BINDS,	/* ACKs after which the endpoint window binds */
 	RQD_C_EXPIRED,		/* endpoint window expiries (no option for too long) */
@@ -86,6 +125,8 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_PKTS] = "hook_pkts",
 	[RQD_C_NOSK] = "hook_no_sk",
 	[RQD_C_LOOKUP] = "hook_lookup",
+	[RQD_C_SKIP_STATE] = "skip_state",
+	[RQD_C_SKIP_AUTH] = "skip_md5_ao",
 	[RQD_C_OUTCOME + RDCC_RQD_ABSENT] = "opt_absent",
 	[RQD_C_OUTCOME + RDCC_RQD_VALID] = "opt_seen",
 	[RQD_C_OUTCOME + RDCC_RQD_MALFORMED] = "rej_malformed",
@@ -95,8 +136,13 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_OUTCOME + RDCC_RQD_FOREIGN] = "opt_foreign",
 	[RQD_C_BAD_TTL] = "rej_bad_ttl",
 	[RQD_C_BAD_HDR] = "rej_bad_header",
+	[RQD_C_ACK_OLD] = "rej_ack_old",
+	[RQD_C_ACK_FUTURE] = "rej_ack_future",
+	[RQD_C_HOPS_CLAMPED] = "hops_clamped",
 	[RQD_C_RING] = "store_ring",
 	[RQD_C_SIDE] = "store_side",
+	[RQD_C_REPLACED] = "store_replaced",
+	[RQD_C_SUPERSEDED] = "superseded",
 	[RQD_C_SIDE_EVICT] = "side_evict",
 	[RQD_C_CA_CHANGED] = "drop_ca_changed",
 	[RQD_C_LOCAL_RX] = "local_rx",
@@ -109,6 +155,8 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_USED_DATA] = "used_data",
 	[RQD_C_FROM_SIDE] = "used_from_side",
 	[RQD_C_STALE] = "stale_dropped",
+	[RQD_C_MISMATCH] = "rej_mismatch",
+	[RQD_C_NOT_ADVANCED] = "rej_not_advanced",
 	[RQD_C_CLAMPED] = "clamped",
 	[RQD_C_ENDPOINT_BINDS] = "endpoint_binds",
 	[RQD_C_EXPIRED] = "endpoint_expired",
@@ -135,25 +183,51 @@ static bool rqd_time;
 module_param(rqd_time, bool, 0644);
 MODULE_PARM_DESC(rqd_time, "measure the hook's cost per packet (debugfs hook_ns/hook_timed)");
 
-/* ---- storage: the per-socket ring and the side table --------------------------------------- */
+/*
+ * Largest forward hop count taken from an option (Swift §3.5 scales the fabric target by
+ * hops * per_hop_ns). A three-tier Clos path has at most 5 switch hops; 16 leaves room for
+ * larger fabrics and bounds what a forged TTL can add to the target: 16 * per_hop_ns (16 us at
+ * the paper's 1 us) instead of 126 * per_hop_ns for a TTL of 129. Values above are clamped and
+ * counted (hops_clamped). Range 0..255, checked when written.
+ */
+#define RQD_MAX_HOPS_DEFAULT 16
+static unsigned int rqd_max_hops = RQD_MAX_HOPS_DEFAULT;
+
+static int rqd_max_hops_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 255);
+}
+
+static const struct kernel_param_ops rqd_max_hops_ops = {
+	.set = rqd_max_hops_set,
+	.get = param_get_uint,
+};
+module_param_cb(rqd_max_hops, &rqd_max_hops_ops, &rqd_max_hops, 0644);
+MODULE_PARM_DESC(rqd_max_hops, "largest hop count taken from a remote-delay option (0-255, default 16); larger ones are clamped");
+
+/* ---- storage: the per-socket slot and the per-namespace side table ------------------------- */
 
 #define RQD_E_VALID	(1U << 0)
 #define RQD_E_HOPS	(1U << 1)
 #define RQD_E_LOCAL_RX	(1U << 2)
+#define RQD_E_TS	(1U << 3)	/* the segment carried a timestamp option: tsval is valid */
 
+/* One stored option and the identity of the segment that carried it. */
 struct rdcc_rqd_entry {
 	u32 ack_seq;
+	u32 seq;		/* the segment's sequence number */
+	u32 tsval;		/* its TSval (with RQD_E_TS) */
 	u32 delay_ns;
 	u32 local_rx_ns;
+	u32 t_store;		/* (u32)ktime_get_mono_fast_ns() at store: the later of two entries wins */
 	u8 hops;
 	u8 flags;		/* RQD_E_*; 0 = empty */
 	u16 _pad;
 };
 
-#define RQD_RING 2
-static_assert(sizeof(struct rdcc_rqd_entry) * RQD_RING <= sizeof(((struct rdcc_priv *)0)->glue));
+static_assert(sizeof(struct rdcc_rqd_entry) <= sizeof(((struct rdcc_priv *)0)->glue));
 
-static inline struct rdcc_rqd_entry *rdcc_rqd_ring(struct sock *sk)
+static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
 {
 	return (struct rdcc_rqd_entry *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
 }
@@ -166,23 +240,41 @@ struct rdcc_rqd_side {
 	unsigned long stamp;	/* jiffies at store; entries older than HZ are ignored */
 	struct rdcc_rqd_entry e;
 };
-static struct rdcc_rqd_side rdcc_rqd_side[RQD_SIDE_SLOTS];
 
-static inline struct rdcc_rqd_side *rdcc_rqd_slot(const struct sock *sk, u32 ack_seq)
+/* Per network namespace (net_generic): the side table and its hash seed. */
+struct rdcc_rqd_net {
+	u32 seed;		/* get_random_u32() at namespace creation */
+	struct rdcc_rqd_side *side;	/* RQD_SIDE_SLOTS entries, kvcalloc */
+};
+
+static unsigned int rdcc_rqd_net_id __read_mostly;
+
+static inline struct rdcc_rqd_side *rdcc_rqd_side_slot(const struct rdcc_rqd_net *rn,
+						       const struct sock *sk, u32 ack_seq)
 {
-	unsigned long p = (unsigned long)sk;
+	u64 p = (u64)(unsigned long)sk;
 
-	return &rdcc_rqd_side[jhash_2words((u32)p, ack_seq, (u32)(p >> 16) ^ (u32)(p >> 32)) &
-			      (RQD_SIDE_SLOTS - 1)];
+	return &rn->side[jhash_3words((u32)p, (u32)(p >> 32), ack_seq, rn->seed) &
+			 (RQD_SIDE_SLOTS - 1)];
 }
 
-static void rdcc_rqd_side_store(const struct sock *sk, const struct rdcc_rqd_entry *e)
+static inline bool rdcc_rqd_later(const struct rdcc_rqd_entry *a, const struct rdcc_rqd_entry *b)
 {
-	struct rdcc_rqd_side *s = rdcc_rqd_slot(sk, e->ack_seq);
+	return (s32)(a->t_store - b->t_store) > 0;
+}
+
+static void rdcc_rqd_side_store(const struct rdcc_rqd_net *rn, const struct sock *sk,
+				const struct rdcc_rqd_entry *e)
+{
+	struct rdcc_rqd_side *s = rdcc_rqd_side_slot(rn, sk, e->ack_seq);
 
 	spin_lock_bh(&s->lock);
-	if (s->sk && time_before(jiffies, s->stamp + HZ))
-		RQD_INC(RQD_C_SIDE_EVICT);
+	if (s->sk && time_before(jiffies, s->stamp + HZ)) {
+		if (s->sk == sk && s->e.ack_seq == e->ack_seq)
+			RQD_INC(RQD_C_REPLACED);
+		else
+			RQD_INC(RQD_C_SIDE_EVICT);
+	}
 	s->sk = sk;
 	s->stamp = jiffies;
 	s->e = *e;
@@ -190,9 +282,11 @@ static void rdcc_rqd_side_store(const struct sock *sk, const struct rdcc_rqd_ent
 	RQD_INC(RQD_C_SIDE);
 }
 
-static bool rdcc_rqd_side_take(const struct sock *sk, u32 ack, struct rdcc_rqd_entry *out)
+/* Remove the side-table entry of (sk, ack) if there is one; with out, return it. */
+static bool rdcc_rqd_side_take(const struct rdcc_rqd_net *rn, const struct sock *sk, u32 ack,
+			       struct rdcc_rqd_entry *out)
 {
-	struct rdcc_rqd_side *s = rdcc_rqd_slot(sk, ack);
+	struct rdcc_rqd_side *s = rdcc_rqd_side_slot(rn, sk, ack);
 	bool found = false;
 
 	if (READ_ONCE(s->sk) != sk)
@@ -200,7 +294,8 @@ static bool rdcc_rqd_side_take(const struct sock *sk, u32 ack, struct rdcc_rqd_e
 	spin_lock_bh(&s->lock);
 	if (s->sk == sk && s->e.ack_seq == ack) {
 		found = time_before(jiffies, s->stamp + HZ);
-		*out = s->e;
+		if (out)
+			*out = s->e;
 		s->sk = NULL;
 	}
 	spin_unlock_bh(&s->lock);
@@ -208,6 +303,25 @@ static bool rdcc_rqd_side_take(const struct sock *sk, u32 ack, struct rdcc_rqd_e
 }
 
 /* ---- the hook ------------------------------------------------------------------------------ */
+
+/* States in which TCP processes ACKs with cong_control: synchronized, not LISTEN/SYN_SENT. */
+#define RQD_STATES (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
+		    TCPF_CLOSING | TCPF_LAST_ACK)
+
+/* The socket signs its segments (TCP-MD5, RFC 2385, or TCP-AO, RFC 5925): the hook runs before
+ * the signature is checked, so it takes nothing from such a socket's segments. */
+static inline bool rdcc_rqd_signed(const struct sock *sk)
+{
+#ifdef CONFIG_TCP_MD5SIG
+	if (rcu_access_pointer(tcp_sk(sk)->md5sig_info))
+		return true;
+#endif
+#ifdef CONFIG_TCP_AO
+	if (rcu_access_pointer(tcp_sk(sk)->ao_info))
+		return true;
+#endif
+	return false;
+}
 
 /* Local receive delay of this ACK (Swift t6 - t5): the kernel's software RX stamp (realtime,
  * taken at netif_rx/netif_receive_skb when some socket asked for timestamps) up to now. A
@@ -226,18 +340,94 @@ static bool rdcc_rqd_local_rx(const struct sk_buff *skb, u32 *out)
 	return true;
 }
 
-static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock *sk)
+/*
+ * The TSval of a TCP option list, as tcp_parse_options() would take it (the last timestamp
+ * option of length 10 in a well-formed walk; the walk stops at EOL or at a broken length). Used
+ * only as the segment's identity: a list the kernel reads differently at worst makes the entry
+ * mismatch at take time, and it is not used.
+ */
+static bool rdcc_rqd_tsval(const u8 *o, unsigned int len, u32 *tsval)
+{
+	unsigned int i = 0;
+	bool found = false;
+
+	while (i < len) {
+		u8 kind = o[i], sz;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		sz = o[i + 1];
+		if (sz < 2 || sz > len - i)
+			break;
+		if (kind == TCPOPT_TIMESTAMP && sz == TCPOLEN_TIMESTAMP) {
+			*tsval = get_unaligned_be32(o + i + 2);
+			found = true;
+		}
+		i += sz;
+	}
+	return found;
+}
+
+/* Under the socket spinlock, socket not owned, CA ours: remove the slot's entry of `ack`. */
+static void rdcc_rqd_supersede_locked(struct sock *sk, u32 ack)
+{
+	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
+
+	if ((slot->flags & RQD_E_VALID) && slot->ack_seq == ack) {
+		slot->flags = 0;
+		RQD_INC(RQD_C_SUPERSEDED);
+	}
+}
+
+/*
+ * A segment of `ack` without a valid option: an entry stored for that ack_seq (by a segment TCP
+ * may have dropped) must not be used for it. Cheap unless such an entry exists.
+ */
+static void rdcc_rqd_supersede(const struct rdcc_rqd_net *rn, struct sock *sk, u32 ack)
+{
+	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
+
+	/* Racy hints first (the slot may belong to another CA by now; it is only compared). */
+	if ((READ_ONCE(slot->flags) & RQD_E_VALID) && READ_ONCE(slot->ack_seq) == ack &&
+	    spin_trylock(&sk->sk_lock.slock)) {
+		if (!sock_owned_by_user_nocheck(sk) &&
+		    READ_ONCE(inet_csk(sk)->icsk_ca_ops) == &rdcc_ops)
+			rdcc_rqd_supersede_locked(sk, ack);
+		spin_unlock(&sk->sk_lock.slock);
+	}
+	if (rdcc_rqd_side_take(rn, sk, ack, NULL))
+		RQD_INC(RQD_C_SUPERSEDED);
+}
+
+static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock *sk,
+			   const struct rdcc_rqd_net *rn)
 {
 	u8 buf[60];
 	const struct tcphdr *th;
+	const struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_rqd_scan sc = {};
 	struct rdcc_rqd_entry e = {};
-	unsigned int thlen;
+	unsigned int thlen, max_hops;
+	u32 ack;
 
 	if (!sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP ||
 	    READ_ONCE(inet_csk(sk)->icsk_ca_ops) != &rdcc_ops)
 		return;
 	RQD_INC(RQD_C_PKTS);
+	if (!((1 << READ_ONCE(sk->sk_state)) & RQD_STATES)) {
+		RQD_INC(RQD_C_SKIP_STATE);
+		return;
+	}
+	if (rdcc_rqd_signed(sk)) {
+		RQD_INC(RQD_C_SKIP_AUTH);
+		return;
+	}
 	th = skb_header_pointer(skb, thoff, sizeof(struct tcphdr), buf);
 	if (!th) {
 		RQD_INC(RQD_C_BAD_HDR);
@@ -259,16 +449,37 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 		rdcc_rs_rqd_scan((const u8 *)th + sizeof(struct tcphdr),
 				 thlen - sizeof(struct tcphdr), &sc);
 	}
+	ack = ntohl(th->ack_seq);
 	if (sc.outcome >= RDCC_RQD_OUTCOMES)
 		return;
 	RQD_INC(RQD_C_OUTCOME + sc.outcome);
-	if (sc.outcome != RDCC_RQD_VALID)
+	if (sc.outcome != RDCC_RQD_VALID) {
+		rdcc_rqd_supersede(rn, sk, ack);
 		return;
-	e.ack_seq = ntohl(th->ack_seq);
+	}
+	/* (snd_una, snd_nxt]: racy reads here (exact under the lock below, and at take time). */
+	if (!after(ack, READ_ONCE(tp->snd_una))) {
+		RQD_INC(RQD_C_ACK_OLD);
+		return;
+	}
+	if (after(ack, READ_ONCE(tp->snd_nxt))) {
+		RQD_INC(RQD_C_ACK_FUTURE);
+		return;
+	}
+	e.ack_seq = ack;
+	e.seq = ntohl(th->seq);
+	if (rdcc_rqd_tsval((const u8 *)th + sizeof(struct tcphdr), thlen - sizeof(struct tcphdr),
+			   &e.tsval))
+		e.flags |= RQD_E_TS;
 	e.delay_ns = sc.delay_ns;
-	e.flags = RQD_E_VALID;
+	e.flags |= RQD_E_VALID;
 	if (sc.flags & RDCC_RQD_SCAN_HAS_HOPS) {
+		max_hops = READ_ONCE(rqd_max_hops);
 		e.hops = sc.hops;
+		if (e.hops > max_hops) {
+			e.hops = (u8)max_hops;
+			RQD_INC(RQD_C_HOPS_CLAMPED);
+		}
 		e.flags |= RQD_E_HOPS;
 	} else if (sc.flags & RDCC_RQD_SCAN_BAD_TTL) {
 		RQD_INC(RQD_C_BAD_TTL);
@@ -277,37 +488,50 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 		e.flags |= RQD_E_LOCAL_RX;
 		RQD_INC(RQD_C_LOCAL_RX);
 	}
+	e.t_store = (u32)ktime_get_mono_fast_ns();
 
 	/* The race guard: see the comment at the top of this file. */
 	if (spin_trylock(&sk->sk_lock.slock)) {
 		if (!sock_owned_by_user_nocheck(sk)) {
 			if (READ_ONCE(inet_csk(sk)->icsk_ca_ops) == &rdcc_ops) {
-				struct rdcc_rqd_entry *ring = rdcc_rqd_ring(sk);
-				unsigned int i = 0;
+				struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
+				bool stored = true;
 
-				/* an empty slot, else the older entry */
-				if ((ring[0].flags & RQD_E_VALID) &&
-				    (!(ring[1].flags & RQD_E_VALID) ||
-				     after(ring[0].ack_seq, ring[1].ack_seq)))
-					i = 1;
-				ring[i] = e;
-				RQD_INC(RQD_C_RING);
-			} else {
-				RQD_INC(RQD_C_CA_CHANGED);
+				if (!after(ack, tp->snd_una)) {
+					RQD_INC(RQD_C_ACK_OLD);
+				} else if (after(ack, tp->snd_nxt)) {
+					RQD_INC(RQD_C_ACK_FUTURE);
+				} else if (!(slot->flags & RQD_E_VALID) ||
+					   !after(slot->ack_seq, tp->snd_una)) {
+					*slot = e;	/* empty, or an older ACK's */
+					RQD_INC(RQD_C_RING);
+				} else if (slot->ack_seq == ack) {
+					*slot = e;	/* latest wins */
+					RQD_INC(RQD_C_REPLACED);
+					RQD_INC(RQD_C_RING);
+				} else {
+					stored = false;	/* another pending ACK's: keep it */
+				}
+				spin_unlock(&sk->sk_lock.slock);
+				if (!stored)
+					rdcc_rqd_side_store(rn, sk, &e);
+				return;
 			}
+			RQD_INC(RQD_C_CA_CHANGED);
 			spin_unlock(&sk->sk_lock.slock);
 			return;
 		}
 		spin_unlock(&sk->sk_lock.slock);
 	}
 	/* Owned by user space (the ACK waits in the backlog) or the lock is busy: keep the sample
-	 * in module memory; cong_control of that ACK will find it. */
-	rdcc_rqd_side_store(sk, &e);
+	 * in namespace memory; cong_control of that ACK will find it. */
+	rdcc_rqd_side_store(rn, sk, &e);
 }
 
 static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
+	const struct rdcc_rqd_net *rn;
 	const struct tcphdr *th;
 	struct tcphdr _th;
 	struct sock *sk;
@@ -372,7 +596,10 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 		RQD_INC(RQD_C_LOOKUP);
 		ref = true;
 	}
-	rdcc_rqd_parse(skb, thoff, sk);
+	/* The namespace's table: registered with the hooks, freed only after they are gone. */
+	rn = net_generic(state->net, rdcc_rqd_net_id);
+	if (rn->side)
+		rdcc_rqd_parse(skb, thoff, sk, rn);
 	if (ref)
 		sock_gen_put(sk);
 out:
@@ -392,54 +619,113 @@ static const struct nf_hook_ops rdcc_rqd_nf_ops[] = {
 
 static int __net_init rdcc_rqd_net_init(struct net *net)
 {
-	return nf_register_net_hooks(net, rdcc_rqd_nf_ops, ARRAY_SIZE(rdcc_rqd_nf_ops));
+	struct rdcc_rqd_net *rn = net_generic(net, rdcc_rqd_net_id);
+	unsigned int i;
+	int err;
+
+	rn->seed = get_random_u32();
+	rn->side = kvcalloc(RQD_SIDE_SLOTS, sizeof(*rn->side), GFP_KERNEL);
+	if (!rn->side)
+		return -ENOMEM;
+	for (i = 0; i < RQD_SIDE_SLOTS; i++)
+		spin_lock_init(&rn->side[i].lock);
+	err = nf_register_net_hooks(net, rdcc_rqd_nf_ops, ARRAY_SIZE(rdcc_rqd_nf_ops));
+	if (err) {
+		kvfree(rn->side);
+		rn->side = NULL;
+	}
+	return err;
 }
 
-static void __net_exit rdcc_rqd_net_exit(struct net *net)
+/* First half of teardown: no new hook calls. The netns core then waits for an RCU grace period
+ * (every running hook finished) before .exit frees the table. */
+static void __net_exit rdcc_rqd_net_pre_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, rdcc_rqd_nf_ops, ARRAY_SIZE(rdcc_rqd_nf_ops));
 }
 
+static void __net_exit rdcc_rqd_net_exit(struct net *net)
+{
+	struct rdcc_rqd_net *rn = net_generic(net, rdcc_rqd_net_id);
+
+	kvfree(rn->side);
+	rn->side = NULL;
+}
+
 static struct pernet_operations rdcc_rqd_net_ops = {
 	.init = rdcc_rqd_net_init,
+	.pre_exit = rdcc_rqd_net_pre_exit,
 	.exit = rdcc_rqd_net_exit,
+	.id = &rdcc_rqd_net_id,
+	.size = sizeof(struct rdcc_rqd_net),
 };
 
 /* ---- the consumer, called from cong_control ------------------------------------------------ */
 
-/* Fill ev with the remote delay, hops and local Rx delay of the ACK `ack`, if the hook stored
- * them; consume the entry; drop ring entries of older ACKs. Nothing else is ever reused. */
-static void rdcc_rqd_take(struct sock *sk, u32 ack, struct rdcc_ack_event *ev)
+/* The entry describes the segment TCP just accepted for this ACK: same seq (tcp_ack set
+ * snd_wl1 to it, since the ACK advanced snd_una) and same TSval (rx_opt holds the segment's). */
+static bool rdcc_rqd_same_segment(const struct tcp_sock *tp, const struct rdcc_rqd_entry *e)
 {
-	struct rdcc_rqd_entry *ring = rdcc_rqd_ring(sk);
-	struct rdcc_rqd_entry e = {};
-	bool found = false;
-	unsigned int i;
+	if (e->seq != tp->snd_wl1)
+		return false;
+	if (e->flags & RQD_E_TS)
+		return tp->rx_opt.saw_tstamp && e->tsval == tp->rx_opt.rcv_tsval;
+	return !tp->rx_opt.saw_tstamp;
+}
+
+/*
+ * Fill ev with the remote delay, hops and local Rx delay of the ACK `ack`, if the hook stored
+ * them for the very segment TCP accepted; consume the entry; drop entries of older ACKs.
+ * Nothing else is ever reused.
+ */
+static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev)
+{
+	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct rdcc_rqd_entry e = {}, side;
+	const struct rdcc_rqd_net *rn;
+	bool found = false, from_side = false;
 
 	RQD_INC(RQD_C_ACKS);
 	if (ev->acked_bytes)
 		RQD_INC(RQD_C_ACKS_DATA);
-	for (i = 0; i < RQD_RING; i++) {
-		if (!(ring[i].flags & RQD_E_VALID))
-			continue;
-		if (ring[i].ack_seq == ack && !found) {
-			e = ring[i];
+	if (slot->flags & RQD_E_VALID) {
+		if (slot->ack_seq == ack) {
+			e = *slot;
 			found = true;
-		} else if (!after(ring[i].ack_seq, ack)) {
+			slot->flags = 0;
+		} else if (!after(slot->ack_seq, ack)) {
 			RQD_INC(RQD_C_STALE);
-		} else {
-			continue;	/* a later ACK's (it raced ahead of this one): keep */
+			slot->flags = 0;
+		} else if (after(slot->ack_seq, tp->snd_nxt)) {
+			RQD_INC(RQD_C_ACK_FUTURE);	/* cannot be stored; never kept */
+			slot->flags = 0;
 		}
-		ring[i].flags = 0;
+		/* else: a later ACK's (it raced ahead of this one): keep */
 	}
-	if (!found && rdcc_rqd_side_take(sk, ack, &e)) {
+	rcu_read_lock();
+	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
+	if (rn->side && rdcc_rqd_side_take(rn, sk, ack, &side) &&
+	    (!found || rdcc_rqd_later(&side, &e))) {
+		e = side;	/* the later of the two stores wins */
 		found = true;
-		RQD_INC(RQD_C_FROM_SIDE);
+		from_side = true;
+	}
+	rcu_read_unlock();
+	if (found && !(flag & RDCC_FLAG_SND_UNA_ADVANCED)) {
+		RQD_INC(RQD_C_NOT_ADVANCED);
+		found = false;
+	}
+	if (found && (!rdcc_rqd_same_segment(tp, &e) || rdcc_rqd_signed(sk))) {
+		RQD_INC(RQD_C_MISMATCH);
+		found = false;
 	}
 	if (!found) {
 		RQD_INC(RQD_C_MISSED);
 		return;
 	}
+	if (from_side)
+		RQD_INC(RQD_C_FROM_SIDE);
 	RQD_INC(RQD_C_USED);
 	if (ev->acked_bytes)
 		RQD_INC(RQD_C_USED_DATA);
@@ -511,11 +797,8 @@ static const struct file_operations rdcc_rqd_fops = {
 
 static int rdcc_rqd_register(void)
 {
-	unsigned int i;
 	int err;
 
-	for (i = 0; i < RQD_SIDE_SLOTS; i++)
-		spin_lock_init(&rdcc_rqd_side[i].lock);
 	err = register_pernet_subsys(&rdcc_rqd_net_ops);
 	if (err)
 		return err;
@@ -526,7 +809,14 @@ static int rdcc_rqd_register(void)
 
 static void rdcc_rqd_unregister(void)
 {
-	/* Unregistering the hooks waits for running ones (synchronize_net in nf_unregister). */
+	/*
+	 * For every namespace: .pre_exit unregisters the hooks (which in 6.12 does NOT wait for
+	 * running ones: the old hook array is freed with call_rcu), then unregister_pernet_subsys
+	 * waits for an RCU grace period (ops_undo_list: synchronize_rcu) - every hook runs under
+	 * rcu_read_lock, so none is still running - and only then .exit frees the side table.
+	 * cong_control/take cannot run any more: tcp_unregister_congestion_control (called first)
+	 * waited for RCU readers, and a socket using this CA holds a module reference.
+	 */
 	unregister_pernet_subsys(&rdcc_rqd_net_ops);
 	debugfs_remove_recursive(rdcc_rqd_dir);
 }

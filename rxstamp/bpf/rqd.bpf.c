@@ -4,14 +4,23 @@
  *
  * Two programs, attached to one cgroup v2 by `rxstamp` (rxstamp/src/main.rs):
  *
+ *  rqd_sockops (sockops): when a connection is established it looks the peer up in the
+ *    allowlist (rqd_allow: peer prefixes, each with optional ports matched against the local or
+ *    the peer port; empty = no connection). Only an allowed connection gets sk_storage, the
+ *    delayed-ACK cap and the header-option callbacks; every other connection of the cgroup is
+ *    left exactly as the kernel runs it. For allowed connections HDR_OPT_LEN_CB reserves the 10
+ *    bytes on every non-SYN segment, including the CURRENT_MSS query (skb NULL), so the MSS the
+ *    kernel sizes data segments with always has room for the option and no segment can exceed
+ *    the MTU; WRITE_HDR_OPT_CB writes the option of modules/glue/rdcc_rqd_wire.h when an arrival
+ *    is pending: delay = now - arrival of the newest data segment this ACK acknowledges (ns,
+ *    saturating), the TTL, and the stamp source; the pending stamp is then cleared, so each
+ *    option describes data that arrived since the previous one (without one the kernel fills
+ *    the reserved bytes with NOPs).
  *  rqd_ingress (cgroup_skb/ingress): runs for every packet a socket of the cgroup receives, in
- *    tcp_filter() before the socket lock and backlog. For a TCP segment with payload it stores
- *    in the socket's sk_storage the arrival stamp (below) and the IPv4 TTL / IPv6 hop limit.
- *  rqd_sockops (sockops): on established sockets it asks for the header-option callbacks;
- *    HDR_OPT_LEN_CB reserves 10 bytes when an arrival is pending, WRITE_HDR_OPT_CB writes the
- *    option of modules/glue/rdcc_rqd_wire.h: delay = now - arrival of the newest data segment
- *    this ACK acknowledges (ns, saturating), the TTL, and the stamp source; the pending stamp is
- *    then cleared, so each option describes data that arrived since the previous one.
+ *    tcp_filter() before the socket lock and backlog. For a TCP segment with payload on an
+ *    allowed connection it stores the arrival stamp (below) and the IPv4 TTL / IPv6 hop limit.
+ *    A GRO super-packet above 64 KB (BIG TCP) has tot_len / payload_len 0: its length is the
+ *    skb's.
  *
  * Arrival stamp, best first (Documentation/remote-delay.md):
  *  1. the device's RX timestamp (skb_hwtstamps) when the NIC provides one and its clock can be
@@ -55,8 +64,30 @@ struct rqd_sk {
 	__u64 t_arr;	/* arrival of the newest data segment not yet reported (CLOCK_MONOTONIC ns); 0 = none */
 	__u8 ttl;
 	__u8 src;
-	__u8 _pad[6];
+	__u8 allowed;	/* 1: the allowlist admitted this connection (set at ESTABLISHED) */
+	__u8 _pad[5];
 };
+
+/* Allowlist of peers (written by the loader, rxstamp --allow). IPv4 peers are looked up as
+ * IPv4-mapped IPv6 addresses (::ffff:a.b.c.d, prefix length 96 + the IPv4 one). */
+#define RQD_ALLOW_PORTS 8
+struct rqd_allow_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+struct rqd_allow_val {
+	__u32 nports;			/* 0: any port */
+	__u16 ports[RQD_ALLOW_PORTS];	/* host order; matched against the local or the peer port */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 64);
+	__type(key, struct rqd_allow_key);
+	__type(value, struct rqd_allow_val);
+} rqd_allow SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
@@ -97,6 +128,10 @@ struct rqd_stats {
 	__u64 max_delay_ns;
 	__u64 delack_capped;	/* connections whose delayed-ACK timeout was capped */
 	__u64 delack_err;	/* ... where bpf_setsockopt refused every value */
+	__u64 est_allowed;	/* established connections admitted by the allowlist */
+	__u64 est_skipped;	/* ... not admitted: left untouched */
+	__u64 len_reserved;	/* HDR_OPT_LEN_CB runs that reserved the option's room */
+	__u64 ing_gro_len;	/* data segments whose IP length field was 0 (GRO > 64 KB) */
 	__u64 hist[RQD_HIST];	/* written delays: bucket 4 * floor(log2 d) + next two bits */
 };
 
@@ -167,7 +202,7 @@ int rqd_ingress(struct __sk_buff *skb)
 	__u32 thoff, plen, k = 0;
 	__u64 now, t, m;
 	__u8 ttl, src = RDCC_RQD_SRC_TCP;
-	int v6 = 0;
+	int v6 = 0, gro = 0;
 
 	if (skb->protocol == bpf_htons(ETH_P_IP)) {
 		struct iphdr iph;
@@ -178,6 +213,10 @@ int rqd_ingress(struct __sk_buff *skb)
 			return 1;
 		thoff = (iph.ihl & 0xf) * 4;
 		plen = bpf_ntohs(iph.tot_len);
+		if (!plen) {			/* BIG TCP GRO packet: tot_len 0 */
+			plen = skb->len;
+			gro = 1;
+		}
 		ttl = iph.ttl;
 	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
 		struct ipv6hdr ip6h;
@@ -206,6 +245,10 @@ int rqd_ingress(struct __sk_buff *skb)
 			return 1;
 		}
 		plen = bpf_ntohs(ip6h.payload_len) + sizeof(ip6h);
+		if (!ip6h.payload_len) {	/* BIG TCP GRO packet: payload_len 0 */
+			plen = skb->len;
+			gro = 1;
+		}
 		ttl = ip6h.hop_limit;
 		v6 = 1;
 	} else {
@@ -221,10 +264,13 @@ int rqd_ingress(struct __sk_buff *skb)
 	sk = bpf_sk_fullsock(sk);
 	if (!sk)
 		return 1;
-	st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
-	if (!st)
+	/* Only connections the allowlist admitted have storage (created at ESTABLISHED). */
+	st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, 0);
+	if (!st || !st->allowed)
 		return 1;
 	s = stats();
+	if (gro)
+		INC(s, ing_gro_len);
 	now = bpf_ktime_get_ns();
 	t = now;
 	if (skb->hwtstamp)
@@ -256,6 +302,51 @@ int rqd_ingress(struct __sk_buff *skb)
 	return 1;
 }
 
+/* Is the connection's peer in the allowlist (and, if the rule names ports, is the local or the
+ * peer port one of them)? */
+static __always_inline int peer_allowed(const struct bpf_sock_ops *skops)
+{
+	struct rqd_allow_key k = { .prefixlen = 128 };
+	struct rqd_allow_val *v;
+	__u32 lport = skops->local_port, rport, i;
+
+	if (skops->family == 2 /* AF_INET */) {
+		__u32 a = skops->remote_ip4;
+
+		k.addr[10] = 0xff;
+		k.addr[11] = 0xff;
+		__builtin_memcpy(&k.addr[12], &a, 4);
+	} else if (skops->family == 10 /* AF_INET6 */) {
+		__u32 a0 = skops->remote_ip6[0], a1 = skops->remote_ip6[1];
+		__u32 a2 = skops->remote_ip6[2], a3 = skops->remote_ip6[3];
+
+		__builtin_memcpy(&k.addr[0], &a0, 4);
+		__builtin_memcpy(&k.addr[4], &a1, 4);
+		__builtin_memcpy(&k.addr[8], &a2, 4);
+		__builtin_memcpy(&k.addr[12], &a3, 4);
+	} else {
+		return 0;
+	}
+	v = bpf_map_lookup_elem(&rqd_allow, &k);
+	if (!v)
+		return 0;
+	if (!v->nports)
+		return 1;
+	/* remote_port: network order, in the upper half of the word on sock_ops (the kernel
+	 * loads the 16-bit port and shifts it left by 16 on little-endian hosts). */
+	rport = bpf_ntohl(skops->remote_port);
+	if (rport > 0xffff)
+		rport = bpf_ntohs((__u16)skops->remote_port);
+#pragma unroll
+	for (i = 0; i < RQD_ALLOW_PORTS; i++) {
+		if (i >= v->nports)
+			break;
+		if (v->ports[i] == lport || v->ports[i] == rport)
+			return 1;
+	}
+	return 0;
+}
+
 SEC("sockops")
 int rqd_sockops(struct bpf_sock_ops *skops)
 {
@@ -269,6 +360,19 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 	switch (skops->op) {
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
 	case BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB: {
+		sk = skops->sk;
+		s = stats();
+		if (!sk || !peer_allowed(skops)) {
+			INC(s, est_skipped);
+			return 1;
+		}
+		st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+		if (!st) {
+			INC(s, est_skipped);
+			return 1;
+		}
+		st->allowed = 1;
+		INC(s, est_allowed);
 		/* Swift's receiver ACKs without delay (§3.2). Linux holds the ACK of a lone segment
 		 * up to 40-200 ms, and that hold would read as endpoint delay: a sender whose
 		 * endpoint window shrank to a few segments would see ever larger "endpoint delays"
@@ -276,7 +380,6 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		 * jiffies, TCP_TIMEOUT_MIN: 2 ms at HZ=1000; 10 ms covers HZ=250). */
 		int v = 2000;
 
-		s = stats();
 		if (bpf_setsockopt(skops, SOL_TCP, TCP_BPF_DELACK_MAX, &v, sizeof(v))) {
 			v = 10000;
 			if (bpf_setsockopt(skops, SOL_TCP, TCP_BPF_DELACK_MAX, &v, sizeof(v)))
@@ -302,12 +405,18 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		s = stats();
 		INC(s, len_cb);
 		st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, 0);
-		if (!st || !st->t_arr) {
-			INC(s, len_nostamp);
+		if (!st || !st->allowed)
 			return 1;
-		}
+		if (!st->t_arr)
+			INC(s, len_nostamp);
+		/* Reserve whenever the option may be written on this connection, not only while an
+		 * arrival is pending: tcp_current_mss() asks here too (skb NULL), and a data segment
+		 * sized while nothing was pending could otherwise carry the option at transmit time
+		 * and exceed the MTU by 10 bytes. Unused room is filled with NOPs by the kernel. */
 		if (bpf_reserve_hdr_opt(skops, RDCC_RQD_LEN, 0))
 			INC(s, len_enospc);
+		else
+			INC(s, len_reserved);
 		return 1;
 
 	case BPF_SOCK_OPS_WRITE_HDR_OPT_CB:
@@ -317,7 +426,7 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		if (!sk)
 			return 1;
 		st = bpf_sk_storage_get(&rqd_sk_map, sk, 0, 0);
-		if (!st || !st->t_arr)
+		if (!st || !st->allowed || !st->t_arr)
 			return 1;
 		now = bpf_ktime_get_ns();
 		d = now > st->t_arr ? now - st->t_arr : 0;

@@ -8,25 +8,46 @@
 //! detaches them, and reports the counters.
 //!
 //! ```text
-//! rxstamp attach CGROUP [--pin DIR] [--rx-stamps]   load, attach, pin, exit (stays attached)
+//! rxstamp attach CGROUP --allow PEER... [--pin DIR] [--rx-stamps]
+//!                                                   load, attach, pin, exit (stays attached)
 //! rxstamp detach CGROUP [--pin DIR]                 detach and unpin
 //! rxstamp stats [--pin DIR] [--reset]               print the counters (and reset them)
 //! rxstamp sync [--pin DIR]                          refresh the realtime-monotonic clock offset
-//! rxstamp run CGROUP [--secs N] [--pin DIR] [--rx-stamps]
+//! rxstamp run CGROUP --allow PEER... [--secs N] [--pin DIR] [--rx-stamps]
 //!                                                   attach; keep the clock offset fresh (and,
 //!                                                   with --rx-stamps, kernel RX timestamping
 //!                                                   on); on SIGINT/SIGTERM or after N s print
 //!                                                   the counters and detach
 //! rxstamp sink PORT --rate KBPS [--secs N]          test helper: a TCP receiver that reads at
 //!                                                   most KBPS KB/s (a slow receiver)
-//! rxstamp source ADDR PORT [--secs N]               test helper: send zeros as fast as possible
+//! rxstamp source ADDR PORT [--secs N] [--switch-cc A,B --switch-ms MS] [--poll-info]
+//!                                                   test helper: send zeros as fast as possible;
+//!                                                   optionally switch the socket's congestion
+//!                                                   control between A and B every MS ms and/or
+//!                                                   read TCP_CC_INFO in a tight loop meanwhile
+//! rxstamp inject ...                                test helper: forge ACKs with the option at a
+//!                                                   live flow (src/inject.rs)
+//! rxstamp mtu-watch IFACE [PORT MIN] --mtu N [--secs N]
+//!                                                   test helper: largest segment on IFACE, and
+//!                                                   data segments from PORT whose TCP header has
+//!                                                   no room for the option (below MIN bytes)
 //! ```
+//!
+//! PEER is `PREFIX[@PORT[,PORT...]]` (e.g. `10.0.0.0/24@5201`, `fd00::/64`): only connections
+//! to such peers (and, with ports, whose local or peer port is listed) are stamped and carry the
+//! option; the default is none. `--allow any` admits every connection (the pre-allowlist
+//! behaviour; meant for tests).
 //!
 //! Attachment uses `BPF_PROG_ATTACH` with `BPF_F_ALLOW_MULTI`, which lives with the cgroup (not
 //! with this process), so `attach` can exit; the programs and maps are pinned under DIR
 //! (default `/sys/fs/bpf/rdcc_rqd`, bpffs is mounted there if it is not) so `detach` and
 //! `stats` find them. aya loads the object: pure Rust, no kernel BTF needed.
 
+mod allow;
+mod inject;
+mod probe;
+
+use allow::{allow_rules, fill_allow, AllowRule};
 use aya::maps::{Array, Map, MapData};
 use aya::programs::{CgroupSkb, SockOps};
 use aya::{Ebpf, EbpfLoader, Pod};
@@ -80,6 +101,10 @@ struct Stats {
     max_delay_ns: u64,
     delack_capped: u64,
     delack_err: u64,
+    est_allowed: u64,
+    est_skipped: u64,
+    len_reserved: u64,
+    ing_gro_len: u64,
     hist: [u64; HIST],
 }
 // SAFETY: plain integers.
@@ -106,14 +131,21 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "usage:
-  rxstamp attach CGROUP [--pin DIR] [--rx-stamps]
+  rxstamp attach CGROUP --allow PEER... [--pin DIR] [--rx-stamps]
   rxstamp detach CGROUP [--pin DIR]
   rxstamp stats [--pin DIR] [--reset]
   rxstamp sync [--pin DIR]
-  rxstamp run CGROUP [--secs N] [--pin DIR] [--rx-stamps]
+  rxstamp run CGROUP --allow PEER... [--secs N] [--pin DIR] [--rx-stamps]
   rxstamp sink PORT --rate KBPS [--secs N]      (test helper: a slow TCP receiver)
-  rxstamp source ADDR PORT [--secs N]           (test helper: a bulk TCP sender)
-CGROUP is a cgroup v2 directory (e.g. /sys/fs/cgroup/rcv); DIR defaults to /sys/fs/bpf/rdcc_rqd.";
+  rxstamp source ADDR PORT [--secs N] [--switch-cc A,B --switch-ms MS] [--poll-info]
+                                                (test helper: a bulk TCP sender)
+  rxstamp inject --help                         (test helper: forged ACKs at a live flow)
+  rxstamp mtu-watch IFACE [PORT MIN_TCP_HDR] --mtu BYTES [--secs N]
+                                                (test helper: largest segment sent; data segments
+                                                from PORT with a TCP header below MIN_TCP_HDR)
+CGROUP is a cgroup v2 directory (e.g. /sys/fs/cgroup/rcv); DIR defaults to /sys/fs/bpf/rdcc_rqd.
+PEER is PREFIX[@PORT[,PORT...]] (10.0.0.0/24@5201, fd00::/64) or `any`; without --allow no
+connection is touched.";
 
 struct Opts {
     cmd: String,
@@ -123,6 +155,11 @@ struct Opts {
     reset: bool,
     secs: Option<u64>,
     rate_kbps: Option<u64>,
+    allow: Vec<String>,
+    switch_cc: Option<String>,
+    switch_ms: u64,
+    poll_info: bool,
+    mtu: Option<u64>,
     rest: Vec<String>,
 }
 
@@ -135,6 +172,11 @@ fn parse(args: &[String]) -> Res<Opts> {
         reset: false,
         secs: None,
         rate_kbps: None,
+        allow: Vec::new(),
+        switch_cc: None,
+        switch_ms: 10,
+        poll_info: false,
+        mtu: None,
         rest: Vec::new(),
     };
     let mut it = args.iter().skip(1);
@@ -157,6 +199,25 @@ fn parse(args: &[String]) -> Res<Opts> {
                         .ok_or("--rate needs a number (KB/s)")?,
                 )
             }
+            "--allow" => o
+                .allow
+                .push(it.next().ok_or("--allow needs PREFIX[@PORTS]")?.clone()),
+            "--switch-cc" => o.switch_cc = Some(it.next().ok_or("--switch-cc needs A,B")?.clone()),
+            "--switch-ms" => {
+                o.switch_ms = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&v| v > 0)
+                    .ok_or("--switch-ms needs a positive number")?
+            }
+            "--poll-info" => o.poll_info = true,
+            "--mtu" => {
+                o.mtu = Some(
+                    it.next()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--mtu needs a number (bytes)")?,
+                )
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
             s if o.cgroup.is_none() => o.cgroup = Some(s.into()),
@@ -167,6 +228,10 @@ fn parse(args: &[String]) -> Res<Opts> {
 }
 
 fn run(args: &[String]) -> Res<()> {
+    // The injector has its own options (src/inject.rs).
+    if args.first().map(String::as_str) == Some("inject") {
+        return inject::main(&args[1..]);
+    }
     let o = parse(args)?;
     let cgroup = || {
         o.cgroup
@@ -175,7 +240,7 @@ fn run(args: &[String]) -> Res<()> {
     };
     match o.cmd.as_str() {
         "attach" => {
-            let _ebpf = attach(&cgroup()?, &o.pin, o.rx_stamps)?;
+            let _ebpf = attach(&cgroup()?, &o.pin, o.rx_stamps, &allow_rules(&o.allow)?)?;
             println!(
                 "rxstamp: attached to {} (pinned under {})",
                 cgroup()?.display(),
@@ -194,9 +259,31 @@ fn run(args: &[String]) -> Res<()> {
             Ok(())
         }
         "sync" => sync_clock(&o.pin, None).map(|_| ()),
-        "run" => run_foreground(&cgroup()?, &o.pin, o.rx_stamps, o.secs),
+        "run" => run_foreground(
+            &cgroup()?,
+            &o.pin,
+            o.rx_stamps,
+            o.secs,
+            &allow_rules(&o.allow)?,
+        ),
         "sink" => sink(&o),
         "source" => source(&o),
+        "mtu-watch" => probe::mtu_watch(
+            o.cgroup
+                .as_ref()
+                .and_then(|p| p.to_str())
+                .ok_or("mtu-watch needs IFACE")?,
+            o.mtu.ok_or("mtu-watch needs --mtu BYTES")?,
+            o.secs.unwrap_or(10),
+            match (o.rest.first(), o.rest.get(1)) {
+                (Some(p), Some(m)) => Some((
+                    p.parse().map_err(|_| "mtu-watch: PORT is not a port")?,
+                    m.parse()
+                        .map_err(|_| "mtu-watch: MIN_TCP_HDR is not a number")?,
+                )),
+                _ => None,
+            },
+        ),
         _ if !o.rest.is_empty() => Err(format!("unexpected argument {}\n{USAGE}", o.rest[0])),
         // For the build harness: is the BPF object embedded?
         "selfcheck" if OBJECT.starts_with(b"\x7fELF") => Ok(()),
@@ -358,7 +445,7 @@ fn sync_clock(pin: &Path, use_rx: Option<bool>) -> Res<Cfg> {
     Ok(c)
 }
 
-fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool) -> Res<Ebpf> {
+fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool, allow: &[AllowRule]) -> Res<Ebpf> {
     if OBJECT.is_empty() {
         return Err(
             "built without the BPF object (clang or libbpf-dev missing at build time; \
@@ -380,7 +467,14 @@ fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool) -> Res<Ebpf> {
         .load(OBJECT)
         .map_err(|e| format!("load: {e}"))?;
     std::fs::create_dir_all(pin).map_err(|e| format!("{}: {e}", pin.display()))?;
+    if allow.is_empty() {
+        eprintln!(
+            "rxstamp: no --allow: no connection of {} will be stamped or carry the option",
+            cgroup.display()
+        );
+    }
     let res = (|| -> Res<()> {
+        fill_allow(&mut ebpf, allow)?;
         for name in [MAP_STATS, MAP_CFG] {
             ebpf.map(name)
                 .ok_or(format!("map {name} missing"))?
@@ -492,13 +586,19 @@ fn timestamping_socket() -> Res<OwnedFd> {
     Ok(fd)
 }
 
-fn run_foreground(cgroup: &Path, pin: &Path, rx_stamps: bool, secs: Option<u64>) -> Res<()> {
+fn run_foreground(
+    cgroup: &Path,
+    pin: &Path,
+    rx_stamps: bool,
+    secs: Option<u64>,
+    allow: &[AllowRule],
+) -> Res<()> {
     let _tsock = if rx_stamps {
         Some(timestamping_socket()?)
     } else {
         None
     };
-    let _ebpf = attach(cgroup, pin, rx_stamps)?;
+    let _ebpf = attach(cgroup, pin, rx_stamps, allow)?;
     println!("rxstamp: attached to {}", cgroup.display());
     // SAFETY: installing an async-signal-safe handler that only stores to an atomic.
     unsafe {
@@ -574,20 +674,53 @@ fn source(o: &Opts) -> Res<()> {
         .ok_or("source needs ADDR PORT")?;
     let mut c = std::net::TcpStream::connect((addr, port))
         .map_err(|e| format!("connect {addr} {port}: {e}"))?;
+    let algs: Vec<String> = match &o.switch_cc {
+        Some(a) => a.split(',').map(String::from).collect(),
+        None => Vec::new(),
+    };
+    if o.switch_cc.is_some() && algs.len() < 2 {
+        return Err("--switch-cc needs two or more names, A,B".into());
+    }
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    // Background threads on the same socket: CA switches and TCP_CC_INFO reads.
+    let fd = c.as_raw_fd();
+    let switcher = (!algs.is_empty()).then(|| {
+        let done = done.clone();
+        let every = Duration::from_millis(o.switch_ms);
+        std::thread::spawn(move || probe::switch_cc(fd, &algs, every, &done))
+    });
+    let poller = o.poll_info.then(|| {
+        let done = done.clone();
+        std::thread::spawn(move || probe::poll_cc_info(fd, &done))
+    });
     let buf = vec![0u8; 64 * 1024];
     let t0 = Instant::now();
     let mut total: u64 = 0;
+    let mut res = Ok(());
     while o.secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
         match c.write(&buf) {
             Ok(n) => total += n as u64,
-            Err(e) => return Err(format!("write: {e}")),
+            Err(e) => {
+                res = Err(format!("write: {e}"));
+                break;
+            }
         }
     }
+    done.store(true, Ordering::SeqCst);
+    let switched = switcher.map(|t| t.join().unwrap_or(Err("switcher panicked".into())));
+    let polled = poller.map(|t| t.join().unwrap_or(Err("poller panicked".into())));
     println!(
         "source: {total} bytes in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
-    Ok(())
+    if let Some(r) = switched {
+        println!("source: cc_switches {}", r?);
+    }
+    if let Some(r) = polled {
+        let (n, nonzero) = r?;
+        println!("source: cc_info_reads {n} cc_info_nonempty {nonzero}");
+    }
+    res
 }
 
 // ---- counters --------------------------------------------------------------------------------
@@ -649,6 +782,10 @@ fn print_stats(s: &Stats) {
         ("delay_max_ns", s.max_delay_ns),
         ("delack_capped", s.delack_capped),
         ("delack_err", s.delack_err),
+        ("est_allowed", s.est_allowed),
+        ("est_skipped", s.est_skipped),
+        ("len_reserved", s.len_reserved),
+        ("ing_gro_len", s.ing_gro_len),
     ];
     for (k, v) in kv {
         println!("{k} {v}");

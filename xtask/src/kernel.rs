@@ -3,9 +3,10 @@
 //! with the profile's compiler, and cache the result outside the work tree, keyed by source
 //! version, toolchain and fragments. A second run with the same key is a no-op.
 //!
-//! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel) and `distro` (GCC,
+//! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel), `distro` (GCC,
 //! no KUnit, IPv6 and netfilter pieces as modules, HZ=250, voluntary preemption: as close to a
-//! distribution kernel as a 2-core build allows). Each profile has its own cache directory, so
+//! distribution kernel as a 2-core build allows) and `debug` (the qemu kernel with KASAN, UBSAN,
+//! lockdep, PROVE_RCU, DEBUG_NET and slab debugging). Each profile has its own cache directory, so
 //! building one never prunes another.
 
 use crate::deps;
@@ -56,6 +57,14 @@ pub const PROFILES: &[Profile] = &[
         cache: "kernel-distro",
         kunit: false,
         about: "GCC, no KUnit, IPv6 and netfilter as modules, HZ=250, voluntary preemption",
+    },
+    Profile {
+        name: "debug",
+        fragments: &[FRAGMENT, "qemu/debug.config"],
+        llvm: true,
+        cache: "kernel-debug",
+        kunit: true,
+        about: "clang, KUnit, KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
 
@@ -448,6 +457,21 @@ mod tests {
         assert_eq!(get(distro, "CONFIG_HZ_250").as_deref(), Some("y"));
         assert_eq!(get(distro, "CONFIG_RUST").as_deref(), Some("y"));
         assert!(qemu.llvm && !distro.llvm);
+        let debug = profile("debug").unwrap();
+        for k in [
+            "CONFIG_KASAN",
+            "CONFIG_UBSAN",
+            "CONFIG_PROVE_LOCKING",
+            "CONFIG_PROVE_RCU",
+            "CONFIG_DEBUG_NET",
+            "CONFIG_SLUB_DEBUG",
+            "CONFIG_KUNIT",
+            "CONFIG_RUST",
+        ] {
+            assert_eq!(get(debug, k).as_deref(), Some("y"), "{k}");
+        }
+        assert_eq!(get(debug, "CONFIG_SLUB_TINY").as_deref(), Some("n"));
+        assert!(debug.llvm, "Rust allows KASAN only with clang");
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
         assert_eq!(

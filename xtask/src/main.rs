@@ -43,7 +43,8 @@ commands:
 
 options:
   --kernel PROFILE     kernel profile for kernel/modules/vm/run: qemu (default; clang, KUnit)
-                       or distro (GCC, no KUnit, IPv6 as a module, HZ=250); `test` runs the
+                       or distro (GCC, no KUnit, IPv6 as a module, HZ=250) or debug (clang,
+                       KUnit, KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_NET, slab debug); `test` runs the
                        full suite on qemu and the functional selftests on distro unless given
   --timeout SECS       VM timeout (default: vm 600, test 2700, run 1200)
   --quiet              do not stream the VM console (it is still logged under target/rdcc)
