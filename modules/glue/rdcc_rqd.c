@@ -551,6 +551,7 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 			goto out;
 		thoff = skb_network_offset(skb) + ip_hdrlen(skb);
 	} else {
+#if IS_ENABLED(CONFIG_IPV6)
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 		u8 nexthdr = ip6h->nexthdr;
 		__be16 frag_off = 0;
@@ -563,6 +564,9 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 		if (off < 0 || nexthdr != IPPROTO_TCP || frag_off)
 			goto out;
 		thoff = off;
+#else
+		goto out;	/* no IPv6 in this kernel: the hook is not registered for it */
+#endif
 	}
 
 	sk = skb->sk;	/* set by early demux for established sockets */
@@ -583,6 +587,7 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 						       ntohs(th->dest), state->in->ifindex,
 						       inet_sdif(skb));
 		} else {
+#if IS_ENABLED(CONFIG_IPV6)
 			const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
 			sk = __inet6_lookup_established(state->net,
@@ -590,6 +595,7 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 							&ip6h->saddr, th->source, &ip6h->daddr,
 							ntohs(th->dest), state->in->ifindex,
 							inet6_sdif(skb));
+#endif
 		}
 		if (!sk)
 			goto out;
@@ -613,8 +619,12 @@ out:
 static const struct nf_hook_ops rdcc_rqd_nf_ops[] = {
 	{ .hook = rdcc_rqd_hook, .pf = NFPROTO_IPV4, .hooknum = NF_INET_LOCAL_IN,
 	  .priority = NF_IP_PRI_FIRST },
+#if IS_ENABLED(CONFIG_IPV6)
+	/* IPv6 built in or a module: the hook uses only its built-in parts (exthdrs_core,
+	 * inet6_hashtables), so tcp_swift does not depend on ipv6.ko. */
 	{ .hook = rdcc_rqd_hook, .pf = NFPROTO_IPV6, .hooknum = NF_INET_LOCAL_IN,
 	  .priority = NF_IP6_PRI_FIRST },
+#endif
 };
 
 static int __net_init rdcc_rqd_net_init(struct net *net)
