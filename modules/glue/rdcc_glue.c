@@ -418,6 +418,14 @@ static void rdcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	if (ev != CA_EVENT_TX_START && ev != CA_EVENT_CWND_RESTART)
 		return;
+	/*
+	 * Only an idle sender restarts. TX_START also fires for the retransmission an RTO sends
+	 * (tcp_timeout_mark_lost leaves nothing in flight), after a silence as long as the RTO:
+	 * read as an idle restart, it installed the law's window over the kernel's loss window,
+	 * the burst rdcc_rto.sh caught (window 5 at the first ACK after an outage, not 1-2).
+	 */
+	if (inet_csk(sk)->icsk_ca_state != TCP_CA_Open)
+		return;
 	if (ev == CA_EVENT_TX_START &&
 	    (s32)(tcp_jiffies32 - tp->lsndtime) <= (s32)inet_csk(sk)->icsk_rto)
 		return;
