@@ -402,7 +402,15 @@ fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Su
         log.display()
     );
     let r = vm::boot(&k, &img, &b, &log)?;
-    let vmsum = report::vm_results(&r, &mods, p.kunit);
+    // The selftests this job runs: every one on a full run, the distro table otherwise; the
+    // taint check on both.
+    let mut expected: Vec<String> = if full {
+        report::expected_selftests()
+    } else {
+        DISTRO_SELFTESTS.iter().map(|(n, _)| n.to_string()).collect()
+    };
+    expected.push("taint".into());
+    let vmsum = report::vm_results(&r, &mods, p.kunit, &expected);
     say!(
         "test: VM ({}): {} passed, {} failed, {} skipped in {} (boot {})",
         p.name,
