@@ -407,7 +407,10 @@ fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Su
     let mut expected: Vec<String> = if full {
         report::expected_selftests()
     } else {
-        DISTRO_SELFTESTS.iter().map(|(n, _)| n.to_string()).collect()
+        DISTRO_SELFTESTS
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect()
     };
     expected.push("taint".into());
     let vmsum = report::vm_results(&r, &mods, p.kunit, &expected);
