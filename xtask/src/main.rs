@@ -10,6 +10,7 @@ mod dkms;
 mod kernel;
 mod ktap;
 mod modules;
+mod progress;
 mod report;
 mod rxstamp;
 mod sim;
