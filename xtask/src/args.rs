@@ -287,7 +287,9 @@ fn parse_scenario(s: &str) -> Result<PathBuf, String> {
 
 fn parse_set(s: &str) -> Result<String, String> {
     match s.split_once('=') {
-        Some((k, _)) if !k.trim().is_empty() => Ok(s.to_string()),
+        Some((k, _)) if !k.trim().is_empty() && !k.split('.').any(str::is_empty) => {
+            Ok(s.to_string())
+        }
         _ => Err(format!("{s:?} is not KEY.PATH=VALUE")),
     }
 }
