@@ -232,8 +232,8 @@ pub struct SimArgs {
     /// exist (the simulator parses and validates it before running anything).
     #[arg(value_name = "SCENARIO", value_parser = parse_scenario)]
     pub scenario: PathBuf,
-    /// Output directory (default results/sim/<scenario name>).
-    #[arg(long, value_name = "DIR")]
+    /// Output directory (default results/sim/<scenario name> in the repository).
+    #[arg(long, value_name = "DIR", value_parser = absolute)]
     pub out: Option<PathBuf>,
     /// Algorithms instead of the scenario's, separated by spaces.
     #[arg(long, value_name = "\"A B\"")]
@@ -270,7 +270,8 @@ pub fn scenario_names() -> Vec<String> {
 fn parse_scenario(s: &str) -> Result<PathBuf, String> {
     let p = PathBuf::from(s);
     if p.is_file() {
-        return Ok(p);
+        // Absolute: the simulator runs from the repository root.
+        return std::fs::canonicalize(&p).map_err(|e| format!("{s}: {e}"));
     }
     let name = s.trim_end_matches(".toml");
     let in_dir = crate::util::repo_root()
@@ -283,6 +284,18 @@ fn parse_scenario(s: &str) -> Result<PathBuf, String> {
         "no scenario file {s:?} and no scenario of that name; built in: {}",
         scenario_names().join(" ")
     ))
+}
+
+/// A path relative to the caller's directory, made absolute (the simulator runs from the
+/// repository root).
+fn absolute(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    if p.is_absolute() {
+        return Ok(p);
+    }
+    std::env::current_dir()
+        .map(|d| d.join(p))
+        .map_err(|e| format!("{s}: {e}"))
 }
 
 fn parse_set(s: &str) -> Result<String, String> {
