@@ -28,8 +28,9 @@
 //! Event mapping: a *completion* is an ACK that brings the bytes acknowledged since the last
 //! rate update to at least one segment (`segment_bytes`, 16 KB in §6). A completion updates the
 //! rate when its update gate is open: by default once per round trip (the first completion
-//! that acknowledges data sent after the previous update, spec §3.4 option B), which is how
-//! this law meets §5's "scale the updates by the number of completions per minimum RTT".
+//! that acknowledges data sent after the previous update, spec §3.4 option B, counted in
+//! delivered bytes so that loss recovery does not stop it), which is how this law meets §5's
+//! "scale the updates by the number of completions per minimum RTT".
 //! Loss is outside the paper (§3): an RTO applies `R *= 1 - rto_beta` and, after
 //! `rto_reset_count` RTOs in a row, `R = min_rate` (spec §3.5 extension); fast recovery does
 //! not change the rate. Every choice is listed in `Documentation/algorithms/timely.md`,
@@ -65,13 +66,14 @@ pub const CWND_GAIN: u64 = 2;
 pub const CWND_MIN_SEGMENTS: u64 = 2;
 
 /// Staleness horizon, in units of `max(prev_rtt, T_high)`: after this long without a rate
-/// update, (a) the round gate ([`UPDATE_PER_ROUND`]) opens even if no ACK passed the round
-/// marker, so a host that reports odd sequence numbers cannot freeze the rate, and (b) an idle
+/// update, (a) the round gate ([`UPDATE_PER_ROUND`]) opens even if the round has not ended,
+/// so a host that reports a bogus in-flight count cannot freeze the rate, and (b) an idle
 /// restart forgets the RTT history, which no longer describes the path.
 pub const STALE_RTTS: u64 = 4;
 
 /// `Config::update_mode`: update on the first completion that acknowledges data sent after the
-/// previous update (one update per round trip; spec §3.4 option B, recommended for Linux).
+/// previous update: more bytes delivered (acked or SACKed) since it than were in flight right
+/// after it (one update per round trip; spec §3.4 option B, recommended for Linux).
 pub const UPDATE_PER_ROUND: u64 = 0;
 /// `Config::update_mode`: update on the first completion at least `min_rtt_ns` after the
 /// previous update (enforces §5's "at most one completion event per [minimum] RTT interval").
