@@ -96,3 +96,65 @@ count = 8
     assert!(s.rtt_mean_us < 200.0, "mean RTT {} us", s.rtt_mean_us);
     assert!(s.jain_window > 0.75, "Jain {}", s.jain_window);
 }
+
+/// The VM's path in the simulator (issue #12): 8 flows through 40 Mbit/s with 1 ms one-way
+/// delay, a 1500 KB queue, µs RTTs, ACKs every second packet, `rdcc_cc.sh`'s TIMELY profile
+/// (T_low 4 ms, T_high 12 ms, minRTT 10 ms, delta 2 Mbit/s, line and start rate 40 Mbit/s).
+fn vm_path(min_rate_mbps: u32) -> Scenario {
+    let text = format!(
+        r#"
+name = "timely_vm_8flows"
+seed = 1
+duration_us = 20000000
+measure_from_us = 5000000
+sample_us = 10000
+algorithms = ["timely"]
+[topology]
+kind = "incast"
+senders = 8
+host_rate_gbps = 1
+receiver_rate_gbps = 0.04
+link_delay_us = 250
+buffer_kb = 1500
+[transport]
+mss_bytes = 1448
+ack_every = 2
+delack_us = 40000
+rtt_quantum_ns = 1000
+min_rto_us = 200000
+[cc.timely]
+law = "timely"
+t_low_ns = 4000000
+t_high_ns = 12000000
+min_rtt_ns = 10000000
+line_rate_mbps = 40
+init_rate_mbps = 40
+delta_mbps = 2
+min_rate_mbps = {min_rate_mbps}
+[[flows]]
+src = 0
+dst = 8
+count = 8
+"#
+    );
+    Scenario::parse(&text).unwrap()
+}
+
+/// With a floor of 1 Mbit/s the 8 flows converge below T_high at full use and equal shares.
+/// With the core's 10 Mbit/s default floor they cannot: 8 x 10 Mbit/s exceed the 40 Mbit/s
+/// path, so the queue stays full (the VM's 2.6 s RTT and thousands of retransmissions).
+#[test]
+fn vm_path_eight_flows_converge_below_t_high() {
+    let r = run(&vm_path(1));
+    let s = &r.summary;
+    assert!(s.rtt_mean_us < 12_000.0, "mean RTT {} us", s.rtt_mean_us);
+    assert!(s.utilization > 0.95, "utilization {}", s.utilization);
+    assert!(s.jain_window > 0.95, "Jain {}", s.jain_window);
+    let floor = run(&vm_path(10));
+    assert!(
+        floor.summary.rtt_mean_us > 100_000.0 && floor.summary.drops > 1000,
+        "the 10 Mbit/s floor overloads 40 Mbit/s: {} us, {} drops",
+        floor.summary.rtt_mean_us,
+        floor.summary.drops
+    );
+}
