@@ -56,7 +56,10 @@
 #                  Bound: mean RTT <= base_target + Token_Thresh + J: above it VAI mints tokens
 #                  (SL's "heavy congestion"), below it the law operates.
 #   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta R/20 (rounded up),
-#                  line rate and initial rate R. Bound: mean RTT <= T_high (the guard above which it always cuts).
+#                  line rate and initial rate R, rate floor 1 Mbit/s (the smallest the parameter
+#                  takes; the core's 10 Mbit/s default is for datacenter links: 8 flows x 10 Mbit/s
+#                  exceed a 40 Mbit/s path, no flow can go lower, the queue stays full: 26 of 40
+#                  Mbit/s, 2.6 s RTT, issue #12). Bound: mean RTT <= T_high (the guard above which it always cuts).
 #   theta_powertcp tau 6 ms (the path RTT under load in TCG; the idle minimum is ~3 ms), HostBw R,
 #                  N = 4 expected flows, window cap R * 2000 bytes (2.7 BDPs at tau: 100 KB at
 #                  50 Mbit/s; a fixed 200 KB cap let the start overshoot to 138 packets and an
@@ -109,7 +112,7 @@ profile_params() {
 	case $1 in
 	swift) echo "base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600" ;;
 	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=62500 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
-	timely) echo "t_low_ns=4000000 t_high_ns=12000000 min_rtt_ns=10000000 line_rate_mbps=$RDCC_RATE_MBIT init_rate_mbps=$RDCC_RATE_MBIT delta_mbps=$(((RDCC_RATE_MBIT + 19) / 20))" ;;
+	timely) echo "t_low_ns=4000000 t_high_ns=12000000 min_rtt_ns=10000000 line_rate_mbps=$RDCC_RATE_MBIT init_rate_mbps=$RDCC_RATE_MBIT delta_mbps=$(((RDCC_RATE_MBIT + 19) / 20)) min_rate_mbps=1" ;;
 	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=$((RDCC_RATE_MBIT * 125000)) expected_flows=4 max_cwnd_bytes=$((RDCC_RATE_MBIT * 2000)) gradient_mode=1" ;;
 	esac
 }
