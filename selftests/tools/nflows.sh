@@ -14,7 +14,8 @@
 : "${RDCC_MULTI_DURATION:=15}"
 : "${RDCC_SAMPLE_MS:=100}"
 export RDCC_RATE_MBIT RDCC_DELAY_US RDCC_SAMPLE_MS
-# shellcheck source=../lib.sh
+# shellcheck source-path=SCRIPTDIR/..
+# shellcheck source=lib.sh
 . "$(dirname "$0")/../lib.sh"
 algo="$1"
 shift
