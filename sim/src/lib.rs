@@ -14,6 +14,7 @@
 
 pub mod cc;
 pub mod engine;
+mod event_queue;
 pub mod metrics;
 pub mod plot;
 pub mod rng;

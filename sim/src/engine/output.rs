@@ -147,7 +147,7 @@ impl Sim {
                 }
             }
         }
-        for e in self.heap.iter() {
+        for e in self.events.iter() {
             if let Ev::Arrive { pkt, .. } | Ev::RxDone { pkt } = e.ev {
                 in_net += (self.pkts[pkt as usize].flags & PKT_ACK == 0) as u64;
             }

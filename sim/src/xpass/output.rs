@@ -115,7 +115,7 @@ impl XpassSim {
                 in_net += p.data_q.iter().filter(|k| k.kind == KIND_DATA).count() as u64;
             }
         }
-        for e in self.heap.iter() {
+        for e in self.events.iter() {
             if let Ev::Arrive { pkt, .. } | Ev::HostTx { pkt, .. } = e.ev {
                 in_net += (pkt.kind == KIND_DATA) as u64;
             }
