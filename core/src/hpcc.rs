@@ -26,11 +26,11 @@
 //! Units: windows bytes Q16, U and η Q16, times ns, rates bytes/s.
 
 use super::event::{AckEvent, Decision, LossEvent, ParamError, Reason};
-use super::fixed::{
-    clamp, div_or_max, mul_div, mul_q16, seq_after, MAX_RATE_BPS, NS_PER_S, Q16_ONE, Q16_SHIFT,
+use super::fixed::{div_or_max, mul_div, mul_q16, seq_after, NS_PER_S, Q16_ONE, Q16_SHIFT};
+use super::int::{
+    bdp_frac_q16, check_cwnd_bytes, check_link, rate_frac_q16, take_history, CwndBounds,
+    IntController, IntStack, F_INIT, F_PREV,
 };
-use super::int::{bdp_frac_q16, rate_frac_q16, IntController, IntStack};
-use super::powertcp::{BASE_RTT_MAX_NS, BASE_RTT_MIN_NS, HOST_BW_MIN_BPS, MAX_CWND_BYTES};
 
 /// Largest U, Q16 (65536.0): larger hostile values change nothing (W is at its minimum).
 pub const U_MAX_Q16: u64 = 1 << 32;
@@ -46,7 +46,7 @@ pub struct Config {
     /// T, base RTT, ns: [`BASE_RTT_MIN_NS`, `BASE_RTT_MAX_NS`].
     pub base_rtt_ns: u64,
     /// Host NIC rate, bytes/s: [`HOST_BW_MIN_BPS`, `MAX_RATE_BPS`], with HostBw·T ≤
-    /// [`MAX_CWND_BYTES`]. W_init = HostBw·T (line rate start).
+    /// [`MAX_CWND_BYTES`](super::powertcp::MAX_CWND_BYTES). W_init = HostBw·T (line rate start).
     pub host_bw_bps: u64,
     /// η, target utilisation, Q16: [32768, 65536].
     pub eta_q16: u64,
@@ -111,27 +111,18 @@ impl Default for Config {
 pub struct Params {
     cfg: Config,
     w_ai_q16: u64,
-    min_cwnd_q16: u64,
-    max_cwnd_q16: u64,
-    init_cwnd_q16: u64,
+    bounds: CwndBounds,
 }
 
 impl Params {
     /// Range-check `c` and derive W_AI and the window bounds.
     pub fn new(c: &Config) -> Result<Params, ParamError> {
-        ParamError::check(
-            "base_rtt_ns",
-            c.base_rtt_ns,
-            BASE_RTT_MIN_NS,
-            BASE_RTT_MAX_NS,
-        )?;
-        let bw_max = mul_div(MAX_CWND_BYTES, NS_PER_S, c.base_rtt_ns).min(MAX_RATE_BPS);
-        ParamError::check("host_bw_bps", c.host_bw_bps, HOST_BW_MIN_BPS, bw_max)?;
+        // W_init = HostBw·T, Q16 bytes (≤ 2^47: HostBw·T ≤ 2^31 checked).
+        let bdp_q16 = check_link(c.base_rtt_ns, c.host_bw_bps)?;
         ParamError::check("eta_q16", c.eta_q16, Q16_ONE / 2, Q16_ONE)?;
         ParamError::check("max_stage", c.max_stage, 0, 255)?;
         ParamError::check("ai_bps", c.ai_bps, 1, c.host_bw_bps)?;
-        ParamError::check("min_cwnd_bytes", c.min_cwnd_bytes, 1, MAX_CWND_BYTES)?;
-        ParamError::check("max_cwnd_bytes", c.max_cwnd_bytes, 0, MAX_CWND_BYTES)?;
+        check_cwnd_bytes(c.min_cwnd_bytes, c.max_cwnd_bytes)?;
         ParamError::check("vai", c.vai, 0, 1)?;
         ParamError::check("sf_acks", c.sf_acks, 0, 65_535)?;
         ParamError::check("token_thresh_bytes", c.token_thresh_bytes, 1, 1 << 32)?;
@@ -139,8 +130,7 @@ impl Params {
         ParamError::check("bank_cap", c.bank_cap, 1, 65_535)?;
         ParamError::check("ai_cap", c.ai_cap, 1, 65_535)?;
         ParamError::check("dampener_constant", c.dampener_constant, 1, 65_535)?;
-        // W_init = HostBw·T and W_AI = R_AI·T, Q16 bytes (≤ 2^47: HostBw·T ≤ 2^31 checked).
-        let bdp_q16 = mul_div(c.host_bw_bps, c.base_rtt_ns << Q16_SHIFT, NS_PER_S);
+        // W_AI = R_AI·T, Q16 bytes (R_AI ≤ HostBw: ≤ 2^47).
         let w_ai_q16 = mul_div(c.ai_bps, c.base_rtt_ns << Q16_SHIFT, NS_PER_S);
         if w_ai_q16 == 0 {
             return Err(ParamError {
@@ -150,26 +140,10 @@ impl Params {
                 max: c.host_bw_bps,
             });
         }
-        let min_cwnd_q16 = c.min_cwnd_bytes << Q16_SHIFT;
-        let max_cwnd_q16 = if c.max_cwnd_bytes == 0 {
-            bdp_q16
-        } else {
-            c.max_cwnd_bytes << Q16_SHIFT
-        };
-        if min_cwnd_q16 > max_cwnd_q16 {
-            return Err(ParamError {
-                field: "min_cwnd_bytes",
-                value: c.min_cwnd_bytes,
-                min: 1,
-                max: max_cwnd_q16 >> Q16_SHIFT,
-            });
-        }
         Ok(Params {
             cfg: *c,
             w_ai_q16,
-            min_cwnd_q16,
-            max_cwnd_q16,
-            init_cwnd_q16: clamp(bdp_q16, min_cwnd_q16, max_cwnd_q16),
+            bounds: CwndBounds::new(c.min_cwnd_bytes, c.max_cwnd_bytes, bdp_q16)?,
         })
     }
     /// The configuration.
@@ -182,12 +156,10 @@ impl Params {
     }
     /// W_init = HostBw·T, bytes Q16.
     pub fn init_cwnd_q16(&self) -> u64 {
-        self.init_cwnd_q16
+        self.bounds.init_q16
     }
 }
 
-const F_INIT: u32 = 1 << 0;
-const F_PREV: u32 = 1 << 1;
 const F_CONGESTED: u32 = 1 << 2;
 
 /// Per-flow state.
@@ -222,8 +194,8 @@ pub struct Hpcc;
 
 fn fresh(p: &Params) -> State {
     State {
-        cwnd_q16: p.init_cwnd_q16,
-        wc_q16: p.init_cwnd_q16,
+        cwnd_q16: p.bounds.init_q16,
+        wc_q16: p.bounds.init_q16,
         u_q16: Q16_ONE, // spec §4.4.1: U = 1 at start (ART-HPCC)
         flags: F_INIT,
         ..State::default()
@@ -237,16 +209,10 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
             ..Decision::default()
         };
     }
-    let cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
-    // R = W/T (HPCC Alg. 1 line 26); cwnd < 2^31 B.
-    let rate = mul_div(cwnd >> Q16_SHIFT, NS_PER_S, p.cfg.base_rtt_ns).min(MAX_RATE_BPS);
-    Decision {
-        cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: rate,
-        signal: i64::try_from(s.u_q16).unwrap_or(i64::MAX),
-        reason,
-        flags: 0,
-    }
+    let signal = i64::try_from(s.u_q16).unwrap_or(i64::MAX);
+    // R = W/T (HPCC Alg. 1 line 26).
+    p.bounds
+        .decision(s.cwnd_q16, p.cfg.base_rtt_ns, signal, reason)
 }
 
 /// MeasureInflight's per-ACK sample (HPCC Alg. 1 lines 2-7): the largest
@@ -334,17 +300,10 @@ impl IntController for Hpcc {
         if s.flags & F_INIT == 0 {
             *s = fresh(p);
         }
-        if int.hops().is_empty() {
-            return decision(p, s, Reason::NoSample);
-        }
-        if s.flags & F_PREV == 0 || !int.same_path(&s.prev) {
-            // First ACK (ART-HPCC: store L, start the per-RTT marker) or path change.
-            if s.flags & F_PREV == 0 {
-                s.last_update_seq = ev.snd_nxt;
-            }
-            s.prev = *int;
-            s.flags |= F_PREV;
-            return decision(p, s, Reason::Hold);
+        // No stack, first ACK (ART-HPCC: store L, start the per-RTT marker) or path change.
+        let (flags, prev, marker) = (&mut s.flags, &mut s.prev, &mut s.last_update_seq);
+        if let Some(reason) = take_history(flags, prev, marker, int, ev.snd_nxt) {
+            return decision(p, s, reason);
         }
         let Some((u, dt)) = inflight_sample_q16(p, int, &s.prev) else {
             return decision(p, s, Reason::Hold);
@@ -378,7 +337,7 @@ impl IntController for Hpcc {
         } else {
             s.wc_q16.saturating_add(ai_q16) // line 16
         };
-        let w = clamp(w, p.min_cwnd_q16, p.max_cwnd_q16);
+        let w = p.bounds.clamp(w);
         let commit = if decrease && c.sf_acks > 0 {
             u64::from(s.acks_since_dec) >= c.sf_acks // SL §IV-B: every s ACKs
         } else {

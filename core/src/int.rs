@@ -24,9 +24,15 @@
 //! The stack is a fixed-size value (no allocation): 5 x 8 B + a count, 48 bytes. It is passed
 //! alongside the [`AckEvent`], whose kernel ABI layout stays unchanged.
 //!
-//! This file uses only `core` and its sibling `event`.
+//! The part the two INT laws share (their window bounds, their decision, the start of their
+//! per-ACK step) is here too: [`check_link`], [`CwndBounds`], [`take_history`].
+//!
+//! This file uses only `core` and its siblings `event`, `fixed` and `powertcp` (for the link
+//! ranges both INT laws accept).
 
-use super::event::{AckEvent, Decision, LossEvent};
+use super::event::{AckEvent, Decision, LossEvent, ParamError, Reason};
+use super::fixed::{clamp, mul_div, MAX_RATE_BPS, NS_PER_S, Q16_SHIFT};
+use super::powertcp::{BASE_RTT_MAX_NS, BASE_RTT_MIN_NS, HOST_BW_MIN_BPS, MAX_CWND_BYTES};
 
 /// Most hops a stack holds (the artifacts' `maxHop` = 5).
 pub const INT_MAX_HOPS: usize = 5;
@@ -231,4 +237,123 @@ pub fn rate_frac_q16(bytes: u64, dt_ns: u64, rate_bps: u64) -> u64 {
 pub fn bdp_frac_q16(qlen_bytes: u64, rate_bps: u64, tau_ns: u64) -> u64 {
     let bdp_bytes = super::fixed::mul_div(rate_bps, tau_ns, super::fixed::NS_PER_S);
     super::fixed::mul_div(qlen_bytes, super::fixed::Q16_ONE, bdp_bytes)
+}
+
+/// Range-check the link an INT law is configured for — its base RTT (`T`, `τ`) in
+/// [`BASE_RTT_MIN_NS`, `BASE_RTT_MAX_NS`] and its host NIC rate in [`HOST_BW_MIN_BPS`,
+/// `MAX_RATE_BPS`] with HostBw·T ≤ [`MAX_CWND_BYTES`] — and return HostBw·T, bytes Q16 (≤ 2^47:
+/// `MAX_CWND_BYTES` is 2^31). HPCC's `W_init` and PowerTCP's initial window (HPCC Alg. 1 line
+/// 1 "W = B·T"; PowerTCP §3.3 "HostBw × τ").
+pub fn check_link(base_rtt_ns: u64, host_bw_bps: u64) -> Result<u64, ParamError> {
+    ParamError::check("base_rtt_ns", base_rtt_ns, BASE_RTT_MIN_NS, BASE_RTT_MAX_NS)?;
+    let bw_max = mul_div(MAX_CWND_BYTES, NS_PER_S, base_rtt_ns).min(MAX_RATE_BPS);
+    ParamError::check("host_bw_bps", host_bw_bps, HOST_BW_MIN_BPS, bw_max)?;
+    Ok(mul_div(host_bw_bps, base_rtt_ns << Q16_SHIFT, NS_PER_S))
+}
+
+/// Range-check an INT law's configured window bounds, bytes: the smallest in [1,
+/// [`MAX_CWND_BYTES`]], the largest 0 (= HostBw·T) or up to [`MAX_CWND_BYTES`]. Whether
+/// min ≤ max is checked by [`CwndBounds::new`], after the law's other fields.
+pub fn check_cwnd_bytes(min_cwnd_bytes: u64, max_cwnd_bytes: u64) -> Result<(), ParamError> {
+    ParamError::check("min_cwnd_bytes", min_cwnd_bytes, 1, MAX_CWND_BYTES)?;
+    ParamError::check("max_cwnd_bytes", max_cwnd_bytes, 0, MAX_CWND_BYTES)
+}
+
+/// An INT law's window bounds and initial window, bytes Q16 (each ≤ 2^47).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CwndBounds {
+    /// Smallest window.
+    pub min_q16: u64,
+    /// Largest window.
+    pub max_q16: u64,
+    /// Initial window: HostBw·T within the bounds.
+    pub init_q16: u64,
+}
+
+impl CwndBounds {
+    /// The bounds from bytes already range-checked by [`check_cwnd_bytes`] (so `<< 16` stays
+    /// below 2^47); a zero maximum means `bdp_q16` ([`check_link`]). Refuses min > max.
+    pub fn new(
+        min_cwnd_bytes: u64,
+        max_cwnd_bytes: u64,
+        bdp_q16: u64,
+    ) -> Result<CwndBounds, ParamError> {
+        let min_q16 = min_cwnd_bytes << Q16_SHIFT;
+        let max_q16 = if max_cwnd_bytes == 0 {
+            bdp_q16
+        } else {
+            max_cwnd_bytes << Q16_SHIFT
+        };
+        if min_q16 > max_q16 {
+            return Err(ParamError {
+                field: "min_cwnd_bytes",
+                value: min_cwnd_bytes,
+                min: 1,
+                max: max_q16 >> Q16_SHIFT,
+            });
+        }
+        Ok(CwndBounds {
+            min_q16,
+            max_q16,
+            init_q16: clamp(bdp_q16, min_q16, max_q16),
+        })
+    }
+
+    /// `w_q16` within the bounds.
+    pub fn clamp(&self, w_q16: u64) -> u64 {
+        clamp(w_q16, self.min_q16, self.max_q16)
+    }
+
+    /// The decision for window `cwnd_q16` (clamped), paced at `R = W/T` (HPCC Alg. 1 line 26;
+    /// PowerTCP Alg. 1 line 9). The window is < 2^31 B and 10^9 < 2^30: the product < 2^61.
+    pub fn decision(
+        &self,
+        cwnd_q16: u64,
+        base_rtt_ns: u64,
+        signal: i64,
+        reason: Reason,
+    ) -> Decision {
+        let cwnd = self.clamp(cwnd_q16);
+        let rate = mul_div(cwnd >> Q16_SHIFT, NS_PER_S, base_rtt_ns).min(MAX_RATE_BPS);
+        Decision {
+            cwnd_bytes_q16: cwnd,
+            pacing_rate_bps: rate,
+            signal,
+            reason,
+            flags: 0,
+        }
+    }
+}
+
+/// State flag of both INT laws: initialised (an all-zero state is not).
+pub const F_INIT: u32 = 1 << 0;
+/// State flag of both INT laws: the previous stack is valid. Laws number their own flags from
+/// bit 2.
+pub const F_PREV: u32 = 1 << 1;
+
+/// The start of both INT laws' per-ACK step. No records: `Some(NoSample)`. First stack
+/// ([`F_PREV`] clear in `flags`) or a path change ([`IntStack::same_path`]): keep `int` as the
+/// previous stack, set [`F_PREV`] — and on the first, start the per-RTT marker at `snd_nxt` — and
+/// return `Some(Hold)` (HPCC artifact: "store L"; PowerTCP spec §1.6). Otherwise `None`:
+/// measure against `prev`.
+pub fn take_history(
+    flags: &mut u32,
+    prev: &mut IntStack,
+    marker_seq: &mut u32,
+    int: &IntStack,
+    snd_nxt: u32,
+) -> Option<Reason> {
+    if int.hops().is_empty() {
+        return Some(Reason::NoSample);
+    }
+    let have_prev = *flags & F_PREV != 0;
+    if have_prev && int.same_path(prev) {
+        return None;
+    }
+    if !have_prev {
+        *marker_seq = snd_nxt;
+    }
+    *prev = *int;
+    *flags |= F_PREV;
+    Some(Reason::Hold)
 }

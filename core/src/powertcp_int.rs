@@ -30,12 +30,12 @@
 //! Γ_smooth in Q16 (0 before the first power sample).
 
 use super::event::{AckEvent, Decision, LossEvent, LossKind, ParamError, Reason};
-use super::fixed::{clamp, mul_div, mul_q16, seq_after_eq, MAX_RATE_BPS, NS_PER_S, Q16_ONE};
-use super::int::{bdp_frac_q16, rate_frac_q16, IntController, IntStack};
-use super::powertcp::{
-    BASE_RTT_MAX_NS, BASE_RTT_MIN_NS, EXPECTED_FLOWS_MAX, HOST_BW_MIN_BPS, MAX_CWND_BYTES,
-    POWER_MAX_Q16, POWER_MIN_Q16,
+use super::fixed::{clamp, mul_div, mul_q16, seq_after_eq, Q16_ONE};
+use super::int::{
+    bdp_frac_q16, check_cwnd_bytes, check_link, rate_frac_q16, take_history, CwndBounds,
+    IntController, IntStack, F_INIT, F_PREV,
 };
+use super::powertcp::{EXPECTED_FLOWS_MAX, MAX_CWND_BYTES, POWER_MAX_Q16, POWER_MIN_Q16};
 
 /// Raw configuration (scenario keys). Validate with [`Params::new`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,27 +97,18 @@ pub struct Params {
     one_minus_gamma_q16: u64,
     gamma_beta_q16: u64,
     beta_q16: u64,
-    min_cwnd_q16: u64,
-    max_cwnd_q16: u64,
-    init_cwnd_q16: u64,
+    bounds: CwndBounds,
 }
 
 impl Params {
     /// Range-check `c` and derive the constants.
     pub fn new(c: &Config) -> Result<Params, ParamError> {
         ParamError::check("gamma_q16", c.gamma_q16, 1, Q16_ONE)?;
-        ParamError::check(
-            "base_rtt_ns",
-            c.base_rtt_ns,
-            BASE_RTT_MIN_NS,
-            BASE_RTT_MAX_NS,
-        )?;
-        let bw_max = mul_div(MAX_CWND_BYTES, NS_PER_S, c.base_rtt_ns).min(MAX_RATE_BPS);
-        ParamError::check("host_bw_bps", c.host_bw_bps, HOST_BW_MIN_BPS, bw_max)?;
+        // HostBw·τ in Q16 bytes, ≤ 2^47.
+        let bdp_q16 = check_link(c.base_rtt_ns, c.host_bw_bps)?;
         ParamError::check("expected_flows", c.expected_flows, 1, EXPECTED_FLOWS_MAX)?;
         ParamError::check("beta_bytes", c.beta_bytes, 0, MAX_CWND_BYTES)?;
-        ParamError::check("min_cwnd_bytes", c.min_cwnd_bytes, 1, MAX_CWND_BYTES)?;
-        ParamError::check("max_cwnd_bytes", c.max_cwnd_bytes, 0, MAX_CWND_BYTES)?;
+        check_cwnd_bytes(c.min_cwnd_bytes, c.max_cwnd_bytes)?;
         if c.smooth_init_q16 != 0 {
             ParamError::check(
                 "smooth_init_q16",
@@ -128,8 +119,6 @@ impl Params {
         }
         ParamError::check("target_q16", c.target_q16, Q16_ONE / 2, Q16_ONE)?;
         ParamError::check("lambda_floor_q16", c.lambda_floor_q16, 0, Q16_ONE)?;
-        // HostBw·τ in Q16 bytes, ≤ 2^47 (checked above).
-        let bdp_q16 = mul_div(c.host_bw_bps, c.base_rtt_ns << 16, NS_PER_S);
         let beta_q16 = if c.beta_bytes == 0 {
             bdp_q16.checked_div(c.expected_flows).unwrap_or(0)
         } else {
@@ -143,28 +132,13 @@ impl Params {
                 max: bdp_q16,
             });
         }
-        let min_cwnd_q16 = c.min_cwnd_bytes << 16;
-        let max_cwnd_q16 = if c.max_cwnd_bytes == 0 {
-            bdp_q16
-        } else {
-            c.max_cwnd_bytes << 16
-        };
-        if min_cwnd_q16 > max_cwnd_q16 {
-            return Err(ParamError {
-                field: "min_cwnd_bytes",
-                value: c.min_cwnd_bytes,
-                min: 1,
-                max: max_cwnd_q16 >> 16,
-            });
-        }
+        let bounds = CwndBounds::new(c.min_cwnd_bytes, c.max_cwnd_bytes, bdp_q16)?;
         Ok(Params {
             cfg: *c,
             one_minus_gamma_q16: Q16_ONE.saturating_sub(c.gamma_q16),
             gamma_beta_q16: mul_q16(beta_q16, c.gamma_q16),
             beta_q16,
-            min_cwnd_q16,
-            max_cwnd_q16,
-            init_cwnd_q16: clamp(bdp_q16, min_cwnd_q16, max_cwnd_q16),
+            bounds,
         })
     }
     /// The configuration.
@@ -177,12 +151,10 @@ impl Params {
     }
     /// Initial window HostBw·τ, bytes Q16.
     pub fn init_cwnd_q16(&self) -> u64 {
-        self.init_cwnd_q16
+        self.bounds.init_q16
     }
 }
 
-const F_INIT: u32 = 1 << 0;
-const F_PREV: u32 = 1 << 1;
 const F_SMOOTH: u32 = 1 << 2;
 
 /// Per-flow state (112 bytes: the previous INT stack makes it larger than the kernel budget).
@@ -207,8 +179,8 @@ pub struct PowerTcpInt;
 
 fn fresh(p: &Params) -> State {
     State {
-        cwnd_q16: p.init_cwnd_q16,
-        wref_q16: p.init_cwnd_q16,
+        cwnd_q16: p.bounds.init_q16,
+        wref_q16: p.bounds.init_q16,
         flags: F_INIT,
         ..State::default()
     }
@@ -221,21 +193,14 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
             ..Decision::default()
         };
     }
-    let cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
-    // rate = cwnd / τ (Alg. 1 line 9); cwnd < 2^31 B, 10^9 < 2^30: product < 2^61.
-    let rate = mul_div(cwnd >> 16, NS_PER_S, p.cfg.base_rtt_ns).min(MAX_RATE_BPS);
     let signal = if s.flags & F_SMOOTH != 0 {
         i64::try_from(s.power_smooth_q16).unwrap_or(i64::MAX)
     } else {
         0
     };
-    Decision {
-        cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: rate,
-        signal,
-        reason,
-        flags: 0,
-    }
+    // rate = cwnd / τ (Alg. 1 line 9).
+    p.bounds
+        .decision(s.cwnd_q16, p.cfg.base_rtt_ns, signal, reason)
 }
 
 /// `normPower` (Alg. 1 lines 13-26): the largest per-hop normalised power over the path and
@@ -291,16 +256,13 @@ pub fn smooth_q16(p: &Params, old_q16: u64, norm_q16: u64, dt_ns: u64) -> u64 {
 /// `updateWindow` (Alg. 1 line 31): `γ · (cwnd_old / Γ + β) + (1 − γ) · cwnd`, each term
 /// rounded down, clamped. cwnd ≤ 2^47, γ ≤ 2^16: `cwnd_old · γ` < 2^63; Γ ≥ 655.
 pub fn window_update(p: &Params, cwnd_old_q16: u64, cwnd_q16: u64, power_q16: u64) -> u64 {
-    let old = clamp(cwnd_old_q16, p.min_cwnd_q16, p.max_cwnd_q16);
-    let cur = clamp(cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
+    let old = p.bounds.clamp(cwnd_old_q16);
+    let cur = p.bounds.clamp(cwnd_q16);
     let power = clamp(power_q16, POWER_MIN_Q16, POWER_MAX_Q16);
     let scaled = mul_div(old, p.cfg.gamma_q16, power);
     let kept = mul_q16(cur, p.one_minus_gamma_q16);
-    clamp(
-        scaled.saturating_add(p.gamma_beta_q16).saturating_add(kept),
-        p.min_cwnd_q16,
-        p.max_cwnd_q16,
-    )
+    p.bounds
+        .clamp(scaled.saturating_add(p.gamma_beta_q16).saturating_add(kept))
 }
 
 impl IntController for PowerTcpInt {
@@ -316,17 +278,10 @@ impl IntController for PowerTcpInt {
         if s.flags & F_INIT == 0 {
             *s = fresh(p);
         }
-        if int.hops().is_empty() {
-            return decision(p, s, Reason::NoSample);
-        }
-        // First ACK or path change (spec §1.6): store the stack, start the RTT marker.
-        if s.flags & F_PREV == 0 || !int.same_path(&s.prev) {
-            if s.flags & F_PREV == 0 {
-                s.marker_seq = ev.snd_nxt;
-            }
-            s.prev = *int;
-            s.flags |= F_PREV;
-            return decision(p, s, Reason::Hold);
+        // No stack, first ACK or path change (spec §1.6): store the stack, start the marker.
+        let (flags, prev, marker) = (&mut s.flags, &mut s.prev, &mut s.marker_seq);
+        if let Some(reason) = take_history(flags, prev, marker, int, ev.snd_nxt) {
+            return decision(p, s, reason);
         }
         // Alg. 1 line 3: cwnd_old = getCwnd(ack.seq).
         let cwnd_old = s.wref_q16;

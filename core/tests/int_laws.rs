@@ -32,6 +32,20 @@ fn ack(una: u32, nxt: u32, now: u64) -> AckEvent {
     }
 }
 
+/// A one-hop stack at 100 Gbit/s: queue `q` B, `tx` B transmitted, timestamp `ts` ns.
+fn one_hop(q: u64, tx: u64, ts: u64) -> IntStack {
+    stack(&[(q, tx, ts, B100G)])
+}
+
+/// A flow of law `C` after `init` and a first ACK (time 0, `snd_una` 0, `snd_nxt` `nxt`): its
+/// stack `first` is stored as the previous one, nothing measured yet.
+fn primed<C: IntController>(p: &C::Params, nxt: u32, first: &IntStack) -> C::State {
+    let mut s = C::State::default();
+    C::init(p, &mut s, 0, 1000);
+    C::on_ack(p, &mut s, &ack(0, nxt, 0), first);
+    s
+}
+
 fn close(got: f64, want: f64, rel: f64) -> bool {
     (got - want).abs() <= rel * want.abs().max(1.0)
 }
@@ -93,11 +107,9 @@ fn ptcp_params() -> powertcp_int::Params {
 fn powertcp_worked_example() {
     let p = ptcp_params();
     assert_eq!(p.beta_q16() >> 16, 25_000);
-    let mut s = powertcp_int::State::default();
-    PowerTcpInt::init(&p, &mut s, 0, 1000);
-    let prev = stack(&[(50_000, 0, 0, B100G)]);
-    let now = stack(&[(60_000, 12_800, 1_000, B100G)]);
-    PowerTcpInt::on_ack(&p, &mut s, &ack(0, 100_000, 0), &prev); // first: stored
+    let prev = one_hop(50_000, 0, 0);
+    let now = one_hop(60_000, 12_800, 1_000);
+    let mut s = primed::<PowerTcpInt>(&p, 100_000, &prev);
     s.cwnd_q16 = 100_000 << 16;
     s.wref_q16 = 100_000 << 16;
     // Direct: normalised power of the hop.
@@ -123,13 +135,11 @@ fn powertcp_worked_example() {
 #[test]
 fn powertcp_takes_the_most_congested_hop() {
     let p = ptcp_params();
-    let mut s = powertcp_int::State::default();
-    PowerTcpInt::init(&p, &mut s, 0, 1000);
     // hop 1: 0.8 · 12.5 B/ns · 2,000 ns = 20,000 B = 156.25 units; use 20,096 B (157 units):
     // λ/b = 20,096 / 25,000 = 0.80384.
     let prev = stack(&[(0, 0, 0, B100G), (50_000, 0, 0, B100G)]);
     let now = stack(&[(0, 20_096, 2_000, B100G), (60_000, 12_800, 1_000, B100G)]);
-    PowerTcpInt::on_ack(&p, &mut s, &ack(0, 100_000, 0), &prev);
+    let mut s = primed::<PowerTcpInt>(&p, 100_000, &prev);
     let (g, dt) = powertcp_int::norm_power_q16(&p, &now, &prev).unwrap();
     assert_eq!(dt, 1_000);
     assert!(close(g as f64 / 65536.0, 2.26176, 1e-4));
@@ -157,10 +167,8 @@ fn powertcp_old_window_is_held_for_an_rtt() {
         ..powertcp_int::Config::DEFAULT
     })
     .unwrap();
-    let mut s = powertcp_int::State::default();
-    PowerTcpInt::init(&p, &mut s, 0, 1000);
-    let hop = |i: u64| stack(&[(0, i * 12_800, i * 1_024, B100G)]); // 12,800 B per 1,024 ns = b
-    PowerTcpInt::on_ack(&p, &mut s, &ack(0, 500_000, 0), &hop(0)); // marker = 500,000
+    let hop = |i: u64| one_hop(0, i * 12_800, i * 1_024); // 12,800 B per 1,024 ns = b
+    let mut s = primed::<PowerTcpInt>(&p, 500_000, &hop(0)); // marker = 500,000
     s.cwnd_q16 = 100_000 << 16;
     s.wref_q16 = 100_000 << 16;
     for k in 1..=3u64 {
@@ -198,20 +206,13 @@ fn hpcc_params(c: hpcc::Config) -> hpcc::Params {
 fn hpcc_decrease_vector() {
     let p = hpcc_params(hpcc::Config::DEFAULT);
     assert_eq!(p.w_ai_q16() >> 16, 125);
-    let mut s = hpcc::State::default();
-    Hpcc::init(&p, &mut s, 0, 1000);
-    Hpcc::on_ack(
-        &p,
-        &mut s,
-        &ack(0, 1_000, 0),
-        &stack(&[(50_000, 0, 0, B100G)]),
-    );
+    let mut s = primed::<Hpcc>(&p, 1_000, &one_hop(50_000, 0, 0));
     s.wc_q16 = 100_000 << 16;
     let d = Hpcc::on_ack(
         &p,
         &mut s,
         &ack(2_000, 3_000, 1_000),
-        &stack(&[(60_000, 12_800, 1_000, B100G)]),
+        &one_hop(60_000, 12_800, 1_000),
     );
     assert!(
         close(d.signal as f64 / 65536.0, 1.0112, 1e-4),
@@ -233,9 +234,7 @@ fn hpcc_decrease_vector() {
 #[test]
 fn hpcc_increase_vector() {
     let p = hpcc_params(hpcc::Config::DEFAULT);
-    let mut s = hpcc::State::default();
-    Hpcc::init(&p, &mut s, 0, 1000);
-    Hpcc::on_ack(&p, &mut s, &ack(0, 5_000, 0), &stack(&[(0, 0, 0, B100G)]));
+    let mut s = primed::<Hpcc>(&p, 5_000, &one_hop(0, 0, 0));
     s.wc_q16 = 100_000 << 16;
     // 0.5 · 12.5 B/ns · 20,000 ns = 125,000 B (976.5625 units): use 124,928 B (976 units),
     // u = 124,928/250,000 = 0.499712.
@@ -243,7 +242,7 @@ fn hpcc_increase_vector() {
         &p,
         &mut s,
         &ack(1_000, 6_000, 20_000),
-        &stack(&[(0, 124_928, 20_000, B100G)]),
+        &one_hop(0, 124_928, 20_000),
     );
     assert!(close(d.signal as f64 / 65536.0, 0.499712, 1e-4));
     assert_eq!(d.cwnd_bytes_q16 >> 16, 100_125);
@@ -256,7 +255,7 @@ fn hpcc_increase_vector() {
         &p,
         &mut s,
         &ack(5_001, 9_000, 40_000),
-        &stack(&[(0, 249_856, 40_000, B100G)]),
+        &one_hop(0, 249_856, 40_000),
     );
     assert_eq!(d.cwnd_bytes_q16 >> 16, 100_125);
     assert_eq!(s.wc_q16, 100_125 << 16);
@@ -269,19 +268,12 @@ fn hpcc_increase_vector() {
 #[test]
 fn vai_tokens_vector() {
     let p = hpcc_params(hpcc::Config::VAISF);
-    let mut s = hpcc::State::default();
-    Hpcc::init(&p, &mut s, 0, 1000);
-    Hpcc::on_ack(
-        &p,
-        &mut s,
-        &ack(0, 1_000, 0),
-        &stack(&[(150_000, 0, 0, B100G)]),
-    );
+    let mut s = primed::<Hpcc>(&p, 1_000, &one_hop(150_000, 0, 0));
     Hpcc::on_ack(
         &p,
         &mut s,
         &ack(2_000, 3_000, 1_000),
-        &stack(&[(150_000, 12_800, 1_000, B100G)]),
+        &one_hop(150_000, 12_800, 1_000),
     );
     assert_eq!(s.ai_bank, 150);
     assert_eq!(s.dampener_q16, 3 << 16);
@@ -301,20 +293,13 @@ fn sf_commits_decreases_every_s_acks() {
             sf_acks: sf,
             ..hpcc::Config::DEFAULT
         });
-        let mut s = hpcc::State::default();
-        Hpcc::init(&p, &mut s, 0, 1000);
         let q = 100_000;
-        Hpcc::on_ack(
-            &p,
-            &mut s,
-            &ack(0, 1_000_000, 0),
-            &stack(&[(q, 0, 0, B100G)]),
-        );
+        let mut s = primed::<Hpcc>(&p, 1_000_000, &one_hop(q, 0, 0));
         let mut commits = 0;
         let mut wc = s.wc_q16;
         for k in 1..=6u64 {
             // Full rate with a 100 KB queue: u = 0.4 + 1.0 > η.
-            let h = stack(&[(q, k * 12_800, k * 1_024, B100G)]);
+            let h = one_hop(q, k * 12_800, k * 1_024);
             Hpcc::on_ack(&p, &mut s, &ack(k as u32 * 1000, 1_000_000, k * 1024), &h);
             if s.wc_q16 != wc {
                 commits += 1;

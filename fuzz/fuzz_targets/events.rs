@@ -8,37 +8,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rdcc_fuzz::Bytes;
 use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind};
 use rdcc_core::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
 use rdcc_core::{powertcp, swift, timely, vaisf};
 
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
-    }
-    fn u64(&mut self) -> u64 {
-        (self.u32() as u64) | ((self.u32() as u64) << 32)
-    }
-    /// A time or delay: mostly realistic (µs-scale), sometimes extreme.
-    fn delay(&mut self) -> u64 {
-        match self.u8() % 4 {
-            0 => self.u32() as u64 % 1_000_000,       // < 1 ms
-            1 => self.u32() as u64 % 100_000_000,     // < 100 ms
-            2 => self.u64(),                          // anything
-            _ => 0,
-        }
-    }
+/// A time or delay: mostly realistic (< 1 ms or < 100 ms), sometimes extreme.
+fn delay(data: &mut Bytes) -> u64 {
+    data.time(1_000_000, 100_000_000)
 }
 
 /// Largest window any law may output, bytes Q16.
@@ -58,7 +35,7 @@ fn drive<C: Controller>(p: &C::Params, data: &mut Bytes, with_init: bool) {
         check(&C::init(p, &mut s, now, 1448));
     }
     let mut steps = 0;
-    while !data.0.is_empty() && steps < 4096 {
+    while !data.is_empty() && steps < 4096 {
         steps += 1;
         let kind = data.u8();
         // Time mostly moves forward, sometimes jumps or goes back.
@@ -74,8 +51,8 @@ fn drive<C: Controller>(p: &C::Params, data: &mut Bytes, with_init: bool) {
                 nxt = una.wrapping_add(data.u32() % (1 << 22));
                 let ev = AckEvent {
                     now_ns: now,
-                    rtt_ns: data.delay(),
-                    remote_delay_ns: data.delay(),
+                    rtt_ns: delay(data),
+                    remote_delay_ns: delay(data),
                     delivered_bytes: data.u64(),
                     acked_bytes: acked,
                     inflight_bytes: data.u32(),

@@ -10,35 +10,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rdcc_fuzz::Bytes;
 use rdcc_core::expresspass::{Config, Params, Receiver, Sender, MODE_PAPER};
 
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
-    }
-    fn u64(&mut self) -> u64 {
-        (self.u32() as u64) | ((self.u32() as u64) << 32)
-    }
-    /// A time step: mostly µs-scale, sometimes anything.
-    fn step(&mut self) -> u64 {
-        match self.u8() % 4 {
-            0 => self.u32() as u64 % 10_000,
-            1 => self.u32() as u64 % 10_000_000,
-            2 => self.u64(),
-            _ => 0,
-        }
-    }
+/// A time step: mostly µs-scale (< 10 µs or < 10 ms), sometimes anything.
+fn step(b: &mut Bytes) -> u64 {
+    b.time(10_000, 10_000_000)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -55,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let mut s = Sender::default();
     let mut now: u64 = 0;
     let mut steps = 0;
-    while !b.0.is_empty() && steps < 4096 {
+    while !b.is_empty() && steps < 4096 {
         steps += 1;
         match b.u8() % 8 {
             0 => {
@@ -63,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
             }
             1 => r.on_stop(),
             2 | 3 => {
-                let (seq, sent) = (b.u32(), now.wrapping_sub(b.step()));
+                let (seq, sent) = (b.u32(), now.wrapping_sub(step(&mut b)));
                 r.on_data(&p, now, seq, sent);
             }
             4 | 5 => {
@@ -78,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
                 let _ = s.on_backlog(now);
                 let _ = s.on_rto(&p, now);
             }
-            _ => now = now.wrapping_add(b.step()),
+            _ => now = now.wrapping_add(step(&mut b)),
         }
         if r.active {
             assert!(r.rate_bps >= 1 && r.rate_bps <= p.max_rate_bps(), "{r:?}");

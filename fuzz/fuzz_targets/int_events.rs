@@ -8,30 +8,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rdcc_fuzz::Bytes;
 use rdcc_core::event::{AckEvent, Decision, LossEvent, LossKind, ACK_HAS_RTT};
 use rdcc_core::fixed::MAX_RATE_BPS;
 use rdcc_core::int::{IntController, IntHop, IntStack, INT_MAX_HOPS};
 use rdcc_core::{hpcc, powertcp_int};
-
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
-    }
-    fn u64(&mut self) -> u64 {
-        (self.u32() as u64) | ((self.u32() as u64) << 32)
-    }
-}
 
 fn check(d: &Decision, min_q16: u64, max_q16: u64) {
     assert!(d.pacing_rate_bps <= MAX_RATE_BPS, "pacing {}", d.pacing_rate_bps);
@@ -48,7 +29,7 @@ fn drive<C: IntController>(p: &C::Params, data: &mut Bytes, with_init: bool, min
         check(&C::init(p, &mut s, now, 1000), min_q16, max_q16);
     }
     let mut steps = 0;
-    while !data.0.is_empty() && steps < 4096 {
+    while !data.is_empty() && steps < 4096 {
         steps += 1;
         let kind = data.u8();
         now = now.wrapping_add(data.u32() as u64 % 100_000);

@@ -7,17 +7,19 @@
 //! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
-//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios),
+//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), `series` (sampling the time series, for both event loops),
 //! [`validate`] (range checks of every scenario field).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod cc;
 pub mod engine;
+mod event_queue;
 pub mod metrics;
 pub mod plot;
 pub mod rng;
 pub mod scenario;
+mod series;
 pub mod topo;
 pub mod validate;
 pub mod workload;

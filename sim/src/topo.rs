@@ -419,6 +419,19 @@ impl Network {
     }
 }
 
+/// The link fields every [`TopologySpec`] has ([`TopologySpec::links`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Links {
+    /// Host link rate, Gbit/s.
+    pub host_rate_gbps: f64,
+    /// Delay of every link (but a dumbbell's bottleneck, when given), µs.
+    pub link_delay_us: f64,
+    /// Buffer per switch port, KB.
+    pub buffer_kb: f64,
+    /// ECN threshold, KB (0 = off).
+    pub ecn_k_kb: f64,
+}
+
 impl TopologySpec {
     /// Number of hosts the topology has (without building it).
     pub fn hosts(&self) -> u64 {
@@ -441,29 +454,78 @@ impl TopologySpec {
         }
     }
 
-    /// Build the network.
-    pub fn build(&self) -> Network {
-        let mut b = Builder::new();
+    /// The link fields every topology has.
+    pub fn links(&self) -> Links {
         match *self {
             TopologySpec::Incast {
-                senders,
                 host_rate_gbps,
-                receiver_rate_gbps,
                 link_delay_us,
                 buffer_kb,
                 ecn_k_kb,
+                ..
+            }
+            | TopologySpec::Dumbbell {
+                host_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+                ..
+            }
+            | TopologySpec::ParkingLot {
+                host_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+                ..
+            }
+            | TopologySpec::LeafSpine {
+                host_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+                ..
+            }
+            | TopologySpec::FatTree {
+                host_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+                ..
+            } => Links {
+                host_rate_gbps,
+                link_delay_us,
+                buffer_kb,
+                ecn_k_kb,
+            },
+        }
+    }
+
+    /// Build the network.
+    pub fn build(&self) -> Network {
+        let mut b = Builder::new();
+        let links = self.links();
+        let host = gbps(links.host_rate_gbps);
+        let (d, buf, ecn) = (
+            us(links.link_delay_us),
+            kb(links.buffer_kb),
+            kb(links.ecn_k_kb),
+        );
+        match *self {
+            TopologySpec::Incast {
+                senders,
+                receiver_rate_gbps,
+                ..
             } => {
                 let hosts: Vec<u32> = (0..=senders).map(|_| b.host()).collect();
                 let sw = b.switch("sw".into());
-                let (d, buf, k) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
                 let mut mon = 0;
                 for (i, &h) in hosts.iter().enumerate() {
                     let rate = if i as u32 == senders {
-                        gbps(receiver_rate_gbps.unwrap_or(host_rate_gbps))
+                        receiver_rate_gbps.map_or(host, gbps)
                     } else {
-                        gbps(host_rate_gbps)
+                        host
                     };
-                    b.link(h, sw, rate, d, buf, k);
+                    b.link(h, sw, rate, d, buf, ecn);
                     mon = b.nodes[sw as usize].ports.len() as u16 - 1;
                 }
                 b.finish(vec![(sw, mon)])
@@ -471,53 +533,38 @@ impl TopologySpec {
             TopologySpec::Dumbbell {
                 left,
                 right,
-                host_rate_gbps,
                 bottleneck_rate_gbps,
-                link_delay_us,
                 bottleneck_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
                 let lh: Vec<u32> = (0..left).map(|_| b.host()).collect();
                 let rh: Vec<u32> = (0..right).map(|_| b.host()).collect();
                 let l = b.switch("L".into());
                 let r = b.switch("R".into());
-                let (d, buf, k) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
                 for &h in lh.iter() {
-                    b.link(h, l, gbps(host_rate_gbps), d, buf, k);
+                    b.link(h, l, host, d, buf, ecn);
                 }
                 for &h in rh.iter() {
-                    b.link(h, r, gbps(host_rate_gbps), d, buf, k);
+                    b.link(h, r, host, d, buf, ecn);
                 }
-                let bd = us(bottleneck_delay_us.unwrap_or(link_delay_us));
-                let p = b.link(l, r, gbps(bottleneck_rate_gbps), bd, buf, k);
+                let bd = bottleneck_delay_us.map_or(d, us);
+                let p = b.link(l, r, gbps(bottleneck_rate_gbps), bd, buf, ecn);
                 b.finish(vec![(l, p)])
             }
             TopologySpec::ParkingLot {
                 switches,
                 hosts_per_switch,
-                host_rate_gbps,
                 chain_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                let (d, buf, k) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
                 let hosts: Vec<u32> = (0..switches * hosts_per_switch).map(|_| b.host()).collect();
                 let sws: Vec<u32> = (0..switches).map(|s| b.switch(format!("s{s}"))).collect();
                 for (i, &h) in hosts.iter().enumerate() {
-                    b.link(
-                        h,
-                        sws[i / hosts_per_switch as usize],
-                        gbps(host_rate_gbps),
-                        d,
-                        buf,
-                        k,
-                    );
+                    b.link(h, sws[i / hosts_per_switch as usize], host, d, buf, ecn);
                 }
                 let mut mons = Vec::new();
                 for w in sws.windows(2) {
-                    let p = b.link(w[0], w[1], gbps(chain_rate_gbps), d, buf, k);
+                    let p = b.link(w[0], w[1], gbps(chain_rate_gbps), d, buf, ecn);
                     mons.push((w[0], p));
                 }
                 b.finish(mons)
@@ -526,26 +573,15 @@ impl TopologySpec {
                 leaves,
                 spines,
                 hosts_per_leaf,
-                host_rate_gbps,
                 fabric_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                let (d, buf, k) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
                 let hosts: Vec<u32> = (0..leaves * hosts_per_leaf).map(|_| b.host()).collect();
                 let lv: Vec<u32> = (0..leaves).map(|l| b.switch(format!("leaf{l}"))).collect();
                 let sp: Vec<u32> = (0..spines).map(|s| b.switch(format!("spine{s}"))).collect();
                 let mut mons = Vec::new();
                 for (i, &h) in hosts.iter().enumerate() {
-                    b.link(
-                        h,
-                        lv[i / hosts_per_leaf as usize],
-                        gbps(host_rate_gbps),
-                        d,
-                        buf,
-                        k,
-                    );
+                    b.link(h, lv[i / hosts_per_leaf as usize], host, d, buf, ecn);
                     if i == 0 {
                         let p = b.nodes[lv[0] as usize].ports.len() as u16 - 1;
                         mons.push((lv[0], p));
@@ -553,7 +589,7 @@ impl TopologySpec {
                 }
                 for &l in &lv {
                     for &s in &sp {
-                        let p = b.link(l, s, gbps(fabric_rate_gbps), d, buf, k);
+                        let p = b.link(l, s, gbps(fabric_rate_gbps), d, buf, ecn);
                         if l == lv[0] && s == sp[0] {
                             mons.push((l, p));
                         }
@@ -564,13 +600,9 @@ impl TopologySpec {
             TopologySpec::FatTree {
                 k,
                 hosts_per_edge,
-                host_rate_gbps,
                 fabric_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                let (d, buf, ecn) = (us(link_delay_us), kb(buffer_kb), kb(ecn_k_kb));
                 let half = k / 2;
                 let hpe = hosts_per_edge.unwrap_or(half);
                 let hosts: Vec<u32> = (0..k * half * hpe).map(|_| b.host()).collect();
@@ -586,7 +618,7 @@ impl TopologySpec {
                 let mut mons = Vec::new();
                 for (i, &h) in hosts.iter().enumerate() {
                     let e = edges[i / hpe as usize];
-                    b.link(h, e, gbps(host_rate_gbps), d, buf, ecn);
+                    b.link(h, e, host, d, buf, ecn);
                     if i == 0 {
                         let p = b.nodes[e as usize].ports.len() as u16 - 1;
                         mons.push((e, p));

@@ -59,124 +59,100 @@ fn ecn(field: &str, x: f64) -> Result<(), String> {
     range(field, x, 0.0, MAX_BUFFER_KB)
 }
 
+/// A field's name (without the `topology.` prefix) and value.
+type Named = (&'static str, f64);
+
 impl TopologySpec {
-    /// Range-check every field.
+    /// Range-check every field: first the topology's counts, then the links in the order the
+    /// scenario lists them (host rate, the topology's other rate, link delay, its other delay,
+    /// buffer, ECN threshold).
     pub fn validate(&self) -> Result<(), String> {
         let t = "topology";
-        match *self {
+        let field = |name: &str| format!("{t}.{name}");
+        // The rate and delay only some topologies have, with their field names.
+        let (other_rate, other_delay): (Option<Named>, Option<Named>) = match *self {
             TopologySpec::Incast {
                 senders,
-                host_rate_gbps,
                 receiver_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                int(&format!("{t}.senders"), senders as u64, 1, MAX_HOSTS)?;
-                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
-                if let Some(r) = receiver_rate_gbps {
-                    rate(&format!("{t}.receiver_rate_gbps"), r)?;
-                }
-                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
-                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
-                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+                int(&field("senders"), senders as u64, 1, MAX_HOSTS)?;
+                (receiver_rate_gbps.map(|r| ("receiver_rate_gbps", r)), None)
             }
             TopologySpec::Dumbbell {
                 left,
                 right,
-                host_rate_gbps,
                 bottleneck_rate_gbps,
-                link_delay_us,
                 bottleneck_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                int(&format!("{t}.left"), left as u64, 1, MAX_HOSTS)?;
-                int(&format!("{t}.right"), right as u64, 1, MAX_HOSTS)?;
-                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
-                rate(&format!("{t}.bottleneck_rate_gbps"), bottleneck_rate_gbps)?;
-                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
-                if let Some(d) = bottleneck_delay_us {
-                    delay(&format!("{t}.bottleneck_delay_us"), d)?;
-                }
-                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
-                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+                int(&field("left"), left as u64, 1, MAX_HOSTS)?;
+                int(&field("right"), right as u64, 1, MAX_HOSTS)?;
+                (
+                    Some(("bottleneck_rate_gbps", bottleneck_rate_gbps)),
+                    bottleneck_delay_us.map(|d| ("bottleneck_delay_us", d)),
+                )
             }
             TopologySpec::ParkingLot {
                 switches,
                 hosts_per_switch,
-                host_rate_gbps,
                 chain_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                int(&format!("{t}.switches"), switches as u64, 2, 65_535)?;
+                int(&field("switches"), switches as u64, 2, 65_535)?;
                 int(
-                    &format!("{t}.hosts_per_switch"),
+                    &field("hosts_per_switch"),
                     hosts_per_switch as u64,
                     1,
                     65_000,
                 )?;
-                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
-                rate(&format!("{t}.chain_rate_gbps"), chain_rate_gbps)?;
-                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
-                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
-                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+                (Some(("chain_rate_gbps", chain_rate_gbps)), None)
             }
             TopologySpec::LeafSpine {
                 leaves,
                 spines,
                 hosts_per_leaf,
-                host_rate_gbps,
                 fabric_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                int(&format!("{t}.leaves"), leaves as u64, 1, 65_000)?;
-                int(&format!("{t}.spines"), spines as u64, 1, 65_000)?;
-                int(
-                    &format!("{t}.hosts_per_leaf"),
-                    hosts_per_leaf as u64,
-                    1,
-                    65_000,
-                )?;
+                int(&field("leaves"), leaves as u64, 1, 65_000)?;
+                int(&field("spines"), spines as u64, 1, 65_000)?;
+                int(&field("hosts_per_leaf"), hosts_per_leaf as u64, 1, 65_000)?;
                 if hosts_per_leaf as u64 + spines as u64 > 65_535 {
                     return Err(format!(
                         "{t}: hosts_per_leaf + spines = {}: a switch has at most 65535 ports",
                         hosts_per_leaf as u64 + spines as u64
                     ));
                 }
-                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
-                rate(&format!("{t}.fabric_rate_gbps"), fabric_rate_gbps)?;
-                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
-                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
-                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+                (Some(("fabric_rate_gbps", fabric_rate_gbps)), None)
             }
             TopologySpec::FatTree {
                 k,
                 hosts_per_edge,
-                host_rate_gbps,
                 fabric_rate_gbps,
-                link_delay_us,
-                buffer_kb,
-                ecn_k_kb,
+                ..
             } => {
-                int(&format!("{t}.k"), k as u64, 2, 256)?;
+                int(&field("k"), k as u64, 2, 256)?;
                 if k % 2 != 0 {
                     return Err(format!("{t}.k = {k}: must be even"));
                 }
                 if let Some(h) = hosts_per_edge {
-                    int(&format!("{t}.hosts_per_edge"), h as u64, 1, 60_000)?;
+                    int(&field("hosts_per_edge"), h as u64, 1, 60_000)?;
                 }
-                rate(&format!("{t}.host_rate_gbps"), host_rate_gbps)?;
-                rate(&format!("{t}.fabric_rate_gbps"), fabric_rate_gbps)?;
-                delay(&format!("{t}.link_delay_us"), link_delay_us)?;
-                buffer(&format!("{t}.buffer_kb"), buffer_kb)?;
-                ecn(&format!("{t}.ecn_k_kb"), ecn_k_kb)?;
+                (Some(("fabric_rate_gbps", fabric_rate_gbps)), None)
             }
+        };
+        let l = self.links();
+        rate(&field("host_rate_gbps"), l.host_rate_gbps)?;
+        if let Some((name, r)) = other_rate {
+            rate(&field(name), r)?;
         }
+        delay(&field("link_delay_us"), l.link_delay_us)?;
+        if let Some((name, d)) = other_delay {
+            delay(&field(name), d)?;
+        }
+        buffer(&field("buffer_kb"), l.buffer_kb)?;
+        ecn(&field("ecn_k_kb"), l.ecn_k_kb)?;
         let n = self.hosts();
         if n > MAX_HOSTS {
             return Err(format!("{t}: {n} hosts; at most {MAX_HOSTS}"));

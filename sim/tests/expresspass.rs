@@ -292,9 +292,10 @@ conns_per_src = 1
     );
 }
 
-#[test]
-fn parking_lot_naive_credits_underuse_a_link_and_feedback_restores_it() {
-    let sc = scenario(
+/// Three switches in a chain of 10 Gbit/s links, `hosts_per_switch` hosts on each, one long
+/// flow per `(src, dst)`, 3 ms; the naive scheme (`naive`) against feedback (`expresspass`).
+fn naive_parking_lot(hosts_per_switch: u32, flows: &[(u32, u32)]) -> Scenario {
+    let mut text = format!(
         r#"
 name = "t"
 duration_us = 3000
@@ -303,7 +304,7 @@ algorithms = ["naive", "expresspass"]
 [topology]
 kind = "parking_lot"
 switches = 3
-hosts_per_switch = 2
+hosts_per_switch = {hosts_per_switch}
 host_rate_gbps = 10
 chain_rate_gbps = 10
 link_delay_us = 1
@@ -314,17 +315,17 @@ header_bytes = 78
 [cc.naive]
 law = "expresspass"
 naive = 1
-[[flows]]
-src = 0
-dst = 4
-[[flows]]
-src = 1
-dst = 2
-[[flows]]
-src = 3
-dst = 5
-"#,
+"#
     );
+    for (src, dst) in flows {
+        text += &format!("[[flows]]\nsrc = {src}\ndst = {dst}\n");
+    }
+    scenario(&text)
+}
+
+#[test]
+fn parking_lot_naive_credits_underuse_a_link_and_feedback_restores_it() {
+    let sc = naive_parking_lot(2, &[(0, 4), (1, 2), (3, 5)]);
     // Payload goodput of a full link: 10 Gbit/s * 1460 / 1622 = 9.0 Gbit/s.
     let full = 10.0 * 1460.0 / 1622.0;
     let n = run(&sc, "naive");
@@ -393,37 +394,7 @@ fn jain(x: &[f64]) -> f64 {
 
 #[test]
 fn multi_bottleneck_naive_credits_give_one_flow_twice_and_feedback_evens_it() {
-    let sc = scenario(
-        r#"
-name = "t"
-duration_us = 3000
-sample_us = 50
-algorithms = ["naive", "expresspass"]
-[topology]
-kind = "parking_lot"
-switches = 3
-hosts_per_switch = 3
-host_rate_gbps = 10
-chain_rate_gbps = 10
-link_delay_us = 1
-buffer_kb = 384.5
-[transport]
-mss_bytes = 1460
-header_bytes = 78
-[cc.naive]
-law = "expresspass"
-naive = 1
-[[flows]]
-src = 8
-dst = 3
-[[flows]]
-src = 6
-dst = 0
-[[flows]]
-src = 7
-dst = 1
-"#,
-    );
+    let sc = naive_parking_lot(3, &[(8, 3), (6, 0), (7, 1)]);
     let n = run(&sc, "naive");
     let m = means(&n, 1_000_000, 3_000_000);
     // §3 Fig. 4a: flows 1 and 2 keep half their credits at the first limiter, so at the

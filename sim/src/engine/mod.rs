@@ -22,6 +22,7 @@ pub use output::{Counters, FlowRecord, PortStat, RunOutput, Series};
 use transport::Flow;
 
 use crate::cc::{CcParams, CcState, Law};
+use crate::event_queue::{Entry, EventQueue};
 use crate::rng::{mix, Rng};
 use crate::topo::Network;
 use rdcc_core::event::{
@@ -29,8 +30,7 @@ use rdcc_core::event::{
     ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY, DEC_ENDPOINT_BINDS,
 };
 use rdcc_core::int::{IntHop, IntStack};
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// Transport and measurement settings of one run.
 #[derive(Clone, Debug)]
@@ -206,30 +206,8 @@ enum Ev {
     Sample,
 }
 
-struct Entry {
-    t: u64,
-    seq: u64,
-    ev: Ev,
-}
 // Heap entries stay at half a cache line (packets live in `Sim::pkts`).
-const _: () = assert!(std::mem::size_of::<Entry>() == 32);
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Min-heap on (time, sequence): equal times run in scheduling order.
-        (o.t, o.seq).cmp(&(self.t, self.seq))
-    }
-}
+const _: () = assert!(std::mem::size_of::<Entry<Ev>>() == 32);
 
 /// Ground truth for tests of the INT channel ([`Sim::log_int`]).
 #[derive(Clone, Debug, Default)]
@@ -265,8 +243,7 @@ pub struct Sim {
     /// Test ground truth of the INT channel, when enabled.
     int_log: Option<Box<IntLog>>,
     now: u64,
-    seq: u64,
-    heap: BinaryHeap<Entry>,
+    events: EventQueue<Ev>,
     /// Packets referred to by pending events (slots; freed when the event runs). Keeps heap
     /// entries at 32 bytes instead of 64: the heap is the hot spot at scale.
     pkts: Vec<Packet>,
@@ -384,8 +361,7 @@ impl Sim {
         let nf = flows.len();
         let mut sim = Sim {
             now: 0,
-            seq: 0,
-            heap: BinaryHeap::new(),
+            events: EventQueue::new(),
             pkts: Vec::new(),
             free_pkts: Vec::new(),
             inject: cfg.inject_drops.clone(),
@@ -434,12 +410,7 @@ impl Sim {
     }
 
     fn schedule(&mut self, t: u64, ev: Ev) {
-        self.seq += 1;
-        self.heap.push(Entry {
-            t,
-            seq: self.seq,
-            ev,
-        });
+        self.events.schedule(t, ev);
     }
 
     /// Record the ground truth of the INT channel (switch dequeues, echoed stacks); see
@@ -465,11 +436,7 @@ impl Sim {
 
     /// Run until `t_end_ns` (events at exactly `t_end_ns` included).
     pub fn run_until(&mut self, t_end_ns: u64) {
-        while let Some(top) = self.heap.peek() {
-            if top.t > t_end_ns {
-                break;
-            }
-            let e = self.heap.pop().expect("peeked");
+        while let Some(e) = self.events.pop_until(t_end_ns) {
             self.now = e.t;
             self.c.events += 1;
             match e.ev {

@@ -1,6 +1,7 @@
 //! Run output: counters, per-flow records, sampled time series and the final collection.
 
 use super::*;
+use crate::series::FlowAt;
 
 /// Counters of one run.
 #[derive(Clone, Debug, Default)]
@@ -146,7 +147,7 @@ impl Sim {
                 }
             }
         }
-        for e in self.heap.iter() {
+        for e in self.events.iter() {
             if let Ev::Arrive { pkt, .. } | Ev::RxDone { pkt } = e.ev {
                 in_net += (self.pkts[pkt as usize].flags & PKT_ACK == 0) as u64;
             }
@@ -201,42 +202,22 @@ impl Sim {
     pub(super) fn on_sample(&mut self) {
         let now = self.now;
         let dt = self.cfg.sample_ns;
-        let t0 = now.saturating_sub(dt);
-        let s = &mut self.series;
-        s.t_ns.push(now);
-        let mut sum = 0.0;
-        let mut sq = 0.0;
-        let mut n = 0u32;
-        let mut total = 0.0;
-        for (i, f) in self.flows.iter().enumerate() {
-            let bytes = f.rx_bytes - self.last_rx[i];
-            self.last_rx[i] = f.rx_bytes;
-            let bps = bytes as f64 * 8e9 / dt as f64;
-            total += bps;
-            if i < s.flow_bps.len() {
-                s.flow_bps[i].push(bps);
-                s.flow_cwnd_bytes[i].push(f.cwnd_q16 as f64 / 65536.0);
-                s.flow_rate_bps[i].push(f.pacing_bps as f64 * 8.0);
-            }
-            let active = f.started && f.spec.start_ns <= t0 && (!f.done || f.finish_ns >= now);
-            if active {
-                sum += bps;
-                sq += bps * bps;
-                n += 1;
-            }
-        }
-        s.jain.push(if n > 0 && sq > 0.0 {
-            sum * sum / (n as f64 * sq)
-        } else {
-            f64::NAN
+        let flows = self.flows.iter().map(|f| FlowAt {
+            rx_bytes: f.rx_bytes,
+            started: f.started,
+            start_ns: f.spec.start_ns,
+            done: f.done,
+            finish_ns: f.finish_ns,
         });
-        s.active.push(n);
-        s.total_bps.push(total);
+        let traced = |i: usize| {
+            let f = &self.flows[i];
+            (f.cwnd_q16 as f64 / 65536.0, f.pacing_bps as f64 * 8.0)
+        };
+        let s = &mut self.series;
+        s.sample_flows(now, dt, &mut self.last_rx, flows, traced);
         for (k, &(node, port)) in self.monitors.iter().enumerate() {
             let p = &mut self.nodes[node as usize].ports[port as usize];
-            s.queue_bytes[k].push(p.queue_bytes);
-            s.queue_max_bytes[k].push(p.max_since_sample);
-            s.port_tx_bytes[k].push(p.tx_bytes);
+            s.sample_port(k, p.queue_bytes, p.max_since_sample, p.tx_bytes);
             p.max_since_sample = p.queue_bytes;
         }
         if now + dt <= self.cfg.duration_ns {

@@ -27,12 +27,11 @@ mod output;
 pub mod port;
 
 use crate::engine::{Counters, FlowSpec, Series};
+use crate::event_queue::EventQueue;
 use crate::rng::{mix, Rng};
 use crate::topo::{Network, RouteTable};
 use port::{Next, XPkt, XPort, KIND_CREDIT, KIND_DATA};
 use rdcc_core::expresspass::{Config as LawConfig, Params, Receiver, Sender};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// Settings of one ExpressPass run.
 #[derive(Clone, Debug)]
@@ -144,28 +143,6 @@ enum Ev {
     Sample,
 }
 
-struct Entry {
-    t: u64,
-    seq: u64,
-    ev: Ev,
-}
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.t, o.seq).cmp(&(self.t, self.seq))
-    }
-}
-
 struct XNode {
     host: Option<u32>,
     names: Vec<String>,
@@ -205,8 +182,7 @@ struct XFlow {
 /// The ExpressPass simulator.
 pub struct XpassSim {
     now: u64,
-    seq: u64,
-    heap: BinaryHeap<Entry>,
+    events: EventQueue<Ev>,
     nodes: Vec<XNode>,
     host_nodes: Vec<u32>,
     /// Per host: when its processing of the latest credit ends, ns.
@@ -314,8 +290,7 @@ impl XpassSim {
         let nf = xf.len();
         let mut sim = XpassSim {
             now: 0,
-            seq: 0,
-            heap: BinaryHeap::new(),
+            events: EventQueue::new(),
             nodes,
             host_nodes: net.host_nodes.clone(),
             host_free_ns: vec![0; net.host_nodes.len()],
@@ -350,12 +325,7 @@ impl XpassSim {
     }
 
     fn schedule(&mut self, t: u64, ev: Ev) {
-        self.seq += 1;
-        self.heap.push(Entry {
-            t,
-            seq: self.seq,
-            ev,
-        });
+        self.events.schedule(t, ev);
     }
 
     /// Current simulated time, ns.
@@ -370,11 +340,7 @@ impl XpassSim {
 
     /// Run until `t_end_ns` (events at exactly `t_end_ns` included).
     pub fn run_until(&mut self, t_end_ns: u64) {
-        while let Some(top) = self.heap.peek() {
-            if top.t > t_end_ns {
-                break;
-            }
-            let e = self.heap.pop().expect("peeked");
+        while let Some(e) = self.events.pop_until(t_end_ns) {
             self.now = e.t;
             self.c.events += 1;
             match e.ev {

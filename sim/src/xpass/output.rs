@@ -3,6 +3,7 @@
 use super::port::KIND_DATA;
 use super::{Eq1Port, Ev, XpassSim, XpassStats, EQ1_MAX_FLOWS};
 use crate::engine::{FlowRecord, PortStat, RunOutput};
+use crate::series::FlowAt;
 
 impl XpassSim {
     // ---- output ----------------------------------------------------------------------------
@@ -10,47 +11,30 @@ impl XpassSim {
     pub(super) fn on_sample(&mut self) {
         let now = self.now;
         let dt = self.cfg.sample_ns;
-        let t0 = now.saturating_sub(dt);
         let frame_per_credit =
             (self.cfg.mss_bytes + self.cfg.header_bytes) as f64 / self.cfg.credit_bytes as f64;
-        let s = &mut self.series;
-        s.t_ns.push(now);
-        let (mut sum, mut sq, mut n, mut total) = (0.0, 0.0, 0u32, 0.0);
-        for (i, f) in self.flows.iter().enumerate() {
-            let bytes = f.rx_bytes - self.last_rx[i];
-            self.last_rx[i] = f.rx_bytes;
-            let bps = bytes as f64 * 8e9 / dt as f64;
-            total += bps;
-            if i < s.flow_bps.len() {
-                s.flow_bps[i].push(bps);
-                s.flow_cwnd_bytes[i].push(0.0);
-                // The data rate the credit rate authorises, bits/s.
-                let r = if f.rx.active {
-                    f.rx.rate_bps as f64
-                } else {
-                    0.0
-                };
-                s.flow_rate_bps[i].push(r * frame_per_credit * 8.0);
-            }
-            let active = f.started && f.spec.start_ns <= t0 && (!f.done || f.finish_ns >= now);
-            if active {
-                sum += bps;
-                sq += bps * bps;
-                n += 1;
-            }
-        }
-        s.jain.push(if n > 0 && sq > 0.0 {
-            sum * sum / (n as f64 * sq)
-        } else {
-            f64::NAN
+        let flows = self.flows.iter().map(|f| FlowAt {
+            rx_bytes: f.rx_bytes,
+            started: f.started,
+            start_ns: f.spec.start_ns,
+            done: f.done,
+            finish_ns: f.finish_ns,
         });
-        s.active.push(n);
-        s.total_bps.push(total);
+        let traced = |i: usize| {
+            let f = &self.flows[i];
+            // No window; the data rate the credit rate authorises, bits/s.
+            let r = if f.rx.active {
+                f.rx.rate_bps as f64
+            } else {
+                0.0
+            };
+            (0.0, r * frame_per_credit * 8.0)
+        };
+        let s = &mut self.series;
+        s.sample_flows(now, dt, &mut self.last_rx, flows, traced);
         for (k, &(node, port)) in self.monitors.iter().enumerate() {
             let p = &mut self.nodes[node as usize].ports[port as usize];
-            s.queue_bytes[k].push(p.data_bytes);
-            s.queue_max_bytes[k].push(p.max_since_sample);
-            s.port_tx_bytes[k].push(p.tx_bytes);
+            s.sample_port(k, p.data_bytes, p.max_since_sample, p.tx_bytes);
             p.max_since_sample = p.data_bytes;
         }
         if now + dt <= self.cfg.duration_ns {
@@ -131,7 +115,7 @@ impl XpassSim {
                 in_net += p.data_q.iter().filter(|k| k.kind == KIND_DATA).count() as u64;
             }
         }
-        for e in self.heap.iter() {
+        for e in self.events.iter() {
             if let Ev::Arrive { pkt, .. } | Ev::HostTx { pkt, .. } = e.ev {
                 in_net += (pkt.kind == KIND_DATA) as u64;
             }
