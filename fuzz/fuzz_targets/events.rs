@@ -30,7 +30,6 @@ fn drive<C: Controller>(p: &C::Params, data: &mut Bytes, with_init: bool) {
     let mut s = C::State::default();
     let mut now: u64 = 1_000_000;
     let mut una: u32 = 0;
-    let mut nxt: u32 = 0;
     if with_init {
         check(&C::init(p, &mut s, now, 1448));
     }
@@ -48,7 +47,7 @@ fn drive<C: Controller>(p: &C::Params, data: &mut Bytes, with_init: bool) {
             0..=4 => {
                 let acked = data.u32() % (1 << 20);
                 una = una.wrapping_add(acked);
-                nxt = una.wrapping_add(data.u32() % (1 << 22));
+                let nxt = una.wrapping_add(data.u32() % (1 << 22));
                 let ev = AckEvent {
                     now_ns: now,
                     rtt_ns: delay(data),
