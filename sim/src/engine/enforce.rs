@@ -2,21 +2,26 @@
 //! (the rule `modules/glue/rdcc_glue.c` `rdcc_apply` implements; ARCHITECTURE.md,
 //! "Enforcement").
 //!
-//! A window is enforced in whole packets. Flooring a fractional window loses up to one
-//! packet per RTT, which below a few packets is most of it: 1.84 packets floored to 1 sends at
-//! 54 % of the law's rate while 0.99 (paced by the law, Swift §3.4) sends at 99 %. So a
-//! fractional window below [`FRACTIONAL_PACING_MAX_PKTS`] is realised the way Swift realises a
-//! window below one packet (Swift §3.4, Alg. 1 lines 29-30: one packet every `rtt / cwnd`),
-//! generalised: the window is rounded **up** and the flow is paced at `cwnd_bytes / srtt`, so
-//! at most one packet more than the law's window is in flight and the rate is the law's.
+//! A window is enforced in whole packets. Below two packets flooring loses up to half of the
+//! law's rate: 1.84 packets floored to 1 sent at 54 % of the law's rate while 0.99 (paced by
+//! the law, Swift §3.4) sent at 99 %, and a Linux receiver that ACKs every second segment holds
+//! the ACK of a lone segment for its delayed-ACK timer. So a window strictly between 1 and 2
+//! packets is realised the way Swift realises a window below one packet (§3.4, Alg. 1 lines
+//! 29-30: one packet every `rtt / cwnd`), generalised: the window is rounded **up** to 2 and
+//! the flow is paced at `cwnd_bytes / srtt`, so the rate is the law's and at most one packet
+//! more than the law's window is in flight. From 2 packets on the window is ACK-clocked as
+//! Swift prescribes ("pacing packets for moderate or higher flow rates did not provide better
+//! performance than an ACK-clocked window", §3.4): flooring loses less than 1/floor of the
+//! window, which a delay-based law absorbs by holding a slightly larger window. Pacing up to 8
+//! packets was measured and rejected: it made 256- and 1024-flow incasts oscillate
+//! (Documentation/results/swift_vm_path.md).
 
 use rdcc_core::event::Decision;
 
-/// Fractional windows below this many packets are paced at `cwnd / srtt` with the window
-/// rounded up. Above it a window is floored and paced at the kernel's non-binding
-/// `2 * cwnd / srtt`: flooring then loses less than 1/8 of the window, which a delay-based law
-/// absorbs by holding a slightly larger window at the same delay.
-pub(crate) const FRACTIONAL_PACING_MAX_PKTS: u64 = 8;
+/// Fractional windows below this many packets are paced at
+/// `cwnd / srtt` with the window rounded up; from it on a window is floored and gets the
+/// kernel's non-binding `2 * cwnd / srtt`.
+pub(crate) const FRACTIONAL_PACING_MAX_PKTS: u64 = 2;
 
 /// Largest window the hosts enforce, packets (Linux `snd_cwnd_clamp`'s order).
 pub(crate) const MAX_WINDOW_PKTS: u64 = 1 << 20;
@@ -36,8 +41,9 @@ pub(crate) struct Enforced {
 /// 1. The law sets a rate (`pacing_rate_bps > 0`): window `max(1, floor(cwnd))`, the law's
 ///    rate (Swift below one packet: the window is 1 and the rate `cwnd * mss / rtt`).
 /// 2. No sample yet (`srtt_ns == 0`): window `max(1, floor(cwnd))`, unpaced.
-/// 3. `cwnd` is not a whole number of packets and below [`FRACTIONAL_PACING_MAX_PKTS`]:
-///    window `floor(cwnd) + 1`, rate `cwnd_bytes * 10^9 / srtt_ns`.
+/// 3. `cwnd < FRACTIONAL_PACING_MAX_PKTS` packets and not whole (in practice between 1 and 2:
+///    below 1 Swift sets its own rate): window `floor(cwnd) + 1`, rate
+///    `cwnd_bytes * 10^9 / srtt_ns`.
 /// 4. Otherwise: window `max(1, floor(cwnd))`, rate `2 * window * mss * 10^9 / srtt_ns` (the
 ///    kernel's default for a law that does not pace; it does not bind).
 pub(crate) fn enforce(d: &Decision, mss_bytes: u32, srtt_ns: u64) -> Enforced {
@@ -59,7 +65,7 @@ pub(crate) fn enforce(d: &Decision, mss_bytes: u32, srtt_ns: u64) -> Enforced {
     let whole = d.cwnd_bytes_q16 / unit_q16;
     let fractional = d.cwnd_bytes_q16 % unit_q16 != 0;
     if fractional && whole < FRACTIONAL_PACING_MAX_PKTS {
-        // cwnd_bytes_q16 < 8 * 2^16 * 2^32 here, so the product fits u128 with room.
+        // cwnd_bytes_q16 < 2 * 2^32 * 2^16 here: the product with 10^9 fits u128 with room.
         let rate = (u128::from(d.cwnd_bytes_q16) * 1_000_000_000 / u128::from(srtt_ns)) >> 16;
         return Enforced {
             window_pkts: whole + 1,
@@ -96,13 +102,16 @@ mod tests {
             // Whole windows: floor, 2 * cwnd / srtt.
             (1000, 0, 100_000, 1, 20_000_000),
             (2000, 0, 100_000, 2, 40_000_000),
-            // Fractional below 8: ceil, cwnd / srtt.
+            // Fractional between 1 and 2: ceil, cwnd / srtt.
+            (1001, 0, 100_000, 2, 10_010_000),
             (1500, 0, 100_000, 2, 15_000_000),
             (1840, 0, 100_000, 2, 18_400_000),
-            (3300, 0, 100_000, 4, 33_000_000),
-            (7999, 0, 100_000, 8, 79_990_000),
-            // At and above 8: floor, 2 * floor / srtt.
-            (8500, 0, 100_000, 8, 160_000_000),
+            (1999, 0, 100_000, 2, 19_990_000),
+            // From 2 on: floor, 2 * floor / srtt.
+            (2500, 0, 100_000, 2, 40_000_000),
+            (3300, 0, 100_000, 3, 60_000_000),
+            // Below one packet from a law that sets no rate: one packet at cwnd / srtt.
+            (400, 0, 100_000, 1, 4_000_000),
             // No RTT sample yet: floor, unpaced.
             (1840, 0, 0, 1, 0),
             (300, 0, 0, 1, 0),
