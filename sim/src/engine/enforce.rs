@@ -85,7 +85,7 @@ mod tests {
 
     fn dec(cwnd_milli_pkts: u64, mss: u32, rate: u64) -> Decision {
         Decision {
-            cwnd_bytes_q16: (cwnd_milli_pkts * u64::from(mss) << 16) / 1000,
+            cwnd_bytes_q16: ((cwnd_milli_pkts * u64::from(mss)) << 16) / 1000,
             pacing_rate_bps: rate,
             ..Decision::default()
         }
