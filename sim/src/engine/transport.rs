@@ -122,7 +122,8 @@ impl Sim {
             // A host-derived rate is of payload (Linux paces skb->len); this NIC paces wire
             // bytes, so scale by wire / payload.
             let wire = u128::from(mss.max(1)) + u128::from(header);
-            (u128::from(e.pacing_bps) * wire / u128::from(mss.max(1))) as u64
+            (u128::from(e.pacing_bps) * wire / u128::from(mss.max(1))).min(u128::from(u64::MAX))
+                as u64
         };
     }
 
