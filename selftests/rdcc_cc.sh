@@ -53,6 +53,10 @@
 #                  RTTs to regrow 15 packets after a decrease, seconds at ms RTTs where SL's 5 us
 #                  RTTs take 3 ms. Measured with it at 100 Mbit/s under host load: 44-89 Mbit/s single flow;
 #                  with 500 kbit/s: 95.5-95.6 Mbit/s at a 5.8-6.0 ms mean RTT (the target).
+#                  AI_Cap 5 (SL: 100): SL's largest VAI step, AI_Cap x base AI, is 5 % of the
+#                  link per RTT; with the 20x larger base AI, AI_Cap 100 let each flow add the
+#                  whole link per RTT once tokens were minted, and 8 flows fed that back into
+#                  queue episodes of 35 ms (Documentation/results/swift_vm_path.md).
 #                  Bound: mean RTT <= base_target + Token_Thresh + J: above it VAI mints tokens
 #                  (SL's "heavy congestion"), below it the law operates.
 #   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta R/20 (rounded up),
@@ -111,7 +115,7 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 profile_params() {
 	case $1 in
 	swift) echo "base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600" ;;
-	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=62500 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
+	swift_vaisf) echo "base_target_ns=6000000 base_ai_bps=62500 ai_cap=5 token_thresh_extra_ns=4000000 ai_div_ns=30000 init_cwnd_pkts_q20=52428800" ;;
 	timely) echo "t_low_ns=4000000 t_high_ns=12000000 min_rtt_ns=10000000 line_rate_mbps=$RDCC_RATE_MBIT init_rate_mbps=$RDCC_RATE_MBIT delta_mbps=$(((RDCC_RATE_MBIT + 19) / 20)) min_rate_mbps=1" ;;
 	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=$((RDCC_RATE_MBIT * 125000)) expected_flows=4 max_cwnd_bytes=$((RDCC_RATE_MBIT * 2000)) gradient_mode=1" ;;
 	esac

@@ -478,7 +478,8 @@ pub const CASES: &[Case<Config>] = &[
                 with_flags(v(170, 4, 1024, 5120, 10240), ACK_APP_LIMITED),
                 w(W10_AI, Reason::Hold),
             ),
-            // Application-limited above target (6th sampled ACK since the start >= s): the
+            // Application-limited above target (7th sampled ACK since the start: steps 2-6 and
+            // 9 count, the no-sample and delayed ACKs do not; >= s): the
             // decrease commits without AI: 10.0305 * 0.6 = 6.01831 (real bytes 403881984);
             // Q16 10517760 * 39322 / 65536 = 6310720 -> bytes 403886080.
             on(

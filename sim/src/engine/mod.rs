@@ -3,12 +3,15 @@
 //! (like Linux `fq`), TCP-like senders with SACK/RACK loss detection and RTO, receivers that ACK
 //! every packet or every second packet, and the controller calls of the kernel glue.
 //!
-//! Enforcement mirrors `modules/glue/rdcc_glue.c` (`rdcc_apply`): the window is
-//! `Decision::cwnd_pkts` (whole packets, at least 1); a law's pacing rate is used as is; a law
-//! that returns pacing 0 is paced at `2 * cwnd * mss / srtt` (the kernel's default), unlimited
-//! before the first RTT sample. A window below one packet is therefore one packet in flight at
-//! the law's rate (Swift: `cwnd * mss / rtt`).
+//! Enforcement mirrors `modules/glue/rdcc_glue.c` (`rdcc_apply`), rule in `enforce.rs`: the
+//! window is `Decision::cwnd_pkts` (whole packets, at least 1) and a law's pacing rate is used
+//! as is; a law that returns pacing 0 is paced at `2 * cwnd * mss / srtt` (the kernel's
+//! default), unlimited before the first RTT sample, except that a fractional window below 8
+//! packets is rounded up and paced at `cwnd_bytes / srtt`. A window below one packet is one
+//! packet in flight at the law's rate (Swift: `cwnd * mss / rtt`); 1.84 packets are 2 in
+//! flight at 1.84 packets per srtt.
 
+mod enforce;
 mod fabric;
 mod host;
 mod output;

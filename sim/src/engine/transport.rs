@@ -110,22 +110,24 @@ impl Sim {
     }
 
     pub(super) fn apply(&mut self, f: usize, d: Decision) {
-        let mss = self.cfg.mss_bytes as u64;
+        let (mss, header) = (self.cfg.mss_bytes, self.cfg.header_bytes);
         let fl = &mut self.flows[f];
         fl.signal = d.signal;
         if d.cwnd_bytes_q16 == 0 {
             return; // the law has no state yet: leave the window (rdcc_apply)
         }
         fl.cwnd_q16 = d.cwnd_bytes_q16;
-        fl.cwnd_pkts = d.cwnd_pkts(self.cfg.mss_bytes).clamp(1, 1 << 20) as u64;
+        let e = enforce::enforce(&d, mss, fl.srtt_ns);
+        fl.cwnd_pkts = e.window_pkts;
         fl.law_rate_bps = d.pacing_rate_bps;
         fl.pacing_bps = if d.pacing_rate_bps > 0 {
-            d.pacing_rate_bps
-        } else if fl.srtt_ns > 0 {
-            // The kernel's default for a law that does not pace: 2 * cwnd / srtt.
-            ((2 * fl.cwnd_pkts * mss) as u128 * 1_000_000_000 / fl.srtt_ns as u128) as u64
+            d.pacing_rate_bps // the law's rate, applied to wire bytes as before
         } else {
-            0
+            // A host-derived rate is of payload (Linux paces skb->len); this NIC paces wire
+            // bytes, so scale by wire / payload.
+            let wire = u128::from(mss.max(1)) + u128::from(header);
+            (u128::from(e.pacing_bps) * wire / u128::from(mss.max(1))).min(u128::from(u64::MAX))
+                as u64
         };
     }
 
