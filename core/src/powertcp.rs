@@ -496,7 +496,10 @@ fn norm_power_q16(one_plus_grad_q16: u64, rtt_ns: u64, tau_ns: u64) -> u64 {
 /// to `RTT_MAX_NS`) and `τ ≤ 2^30`, so each product is at most 2^62 and the sum at most 2^63.
 /// Rounded down; a constant input is an exact fixed point.
 fn smooth(old: u64, new: u64, dt_ns: u64, tau_ns: u64) -> u64 {
-    let delta = dt_ns.min(tau_ns);
+    if dt_ns >= tau_ns {
+        return new; // weight 1: (old·0 + new·τ)/τ, without the division
+    }
+    let delta = dt_ns;
     let kept = old.saturating_mul(tau_ns.saturating_sub(delta));
     let added = new.saturating_mul(delta);
     kept.saturating_add(added)
