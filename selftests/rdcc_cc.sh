@@ -72,8 +72,13 @@
 #                  us-quantisation noise at us RTTs; at this ms path, per-RTT gradients over the
 #                  emulation's jitter drove a limit cycle (power 0.5 <-> 4.6, window x2 / x4 per
 #                  update, mean RTT 8.2-8.7 ms); per ACK the mean RTT is 7.2-7.5 ms.
-#                  Equilibrium RTT is tau * (1 + beta/BDP) = tau * (1 + 1/N) (PowerTCP Thm. 1).
-#                  Bound: mean RTT <= max(tau, smallest ss RTT of the run) * (1 + 1/N) + J.
+#                  Equilibrium (PowerTCP Thm. 1): the queue is n * beta bytes for n flows, beta =
+#                  HostBw * tau / N = R * 187.5 bytes, drained at the rate the path served, so
+#                  RTT = tau + n * beta / tput (7.5 ms for one flow at R; 18 ms for 8 flows at R,
+#                  not tau * (1 + 1/n): the queue grows with n). Under TCG the path often serves
+#                  less than R (cubic 29.6-39 of 50 Mbit/s) and the same queue then takes longer
+#                  (8 flows at 33 Mbit/s: 24 ms, measured 23.3 ms).
+#                  Bound: mean RTT <= max(tau, smallest ss RTT of the run) + n * beta * 8 / tput + J.
 #
 # Environment: RDCC_RATE_MBIT [50], RDCC_DELAY_US [2000], RDCC_DURATION [8] (single flow),
 # RDCC_FLOWS [4], RDCC_MANY [8], RDCC_MULTI_UTIL_PCT [85], RDCC_MANY_JAIN [0.8], RDCC_WARMUP [5] (seconds omitted from the multi-flow statistics),
@@ -121,19 +126,21 @@ profile_params() {
 	esac
 }
 
-# RTT bound in us for $1 given the idle jitter J (us) in $2, the smallest smoothed RTT the run
-# saw in $3 (us) and the number of competing flows in $4 (default 1).
+# RTT bound in us for $1 given the idle jitter J (us) in $2, the smallest smoothed RTT the
+# run saw in $3 (us), the number of flows in $4 (default 1) and their total throughput in
+# Mbit/s in $5 (default the path's rate).
 rtt_bound_us() {
-	local j="$2" base="$3" n="${4:-1}"
+	local j="$2" base="$3" n="${4:-1}" tput="${5:-$RDCC_RATE_MBIT}"
 	case $1 in
 	# Swift's target grows by flow scaling as windows shrink, up to fs_range above the base.
 	swift) rdcc_calc "6000 + 3000 + $j" ;;
 	swift_vaisf) rdcc_calc "6000 + 4000 + $j" ;;
 	timely) echo 12000 ;;
-	# tau * (1 + 1/N), with tau the configured 6 ms or the path's loaded base RTT when TCG makes
-	# that larger: PowerTCP's equilibrium queue is beta = BDP / N on top of the real base RTT.
-	# Single and 4-flow runs keep N = 4 (expected_flows); more flows use their own N.
-	theta_powertcp) rdcc_calc "($base > 6000 ? $base : 6000) * (1 + 1 / ($n > 4 ? $n : 4)) + $j" ;;
+	# PowerTCP Thm. 1: n flows hold n * beta bytes (beta = R * 187.5 B: HostBw * 6 ms / 4),
+	# n * beta * 8 / tput us at the rate the path served, on top of tau (6 ms) or the path's
+	# loaded base RTT when TCG makes that larger. (tau * (1 + 1/n) would shrink the queue as
+	# flows are added; the law's equilibrium queue grows with them.)
+	theta_powertcp) rdcc_calc "($base > 6000 ? $base : 6000) + $n * $RDCC_RATE_MBIT * 1500 / ($tput > 0 ? $tput : $RDCC_RATE_MBIT) + $j" ;;
 	esac
 }
 
@@ -192,7 +199,7 @@ flows_check() {
 		shift 2 2>/dev/null
 		sum=$RDCC_R_TPUT
 		need=$(rdcc_calc "$ref * $RDCC_MULTI_UTIL_PCT / 100")
-		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN" "$n")
+		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN" "$n" "$sum")
 		tputs="$tputs $sum" rtts="$rtts $RDCC_R_RTT_MEAN" jains="$jains $j" bounds="$bounds $bound" refs="$refs $ref"
 		if [ "$nf" -eq "$n" ] && rdcc_fcmp "$sum" ">=" "$need" && rdcc_fcmp "$j" ">=" "$min_jain"; then
 			ok_t=$((ok_t + 1))
@@ -352,7 +359,7 @@ for algo in $RDCC_RDCC_ALGOS; do
 			continue
 		fi
 		min_tput=$(rdcc_calc "$ref * $RDCC_MIN_UTIL_PCT / 100")
-		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN")
+		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN" 1 "$RDCC_R_TPUT")
 		tputs="$tputs $RDCC_R_TPUT" refs="$refs $ref" rtts="$rtts $RDCC_R_RTT_MEAN" bounds="$bounds $bound"
 		if rdcc_fcmp "$RDCC_R_TPUT" ">=" "$min_tput"; then tp_ok=$((tp_ok + 1)); else tp_bad=$((tp_bad + 1)); fi
 		if rtt_within "$bound"; then rtt_ok=$((rtt_ok + 1)); else rtt_bad=$((rtt_bad + 1)); fi

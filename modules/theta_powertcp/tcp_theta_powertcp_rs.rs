@@ -50,5 +50,6 @@ rdcc_glue! {
         smooth_init_q16,
         gradient_mode,
         loss_md_q16,
+        base_rtt_mode,
     ],
 }

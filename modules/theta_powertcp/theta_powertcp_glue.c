@@ -18,6 +18,7 @@
 	P(grad_floor_q16, "floor of the gradient factor, 65536 = 1.0", RDCC_U_Q16, "range 0 (0) to 65536 (1)") \
 	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)", RDCC_U_Q16, "range 0 (0) to 4294967296 (65536)") \
 	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)", RDCC_U_PLAIN, "range 0 to 1") \
-	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16, "range 0 (0) to 65536 (1)")
+	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16, "range 0 (0) to 65536 (1)") \
+	P(base_rtt_mode, "0 = tau is base_rtt_ns, 1 = tau is the smallest RTT sample, at most base_rtt_ns", RDCC_U_PLAIN, "range 0 to 1")
 
 #include "../glue/rdcc_glue.c"

@@ -316,7 +316,8 @@ pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams, S
                         grad_floor_q16,
                         smooth_init_q16,
                         gradient_mode,
-                        loss_md_q16
+                        loss_md_q16,
+                        base_rtt_mode
                     ]
                 );
             }
