@@ -32,7 +32,7 @@ macro_rules! rdcc_glue {
     ) => {
         use core::ffi::{c_char, c_int, c_void};
         use core::mem::{align_of, size_of};
-        use event::{AckEvent, Controller, Decision, LossEvent, Report};
+        use event::{AckEvent, Controller, Decision, Enforced, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
 
@@ -45,6 +45,8 @@ macro_rules! rdcc_glue {
         const _: () = assert!(size_of::<AckEvent>() == 72);
         const _: () = assert!(size_of::<LossEvent>() == 16);
         const _: () = assert!(size_of::<Decision>() == 32);
+        const _: () = assert!(size_of::<Enforced>() == 16);
+        const _: () = assert!(size_of::<AckOut>() == 48);
 
         extern "C" {
             fn rdcc_c_register() -> c_int;
@@ -265,12 +267,39 @@ macro_rules! rdcc_glue {
             unsafe { *out = <$law as Controller>::init(params(p), state(st), now_ns, mss) };
         }
 
+        /// `struct rdcc_ack_out` in rdcc_glue.c: the decision (for the tracepoint and the
+        /// remote-delay counters) and what the glue sets for it.
+        #[repr(C)]
+        pub struct AckOut {
+            d: Decision,
+            e: Enforced,
+        }
+
+        /// One ACK: the law's decision and, in the same call, its enforcement
+        /// (`Decision::enforce` with the socket's smoothed RTT `srtt_us` in µs and
+        /// `snd_cwnd_clamp`), so the C side only stores the result (issue #13).
+        ///
         /// # Safety
         /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, out: *mut Decision) {
+        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, srtt_us: u32, clamp: u32, out: *mut AckOut) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_ack(params(p), state(st), &*ev) };
+            let (p, s, ev) = unsafe { (params(p), state(st), &*ev) };
+            let d = <$law as Controller>::on_ack(p, s, ev);
+            let e = d.enforce(ev.mss_bytes, srtt_us, clamp);
+            // SAFETY: caller contract.
+            unsafe { *out = AckOut { d, e } };
+        }
+
+        /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
+        /// `Decision::enforce`.
+        ///
+        /// # Safety
+        /// `d` a valid decision; `out` writable.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_enforce(d: *const Decision, mss: u32, srtt_us: u32, clamp: u32, out: *mut Enforced) {
+            // SAFETY: caller contract.
+            unsafe { *out = (*d).enforce(mss, srtt_us, clamp) };
         }
 
         /// # Safety

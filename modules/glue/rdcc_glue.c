@@ -68,8 +68,17 @@ int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
 int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
 int rdcc_rs_param_get(const char *name, u64 *value);
 void rdcc_rs_init(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_event *ev,
-		    struct rdcc_decision *d);
+/* The decision of one ACK and its enforcement (Decision::enforce), written by one call. */
+struct rdcc_ack_out {
+	struct rdcc_decision d;
+	struct rdcc_enforced e;
+};
+static_assert(sizeof(struct rdcc_ack_out) == 48);
+
+void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_event *ev, u32 srtt_us,
+		    u32 clamp, struct rdcc_ack_out *out);
+void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
+		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
 		     struct rdcc_decision *d);
 void rdcc_rs_on_idle(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
@@ -235,35 +244,35 @@ MODULE_PARM_DESC(ss_info, "what ss -ti shows: 0 = nothing (default), 1 = fabric/
 		 "(dctcp:...), 2 = the law's view (bbr:...); range 0-2");
 
 /*
- * Enforce a decision: the window in whole packets (at least 1, at most snd_cwnd_clamp; a
- * fraction below one packet is carried by the pacing rate) and the pacing rate. A law that does
- * not pace (rate 0) is ACK-clocked, and gets the kernel's own default of 2 * cwnd / srtt
+ * Enforce a decision (ARCHITECTURE.md "Enforcement"; the arithmetic is core's
+ * Decision::enforce, host-tested, shared with the simulator): the window in whole packets (at
+ * least 1, at most snd_cwnd_clamp) and the pacing rate. A window below 2 packets that is not a
+ * whole number of packets gets ceil(W / mss) packets paced at W / srtt (never above the law's
+ * own rate): 1.84 packets must not send one packet per RTT while 0.99 sends 0.99. A law that
+ * does not pace (rate 0) is ACK-clocked, and gets the kernel's own default of 2 * cwnd / srtt
  * (tcp_update_pacing_rate in slow start), which does not bind but keeps TSO autosizing (bursts
  * of ~1 ms of that rate) in place. Leaving the rate unlimited instead makes 64 KB TSO bursts,
  * 5 ms of serialization at 100 Mbit/s, and small flows' packets queue behind them: in the VM
  * four Swift flows then fell to Jain 0.38 (0.99 with this pacing).
- * Inlined, as rdcc_trace below: a call per ACK saved (Documentation/results/cost.md).
+ * The per-ACK path gets its enforcement from the same Rust call as the decision
+ * (rdcc_rs_on_ack); the other hooks ask rdcc_rs_enforce.
  */
-static __always_inline void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
+static __always_inline void rdcc_set(struct sock *sk, const struct rdcc_enforced *e)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
-	u64 pkts, rate;
-
-	if (!d->cwnd_bytes_q16)
+	if (!e->cwnd_pkts)
 		return; /* the law has no state yet: leave the kernel's window */
-	pkts = div_u64(d->cwnd_bytes_q16 >> 16, mss);
-	pkts = clamp_t(u64, pkts, 1, max_t(u32, tp->snd_cwnd_clamp, 1));
-	tcp_snd_cwnd_set(tp, (u32)pkts);
+	tcp_snd_cwnd_set(tcp_sk(sk), e->cwnd_pkts);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   min_t(u64, e->pacing_rate_bps, READ_ONCE(sk->sk_max_pacing_rate)));
+}
 
-	rate = d->pacing_rate_bps;
-	if (!rate) {
-		u32 srtt_us = tp->srtt_us >> 3;
+static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct rdcc_enforced e;
 
-		/* 2 * pkts * mss < 2^49; the 128-bit intermediate of mul_u64_u32_div holds the rest. */
-		rate = srtt_us ? mul_u64_u32_div(2ULL * pkts * mss, USEC_PER_SEC, srtt_us) : ~0ULL;
-	}
-	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+	rdcc_rs_enforce(d, tp->mss_cache, tp->srtt_us >> 3, tp->snd_cwnd_clamp, &e);
+	rdcc_set(sk, &e);
 }
 
 static __always_inline void rdcc_trace(const void *p, struct sock *sk, const struct rdcc_decision *d,
@@ -307,15 +316,14 @@ static void rdcc_init(struct sock *sk)
 static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct rdcc_decision d = {};
+	struct rdcc_ack_out out;	/* written whole by rdcc_rs_on_ack */
 	u32 mss = tp->mss_cache;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
+	/* delivered_bytes and inflight_bytes stay 0: no law reads them (event.rs; issue #13). */
 	struct rdcc_ack_event ev = {
 		.now_ns = tp->tcp_clock_cache,
-		.delivered_bytes = (u64)tp->delivered * mss,
 		.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
-		.inflight_bytes = (u32)min_t(u64, (u64)tcp_packets_in_flight(tp) * mss, U32_MAX),
 		.mss_bytes = mss,
 		.snd_una = tp->snd_una,
 		.snd_nxt = tp->snd_nxt,
@@ -342,18 +350,18 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
-		rdcc_rs_on_ack(p, rdcc_state(sk), &ev, &d);
+		rdcc_rs_on_ack(p, rdcc_state(sk), &ev, tp->srtt_us >> 3, tp->snd_cwnd_clamp, &out);
 #ifdef RDCC_REMOTE_DELAY
-		rdcc_rqd_account(&d);
+		rdcc_rqd_account(&out.d);
 #endif
-		rdcc_apply(sk, &d);
+		rdcc_set(sk, &out.e);
 		/* After an RTO (TCP_CA_Loss) the window grows as the kernel's loss recovery would
 		 * (slow start from the one segment tcp_enter_loss left: each ACK releases what it
 		 * acknowledged plus as much again), never above the law's: no burst of a window. */
 		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
 			tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
 						   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
-		rdcc_trace(p, sk, &d, ev.rtt_ns);
+		rdcc_trace(p, sk, &out.d, ev.rtt_ns);
 	}
 	rcu_read_unlock();
 }
