@@ -118,23 +118,65 @@ pub fn div_or_max(a: u64, b: u64) -> u64 {
         .unwrap_or(if a == 0 { 0 } else { u64::MAX })
 }
 
+/// `ISQRT_SEED[t] = floor(sqrt(t) * 16)` for `t < 256`: the seed of [`isqrt`], built at compile
+/// time by the bit-by-bit method (exact). At most `16 * 16 = 256`, so `u16`.
+const ISQRT_SEED: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut i = 0usize;
+    while i < 256 {
+        // floor(sqrt(i * 256)) = floor(16 * sqrt(i)), bit by bit (i * 256 < 2^16).
+        let v = (i as u64).wrapping_mul(256);
+        let mut root = 0u64;
+        let mut bit = 1u64 << 8; // (2^8)^2 = 2^16 > v
+        while bit != 0 {
+            let trial = root | bit;
+            if trial.wrapping_mul(trial) <= v {
+                root = trial;
+            }
+            bit >>= 1;
+        }
+        t[i] = root as u16;
+        i = i.wrapping_add(1);
+    }
+    t
+};
+
 /// Integer square root, rounded down (`isqrt(u64::MAX) = 2^32 - 1`): Newton's iteration
-/// `x' = (x + v/x) / 2` from `x0 = 2^ceil(bits(v)/2)`, a power of two at least `sqrt(v)` and at
-/// most twice it. From any start at or above `floor(sqrt(v))` the iterates fall strictly until
-/// they reach `floor(sqrt(v))`, where the next one is not smaller: that is the stop. Starting
-/// within a factor 2 the error squares each step, so at most 6 divisions for 64-bit inputs
-/// (5 for the 45-bit values Swift's flow scaling takes), instead of the bitwise method's up to
-/// 31 + 32 iterations (issue #13; core/tests/isqrt.rs checks it against that method).
+/// `x' = (x + v/x) / 2` from a seed read off a 256-entry table by the leading 7-8 bits of `v`.
+///
+/// Seed: `v = t * 4^k + rest` with `t = v >> 2k` in `[64, 256)` (or `k = 0`, `t = v` for
+/// `v < 256`), and `a = floor(floor(16 sqrt(t)) * 2^k / 16)`: at least 1, and for `k >= 4`
+/// (`v >= 2^14`) below `sqrt(v)` by less than `1/128` (the table's floor) plus `sqrt(1 + 1/64)
+/// - 1 < 0.8 %` (the bits dropped from `v`). The first step from any `a >= 1` gives
+/// `x1 = floor((a + floor(v/a)) / 2) >= floor(sqrt(v))` (the integer arithmetic-geometric mean
+/// bound), with a relative error of about `e^2 / 2` for a seed error `e`: below 1e-4 here.
+/// From any start at or above `floor(sqrt(v))` the iterates fall strictly until they reach
+/// `floor(sqrt(v))`, where the next one is not smaller: that is the stop. So 3 or 4 divisions
+/// (the first step, one or two more, the stop check) instead of up to 6 from a power-of-two
+/// seed (issue #13; core/tests/isqrt.rs checks it against the bitwise method).
 /// `u64::isqrt` is only stable from Rust 1.84, newer than the kernel's minimum.
 ///
-/// Overflow: `x <= 2^32` and, once `x >= sqrt(v)`, `v / x <= sqrt(v) < 2^32`, so `x + v / x`
-/// stays below 2^33; the divisor is never 0 (`x >= 1`).
+/// Overflow: `a <= 256 * 2^28 / 16 = 2^32` and `a >= sqrt(v) / 2` (`a >= 1` for `v < 2^14`),
+/// so `a + v / a <= 2^32 + 2 * 2^32`; once `x >= floor(sqrt(v))` the iterates stay at most
+/// `x1 < 2^34` and `v / x <= 2^32`: every sum is far below 2^64. The divisor is never 0 (`a >=
+/// 1`, and `x >= floor(sqrt(v)) >= 1` for `v >= 2`).
 pub fn isqrt(v: u64) -> u64 {
     if v < 2 {
         return v;
     }
     let bits = 64u32.wrapping_sub(v.leading_zeros()); // 2..=64 since v >= 2
-    let mut x: u64 = 1u64 << (bits.wrapping_add(1) >> 1); // <= 2^32
+    // k = half the even shift that leaves 7 or 8 leading bits (0 for v < 256).
+    let k = if bits > 8 { bits.wrapping_sub(7) >> 1 } else { 0 }; // <= 28
+    let t = (v >> k.wrapping_mul(2)) as usize; // < 256
+    let seed = *ISQRT_SEED.get(t).unwrap_or(&256) as u64; // 16 sqrt(t) >= 16 sqrt(2) > 22
+    newton_sqrt(v, (seed << k) >> 4) // seed << k >> 4 >= 1
+}
+
+/// `floor(sqrt(v))` by Newton's iteration from a seed `a` in `[1, 2^32]` (see [`isqrt`]: the
+/// first step lands at or above the root, the rest fall to it). `v >= 2`.
+fn newton_sqrt(v: u64, a: u64) -> u64 {
+    let a = if a == 0 { 1 } else { a };
+    let mut x = a.wrapping_add(v.checked_div(a).unwrap_or(0)) >> 1; // >= floor(sqrt(v))
     loop {
         let y = x.wrapping_add(v.checked_div(x).unwrap_or(0)) >> 1; // x >= 1
         if y >= x {
@@ -142,6 +184,24 @@ pub fn isqrt(v: u64) -> u64 {
         }
         x = y;
     }
+}
+
+/// `isqrt(v)` when a nearby root is known: `guess` is returned as is when it is
+/// `floor(sqrt(v))` (`guess^2 <= v < (guess + 1)^2`, two multiplications, no division), else
+/// it seeds Newton's iteration (close seeds need one or two divisions fewer than [`isqrt`]'s
+/// table). `guess = 0` means none. Same result as `isqrt(v)` for every input.
+///
+/// Range: the check is made only for `guess < 2^31`, so `(guess + 1)^2 <= 2^62`; larger
+/// guesses (no root of a `u64` exceeds `2^32 - 1`) go to [`isqrt`].
+pub fn isqrt_near(v: u64, guess: u64) -> u64 {
+    if v < 2 || guess == 0 || guess >= 1 << 31 {
+        return isqrt(v);
+    }
+    let next = guess.wrapping_add(1);
+    if guess.wrapping_mul(guess) <= v && next.wrapping_mul(next) > v {
+        return guess;
+    }
+    newton_sqrt(v, guess)
 }
 
 /// Exponentially weighted moving average with the weight of the *new* sample in Q16:
