@@ -283,12 +283,11 @@ macro_rules! rdcc_glue {
         /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event; `out` writable.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, srtt_us: u32, clamp: u32, out: *mut AckOut) {
-            // SAFETY: caller contract.
-            let (p, s, ev) = unsafe { (params(p), state(st), &*ev) };
-            let d = <$law as Controller>::on_ack(p, s, ev);
-            let e = d.enforce(ev.mss_bytes, srtt_us, clamp);
-            // SAFETY: caller contract.
-            unsafe { *out = AckOut { d, e } };
+            // SAFETY: caller contract (`out` is valid for writes and aliases nothing else).
+            let (p, s, ev, out) = unsafe { (params(p), state(st), &*ev, &mut *out) };
+            // Written in place, field by field: no copy of a whole AckOut through the stack.
+            out.d = <$law as Controller>::on_ack(p, s, ev);
+            out.e = out.d.enforce(ev.mss_bytes, srtt_us, clamp);
         }
 
         /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
