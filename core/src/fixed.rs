@@ -51,12 +51,23 @@ pub const MAX_MSS_BYTES: u32 = 1 << 16;
 ///
 /// The product is formed in two 64-bit halves (no `u128`, which kernel Rust cannot divide), so
 /// any inputs are safe. The fast path is one `checked_mul` and one division.
+#[inline] // the fast path, inlined: kernel builds called it out of line at every use (issue #13)
 pub fn mul_div(a: u64, b: u64, d: u64) -> u64 {
-    if d == 0 {
-        return if a == 0 || b == 0 { 0 } else { u64::MAX };
+    match a.checked_mul(b) {
+        // d == 0: a * b > 0 reads as infinite, 0 as 0
+        Some(p) => p
+            .checked_div(d)
+            .unwrap_or(if p == 0 { 0 } else { u64::MAX }),
+        None => mul_div_wide(a, b, d),
     }
-    if let Some(p) = a.checked_mul(b) {
-        return p.checked_div(d).unwrap_or(u64::MAX); // d != 0 checked above
+}
+
+/// [`mul_div`] when `a * b` does not fit in 64 bits (so `a, b > 0`).
+#[cold]
+#[inline(never)]
+fn mul_div_wide(a: u64, b: u64, d: u64) -> u64 {
+    if d == 0 {
+        return u64::MAX;
     }
     let (hi, lo) = mul_wide(a, b);
     if hi >= d {
@@ -165,8 +176,12 @@ pub fn isqrt(v: u64) -> u64 {
         return v;
     }
     let bits = 64u32.wrapping_sub(v.leading_zeros()); // 2..=64 since v >= 2
-    // k = half the even shift that leaves 7 or 8 leading bits (0 for v < 256).
-    let k = if bits > 8 { bits.wrapping_sub(7) >> 1 } else { 0 }; // <= 28
+                                                      // k = half the even shift that leaves 7 or 8 leading bits (0 for v < 256).
+    let k = if bits > 8 {
+        bits.wrapping_sub(7) >> 1
+    } else {
+        0
+    }; // <= 28
     let t = (v >> k.wrapping_mul(2)) as usize; // < 256
     let seed = *ISQRT_SEED.get(t).unwrap_or(&256) as u64; // 16 sqrt(t) >= 16 sqrt(2) > 22
     newton_sqrt(v, (seed << k) >> 4) // seed << k >> 4 >= 1

@@ -43,8 +43,8 @@ use super::event::{
     DEC_REMOTE_CLAMPED, DEC_REMOTE_USED, REP_HAS_ENDPOINT,
 };
 use super::fixed::{
-    clamp, ewma, isqrt, isqrt_near, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES, MAX_RATE_BPS,
-    NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
+    clamp, ewma, isqrt, isqrt_near, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES,
+    MAX_RATE_BPS, NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
 };
 
 /// Largest window any configuration may use, packets in Q20 (`MAX_CWND_PKTS` packets = 2^40).
@@ -773,6 +773,7 @@ impl Controller for Swift {
         decide(p, s, s.mss_bytes, Reason::Init)
     }
 
+    #[inline] // one caller per kernel module (the trampoline): inlined there (issue #13)
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
         ensure_init(p, s, ev.now_ns, ev.mss_bytes);
         let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);

@@ -91,7 +91,17 @@ proptest! {
 fn near_small_values_exhaustive() {
     for v in 0..20_000u64 {
         let r = isqrt_bitwise(v);
-        for g in [0, 1, 2, r.saturating_sub(1), r, r + 1, r * 2 + 5, 1 << 31, u64::MAX] {
+        for g in [
+            0,
+            1,
+            2,
+            r.saturating_sub(1),
+            r,
+            r + 1,
+            r * 2 + 5,
+            1 << 31,
+            u64::MAX,
+        ] {
             assert_eq!(isqrt_near(v, g), r, "v = {v}, guess {g}");
         }
     }
