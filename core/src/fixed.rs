@@ -129,28 +129,28 @@ pub fn div_or_max(a: u64, b: u64) -> u64 {
         .unwrap_or(if a == 0 { 0 } else { u64::MAX })
 }
 
-/// `ISQRT_SEED[t] = floor(sqrt(t) * 16)` for `t < 256`: the seed of [`isqrt`], built at compile
-/// time by the bit-by-bit method (exact). At most `16 * 16 = 256`, so `u16`.
-const ISQRT_SEED: [u16; 256] = {
-    let mut t = [0u16; 256];
-    let mut i = 0usize;
-    while i < 256 {
-        // floor(sqrt(i * 256)) = floor(16 * sqrt(i)), bit by bit (i * 256 < 2^16).
-        let v = (i as u64).wrapping_mul(256);
-        let mut root = 0u64;
-        let mut bit = 1u64 << 8; // (2^8)^2 = 2^16 > v
-        while bit != 0 {
-            let trial = root | bit;
-            if trial.wrapping_mul(trial) <= v {
-                root = trial;
-            }
-            bit >>= 1;
-        }
-        t[i] = root as u16;
-        i = i.wrapping_add(1);
-    }
-    t
-};
+/// `ISQRT_SEED[t] = floor(sqrt(t) * 16) = floor(sqrt(256 t))` for `t < 256`: the seed of
+/// [`isqrt`]. At most `floor(16 sqrt(255)) = 255`, so `u8` would do; `u16` keeps the shift
+/// below simple. The test `isqrt_seed_table` recomputes every entry bit by bit.
+#[rustfmt::skip]
+const ISQRT_SEED: [u16; 256] = [
+    0, 16, 22, 27, 32, 35, 39, 42, 45, 48, 50, 53, 55, 57, 59, 61,
+    64, 65, 67, 69, 71, 73, 75, 76, 78, 80, 81, 83, 84, 86, 87, 89,
+    90, 91, 93, 94, 96, 97, 98, 99, 101, 102, 103, 104, 106, 107, 108, 109,
+    110, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126,
+    128, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142,
+    143, 144, 144, 145, 146, 147, 148, 149, 150, 150, 151, 152, 153, 154, 155, 155,
+    156, 157, 158, 159, 160, 160, 161, 162, 163, 163, 164, 165, 166, 167, 167, 168,
+    169, 170, 170, 171, 172, 173, 173, 174, 175, 176, 176, 177, 178, 178, 179, 180,
+    181, 181, 182, 183, 183, 184, 185, 185, 186, 187, 187, 188, 189, 189, 190, 191,
+    192, 192, 193, 193, 194, 195, 195, 196, 197, 197, 198, 199, 199, 200, 201, 201,
+    202, 203, 203, 204, 204, 205, 206, 206, 207, 208, 208, 209, 209, 210, 211, 211,
+    212, 212, 213, 214, 214, 215, 215, 216, 217, 217, 218, 218, 219, 219, 220, 221,
+    221, 222, 222, 223, 224, 224, 225, 225, 226, 226, 227, 227, 228, 229, 229, 230,
+    230, 231, 231, 232, 232, 233, 234, 234, 235, 235, 236, 236, 237, 237, 238, 238,
+    239, 240, 240, 241, 241, 242, 242, 243, 243, 244, 244, 245, 245, 246, 246, 247,
+    247, 248, 248, 249, 249, 250, 250, 251, 251, 252, 252, 253, 253, 254, 254, 255,
+];
 
 /// Integer square root, rounded down (`isqrt(u64::MAX) = 2^32 - 1`): Newton's iteration
 /// `x' = (x + v/x) / 2` from a seed read off a 256-entry table by the leading 7-8 bits of `v`.
@@ -167,7 +167,7 @@ const ISQRT_SEED: [u16; 256] = {
 /// seed (issue #13; core/tests/isqrt.rs checks it against the bitwise method).
 /// `u64::isqrt` is only stable from Rust 1.84, newer than the kernel's minimum.
 ///
-/// Overflow: `a <= 256 * 2^28 / 16 = 2^32` and `a >= sqrt(v) / 2` (`a >= 1` for `v < 2^14`),
+/// Overflow: `a <= 255 * 2^28 / 16 < 2^32` and `a >= sqrt(v) / 2` (`a >= 1` for `v < 2^14`),
 /// so `a + v / a <= 2^32 + 2 * 2^32`; once `x >= floor(sqrt(v))` the iterates stay at most
 /// `x1 < 2^34` and `v / x <= 2^32`: every sum is far below 2^64. The divisor is never 0 (`a >=
 /// 1`, and `x >= floor(sqrt(v)) >= 1` for `v >= 2`).
@@ -183,7 +183,7 @@ pub fn isqrt(v: u64) -> u64 {
         0
     }; // <= 28
     let t = (v >> k.wrapping_mul(2)) as usize; // < 256
-    let seed = *ISQRT_SEED.get(t).unwrap_or(&256) as u64; // 16 sqrt(t) >= 16 sqrt(2) > 22
+    let seed = *ISQRT_SEED.get(t).unwrap_or(&255) as u64; // 16 sqrt(t) >= 16 sqrt(2) > 22
     newton_sqrt(v, (seed << k) >> 4) // seed << k >> 4 >= 1
 }
 
@@ -314,6 +314,22 @@ mod tests {
         ];
         for &(a, b, d, want) in cases {
             assert_eq!(mul_div(a, b, d), want, "mul_div({a}, {b}, {d})");
+        }
+    }
+
+    #[test]
+    fn isqrt_seed_table() {
+        for (t, &seed) in ISQRT_SEED.iter().enumerate() {
+            // floor(sqrt(256 t)) by the bitwise method, independent of isqrt
+            let v = 256 * t as u64;
+            let mut root = 0u64;
+            for b in (0..9).rev() {
+                let trial = root | (1 << b);
+                if trial * trial <= v {
+                    root = trial;
+                }
+            }
+            assert_eq!(seed as u64, root, "t = {t}");
         }
     }
 

@@ -43,7 +43,7 @@ use super::event::{
     DEC_REMOTE_CLAMPED, DEC_REMOTE_USED, REP_HAS_ENDPOINT,
 };
 use super::fixed::{
-    clamp, ewma, isqrt, isqrt_near, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES,
+    clamp, ewma, isqrt_near, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES,
     MAX_RATE_BPS, NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
 };
 
