@@ -441,7 +441,6 @@ impl Controller for SwiftVaiSf {
         decide(p, s, s.mss_bytes, Reason::Init)
     }
 
-    #[inline] // one caller per kernel module (the trampoline): inlined there (issue #13)
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
         ensure_init(p, s, ev.now_ns, ev.mss_bytes);
         let c = &p.cfg;
