@@ -165,7 +165,11 @@ pub fn table(r: &Report) -> String {
 /// rows of the `dc` stream (`rqd_hook`: the netfilter hook alone; `swift+rqd`: the hook and
 /// Swift's CA calls using the remote delay).
 pub fn rows_per_set(algos: &[String]) -> usize {
-    let rqd = if algos.iter().any(|a| a == "swift") { 2 } else { 0 };
+    let rqd = if algos.iter().any(|a| a == "swift") {
+        2
+    } else {
+        0
+    };
     2 * algos.len() + rqd
 }
 
