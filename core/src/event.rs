@@ -302,45 +302,54 @@ impl Decision {
     #[inline]
     pub fn enforce(&self, mss_bytes: u32, srtt_us: u32, clamp_pkts: u32) -> Enforced {
         let w_q16 = self.cwnd_bytes_q16;
-        if w_q16 == 0 {
-            return Enforced::default();
-        }
         let mss = if mss_bytes == 0 { 1 } else { mss_bytes as u64 };
-        let clamp = if clamp_pkts == 0 { 1 } else { clamp_pkts };
-        let pkt_q16 = mss << 16; // < 2^48
+        // floor(W / mss): W >> 16 whole bytes, the fraction does not change the floor.
+        let floor = (w_q16 >> 16).checked_div(mss).unwrap_or(0);
         let law = self.pacing_rate_bps;
-        if w_q16 < pkt_q16.wrapping_mul(2) && w_q16.checked_rem(pkt_q16).unwrap_or(0) != 0 {
-            // Below 2 packets, fractional: ceil(W / mss) is 1 or 2.
-            let pkts: u32 = if w_q16 < pkt_q16 { 1 } else { 2 };
-            let rate = if srtt_us == 0 {
-                if law == 0 {
-                    u64::MAX
+        if floor < 2 {
+            if w_q16 == 0 {
+                return Enforced::default(); // no state yet
+            }
+            let pkt_q16 = mss << 16; // < 2^48; floor <= 1, so floor * pkt_q16 < 2^49
+            if w_q16 != floor.wrapping_mul(pkt_q16) {
+                // Below 2 packets, fractional: ceil(W / mss) = floor + 1 (1 or 2).
+                let pkts = floor.wrapping_add(1) as u32;
+                let rate = if srtt_us == 0 {
+                    if law == 0 {
+                        u64::MAX
+                    } else {
+                        law
+                    }
                 } else {
-                    law
-                }
-            } else {
-                // W < 2^33 * 2^16 = 2^49 here, W * 10^6 < 2^69: per_us_to_per_s splits it.
-                let r = per_us_to_per_s(w_q16, srtt_us) >> 16;
-                let r = if r == 0 { 1 } else { r }; // a paced flow never reads as unpaced
-                if law != 0 && law < r {
-                    law
-                } else {
-                    r
-                }
-            };
-            return Enforced {
-                pacing_rate_bps: rate,
-                cwnd_pkts: if pkts > clamp { clamp } else { pkts },
-                _pad: 0,
-            };
+                    // W < 2^49 here: per_us_to_per_s is exact (it splits W * 10^6 >= 2^64).
+                    let r = per_us_to_per_s(w_q16, srtt_us) >> 16;
+                    let r = if r == 0 { 1 } else { r }; // a paced flow never reads as unpaced
+                    if law != 0 && law < r {
+                        law
+                    } else {
+                        r
+                    }
+                };
+                return Enforced {
+                    pacing_rate_bps: rate,
+                    cwnd_pkts: if clamp_pkts == 0 {
+                        1
+                    } else if pkts > clamp_pkts {
+                        clamp_pkts
+                    } else {
+                        pkts
+                    },
+                    _pad: 0,
+                };
+            }
         }
-        let pkts = (w_q16 >> 16).checked_div(mss).unwrap_or(0);
-        let pkts = if pkts == 0 {
+        let clamp = if clamp_pkts == 0 { 1 } else { clamp_pkts };
+        let pkts = if floor == 0 {
             1
-        } else if pkts > clamp as u64 {
+        } else if floor > clamp as u64 {
             clamp
         } else {
-            pkts as u32
+            floor as u32
         };
         let rate = if law != 0 {
             law

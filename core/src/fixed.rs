@@ -51,23 +51,12 @@ pub const MAX_MSS_BYTES: u32 = 1 << 16;
 ///
 /// The product is formed in two 64-bit halves (no `u128`, which kernel Rust cannot divide), so
 /// any inputs are safe. The fast path is one `checked_mul` and one division.
-#[inline] // the fast path, inlined: kernel builds called it out of line at every use (issue #13)
 pub fn mul_div(a: u64, b: u64, d: u64) -> u64 {
-    match a.checked_mul(b) {
-        // d == 0: a * b > 0 reads as infinite, 0 as 0
-        Some(p) => p
-            .checked_div(d)
-            .unwrap_or(if p == 0 { 0 } else { u64::MAX }),
-        None => mul_div_wide(a, b, d),
-    }
-}
-
-/// [`mul_div`] when `a * b` does not fit in 64 bits (so `a, b > 0`).
-#[cold]
-#[inline(never)]
-fn mul_div_wide(a: u64, b: u64, d: u64) -> u64 {
     if d == 0 {
-        return u64::MAX;
+        return if a == 0 || b == 0 { 0 } else { u64::MAX };
+    }
+    if let Some(p) = a.checked_mul(b) {
+        return p.checked_div(d).unwrap_or(u64::MAX); // d != 0 checked above
     }
     let (hi, lo) = mul_wide(a, b);
     if hi >= d {
