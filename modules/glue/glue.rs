@@ -47,6 +47,7 @@ macro_rules! rdcc_glue {
         const _: () = assert!(size_of::<Decision>() == 32);
         const _: () = assert!(size_of::<Enforced>() == 16);
         const _: () = assert!(size_of::<AckOut>() == 48);
+        const _: () = assert!(size_of::<AckIn>() == 80);
 
         extern "C" {
             fn rdcc_c_register() -> c_int;
@@ -275,19 +276,30 @@ macro_rules! rdcc_glue {
             e: Enforced,
         }
 
+        /// `struct rdcc_ack_in` in rdcc_glue.c: the event and what the enforcement needs from
+        /// the socket, in memory, so nothing but the two pointers lives across the law's call.
+        #[repr(C)]
+        pub struct AckIn {
+            ev: AckEvent,
+            /// `tp->srtt_us >> 3`, µs.
+            srtt_us: u32,
+            /// `tp->snd_cwnd_clamp`, packets.
+            clamp_pkts: u32,
+        }
+
         /// One ACK: the law's decision and, in the same call, its enforcement
-        /// (`Decision::enforce` with the socket's smoothed RTT `srtt_us` in µs and
-        /// `snd_cwnd_clamp`), so the C side only stores the result (issue #13).
+        /// (`Decision::enforce` with the socket's smoothed RTT and `snd_cwnd_clamp`), so the C
+        /// side only stores the result (issue #13).
         ///
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `inp` a valid input; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, srtt_us: u32, clamp: u32, out: *mut AckOut) {
+        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, inp: *const AckIn, out: *mut AckOut) {
             // SAFETY: caller contract (`out` is valid for writes and aliases nothing else).
-            let (p, s, ev, out) = unsafe { (params(p), state(st), &*ev, &mut *out) };
+            let (p, s, inp, out) = unsafe { (params(p), state(st), &*inp, &mut *out) };
             // Written in place, field by field: no copy of a whole AckOut through the stack.
-            out.d = <$law as Controller>::on_ack(p, s, ev);
-            out.e = out.d.enforce(ev.mss_bytes, srtt_us, clamp);
+            out.d = <$law as Controller>::on_ack(p, s, &inp.ev);
+            out.e = out.d.enforce(inp.ev.mss_bytes, inp.srtt_us, inp.clamp_pkts);
         }
 
         /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see

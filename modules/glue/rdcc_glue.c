@@ -75,8 +75,17 @@ struct rdcc_ack_out {
 };
 static_assert(sizeof(struct rdcc_ack_out) == 48);
 
-void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_event *ev, u32 srtt_us,
-		    u32 clamp, struct rdcc_ack_out *out);
+/* The event and what the enforcement needs from the socket (in memory, not in registers that
+ * would have to survive the law's call). */
+struct rdcc_ack_in {
+	struct rdcc_ack_event ev;
+	u32 srtt_us;		/* tp->srtt_us >> 3 */
+	u32 clamp_pkts;		/* tp->snd_cwnd_clamp */
+};
+static_assert(sizeof(struct rdcc_ack_in) == 80);
+
+void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_in *in,
+		    struct rdcc_ack_out *out);
 void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
 		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
@@ -323,36 +332,41 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
 	/* delivered_bytes and inflight_bytes stay 0: no law reads them (event.rs; issue #13). */
-	struct rdcc_ack_event ev = {
-		.now_ns = tp->tcp_clock_cache,
-		.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
-		.mss_bytes = mss,
-		.snd_una = tp->snd_una,
-		.snd_nxt = tp->snd_nxt,
+	struct rdcc_ack_in in = {
+		.ev = {
+			.now_ns = tp->tcp_clock_cache,
+			.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
+			.mss_bytes = mss,
+			.snd_una = tp->snd_una,
+			.snd_nxt = tp->snd_nxt,
+		},
+		.srtt_us = tp->srtt_us >> 3,
+		.clamp_pkts = tp->snd_cwnd_clamp,
 	};
+	struct rdcc_ack_event *ev = &in.ev;
 
 	/* rs->rtt_us: µs RTT of the most recently sent newly (s)acked skb, -1 when none (Karn). */
 	if (rs->rtt_us > 0) {
-		ev.rtt_ns = (u64)rs->rtt_us * NSEC_PER_USEC;
-		ev.flags |= RDCC_ACK_HAS_RTT;
+		ev->rtt_ns = (u64)rs->rtt_us * NSEC_PER_USEC;
+		ev->flags |= RDCC_ACK_HAS_RTT;
 	}
 	if (rs->is_app_limited)
-		ev.flags |= RDCC_ACK_APP_LIMITED;
+		ev->flags |= RDCC_ACK_APP_LIMITED;
 	if (rs->is_ack_delayed)
-		ev.flags |= RDCC_ACK_DELAYED;
+		ev->flags |= RDCC_ACK_DELAYED;
 	if (rs->delivered_ce > 0)
-		ev.flags |= RDCC_ACK_ECE;
+		ev->flags |= RDCC_ACK_ECE;
 	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
-		ev.flags |= RDCC_ACK_IN_RECOVERY;
+		ev->flags |= RDCC_ACK_IN_RECOVERY;
 #ifdef RDCC_REMOTE_DELAY
 	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
-	rdcc_rqd_take(sk, ack, flag, &ev);
+	rdcc_rqd_take(sk, ack, flag, ev);
 #endif
 
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
-		rdcc_rs_on_ack(p, rdcc_state(sk), &ev, tp->srtt_us >> 3, tp->snd_cwnd_clamp, &out);
+		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #ifdef RDCC_REMOTE_DELAY
 		rdcc_rqd_account(&out.d);
 #endif
@@ -363,7 +377,7 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
 			tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
 						   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
-		rdcc_trace(p, sk, &out.d, ev.rtt_ns);
+		rdcc_trace(p, sk, &out.d, ev->rtt_ns);
 	}
 	rcu_read_unlock();
 }
