@@ -45,11 +45,14 @@ pub struct AckEvent {
     /// `ACK_HAS_REMOTE_DELAY`. Untrusted: may exceed the RTT.
     pub remote_delay_ns: u64,
     /// Cumulative bytes delivered (acked or sacked) on this connection, wrapping. Lets a law
-    /// detect rounds BBR-style and measure delivery rate.
+    /// detect rounds BBR-style and measure delivery rate. No law reads it today, and the kernel
+    /// glue leaves it 0 (a multiplication per ACK saved, issue #13): a law that starts reading
+    /// it must have `rdcc_cong_control` fill it again.
     pub delivered_bytes: u64,
     /// Bytes newly acknowledged or selectively acknowledged by this ACK.
     pub acked_bytes: u32,
-    /// Bytes in flight after this ACK was processed.
+    /// Bytes in flight after this ACK was processed. Not read by any law and left 0 by the
+    /// kernel glue, as `delivered_bytes`.
     pub inflight_bytes: u32,
     /// Current sender MSS, bytes. Zero or absurd values are clamped by the law.
     pub mss_bytes: u32,
@@ -238,6 +241,132 @@ impl Decision {
     }
 }
 
+/// What a host enforces for a [`Decision`] ([`Decision::enforce`]): the window in whole
+/// packets and the pacing rate. `#[repr(C)]`: the kernel glue receives it from the trampolines
+/// (`struct rdcc_enforced` in `modules/glue/rdcc_abi.h`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Enforced {
+    /// Pacing rate to set, bytes per second (`u64::MAX` = unlimited). The host still caps it
+    /// with its own limit (Linux: `sk_max_pacing_rate`).
+    pub pacing_rate_bps: u64,
+    /// Window to set, whole packets, in `[1, clamp]`; 0 = leave the host's window and rate
+    /// alone (the law has no state yet: `cwnd_bytes_q16 == 0`).
+    pub cwnd_pkts: u32,
+    /// Explicit padding (C layout without implicit holes).
+    pub _pad: u32,
+}
+
+/// Microseconds per second: `bytes * US_PER_S / srtt_us` is a rate in bytes per second.
+const US_PER_S: u64 = 1_000_000;
+
+/// `floor(a * US_PER_S / d)` for `d > 0`, saturating at `u64::MAX`. One multiplication and one
+/// division when `a * 10^6` fits in 64 bits (every window a law can output: at most 2^37 bytes
+/// doubled, times 2^20); otherwise split as `(a / d) * 10^6 + (a % d) * 10^6 / d`, still exact:
+/// the remainder is below `d < 2^32`, so its product stays below 2^52.
+fn per_us_to_per_s(a: u64, d: u32) -> u64 {
+    let d = d as u64;
+    match a.checked_mul(US_PER_S) {
+        Some(p) => p.checked_div(d).unwrap_or(u64::MAX),
+        None => {
+            let q = a.checked_div(d).unwrap_or(u64::MAX);
+            let r = a.checked_rem(d).unwrap_or(0);
+            q.saturating_mul(US_PER_S)
+                .saturating_add(r.wrapping_mul(US_PER_S).checked_div(d).unwrap_or(0))
+        }
+    }
+}
+
+impl Decision {
+    /// The window and pacing rate a host sets for this decision (ARCHITECTURE.md,
+    /// "Enforcement"; the kernel glue and the simulator follow the same rule):
+    ///
+    /// - `cwnd_bytes_q16 == 0` (no state yet): `cwnd_pkts = 0`, leave the host's values.
+    /// - A window `W` below 2 packets that is not a whole number of packets (issue #12 item 3):
+    ///   `ceil(W / mss)` packets (1 or 2), paced at `W / srtt`, never above the law's own rate
+    ///   when it has one. Flooring `1.84` packets to 1 would send one packet per RTT, less than
+    ///   `0.99` packets (which pacing realises); the ceiling lets the second packet go and the
+    ///   pacing rate holds the average at `W` per RTT. Without an RTT estimate
+    ///   (`srtt_us == 0`) the law's rate, or none (unlimited), as below.
+    /// - Otherwise `floor(W / mss)` packets in `[1, clamp]` and the law's pacing rate; a law
+    ///   that does not pace (rate 0) gets `2 * cwnd * mss / srtt` (the kernel's own default in
+    ///   slow start; unlimited without an RTT estimate), which does not bind but keeps TSO
+    ///   bursts near 1 ms of that rate.
+    ///
+    /// `mss_bytes` 0 is treated as 1, `clamp_pkts` 0 as 1. `srtt_us` is the host's smoothed
+    /// RTT in µs (Linux: `tp->srtt_us >> 3`).
+    ///
+    /// Range: on the sub-2-packet path `W < 2 * mss * 2^16 <= 2^49`, so `W * 10^6` exceeds
+    /// 2^64 only for an MSS above 2^27 bytes; [`per_us_to_per_s`] is exact either way, and
+    /// `>> 16` turns bytes Q16 per second into bytes per second (rounded down, at least 1).
+    #[inline]
+    pub fn enforce(&self, mss_bytes: u32, srtt_us: u32, clamp_pkts: u32) -> Enforced {
+        let w_q16 = self.cwnd_bytes_q16;
+        let mss = if mss_bytes == 0 { 1 } else { mss_bytes as u64 };
+        // floor(W / mss): W >> 16 whole bytes, the fraction does not change the floor.
+        let floor = (w_q16 >> 16).checked_div(mss).unwrap_or(0);
+        let law = self.pacing_rate_bps;
+        if floor < 2 {
+            if w_q16 == 0 {
+                return Enforced::default(); // no state yet
+            }
+            let pkt_q16 = mss << 16; // < 2^48; floor <= 1, so floor * pkt_q16 < 2^49
+            if w_q16 != floor.wrapping_mul(pkt_q16) {
+                // Below 2 packets, fractional: ceil(W / mss) = floor + 1 (1 or 2).
+                let pkts = floor.wrapping_add(1) as u32;
+                let rate = if srtt_us == 0 {
+                    if law == 0 {
+                        u64::MAX
+                    } else {
+                        law
+                    }
+                } else {
+                    // W < 2^49 here: per_us_to_per_s is exact (it splits W * 10^6 >= 2^64).
+                    let r = per_us_to_per_s(w_q16, srtt_us) >> 16;
+                    let r = if r == 0 { 1 } else { r }; // a paced flow never reads as unpaced
+                    if law != 0 && law < r {
+                        law
+                    } else {
+                        r
+                    }
+                };
+                return Enforced {
+                    pacing_rate_bps: rate,
+                    cwnd_pkts: if clamp_pkts == 0 {
+                        1
+                    } else if pkts > clamp_pkts {
+                        clamp_pkts
+                    } else {
+                        pkts
+                    },
+                    _pad: 0,
+                };
+            }
+        }
+        let clamp = if clamp_pkts == 0 { 1 } else { clamp_pkts };
+        let pkts = if floor == 0 {
+            1
+        } else if floor > clamp as u64 {
+            clamp
+        } else {
+            floor as u32
+        };
+        let rate = if law != 0 {
+            law
+        } else if srtt_us == 0 {
+            u64::MAX
+        } else {
+            // 2 * pkts * mss <= 2 * 2^32 * 2^32 saturates only for absurd inputs.
+            per_us_to_per_s((pkts as u64).saturating_mul(mss).saturating_mul(2), srtt_us)
+        };
+        Enforced {
+            pacing_rate_bps: rate,
+            cwnd_pkts: pkts,
+            _pad: 0,
+        }
+    }
+}
+
 /// A parameter set failed validation. `field` names the parameter; `min`/`max` give the
 /// accepted range, so a host can print "swift: base_target_ns=0 out of range [1000, 10000000]".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,6 +469,114 @@ mod tests {
             };
             assert_eq!(d.cwnd_pkts(mss), want);
         }
+    }
+
+    /// Decision::enforce, derived from the rule's text (ARCHITECTURE.md "Enforcement"), MSS
+    /// 1000 B so that packets read as thousands of bytes. Columns: window bytes Q16, law rate,
+    /// srtt µs, clamp -> packets, rate.
+    #[test]
+    fn enforce_table() {
+        const MAX: u64 = u64::MAX;
+        let b = |bytes: u64| bytes << 16;
+        let cases: &[(u64, u64, u32, u32, u32, u64)] = &[
+            (0, 0, 100, 64, 0, 0),                        // no state yet: leave the host's
+            (b(10_500), 0, 100, 64, 10, 200_000_000),     // floor 10; 2*10*1000 B / 100 µs
+            (b(10_500), 7_000, 100, 64, 10, 7_000),       // the law paces: its rate
+            (b(10_500), 0, 0, 64, 10, MAX),               // no srtt: unlimited
+            (b(1_840), 0, 100, 64, 2, 18_400_000),        // 1.84 pkts: 2, W/srtt
+            (b(990), 0, 100, 64, 1, 9_900_000),           // 0.99 pkt: 1, W/srtt
+            (b(1_500), 5_000_000, 100, 64, 2, 5_000_000), // law's rate below W/srtt: law's
+            (b(1_500), 50_000_000, 100, 64, 2, 15_000_000), // law's above: W/srtt
+            (b(1_500), 0, 0, 64, 2, MAX),                 // no srtt, unpaced: unlimited
+            (b(1_500), 7, 0, 64, 2, 7),                   // no srtt, paced: the law's
+            (b(1_500), 0, 100, 1, 1, 15_000_000),         // the clamp still holds
+            (b(1_000), 0, 100, 64, 1, 20_000_000),        // exactly 1 pkt: as before
+            (b(2_000), 0, 100, 64, 2, 40_000_000),        // exactly 2 pkts: as before
+            (b(1_999), 0, 100, 64, 2, 19_990_000),        // just below 2 pkts
+            (b(1_000) + 1, 0, 100, 64, 2, 10_000_000),    // 1/65536 B over 1 pkt
+            (b(1_000_000), 0, 100, 64, 64, 1_280_000_000), // clamp 64: 2*64*1000/100µs
+            (1, 0, 1_000_000, 64, 1, 1),                  // W/srtt rounds to 0: at least 1
+        ];
+        for &(w, law, srtt, clamp, pkts, rate) in cases {
+            let d = Decision {
+                cwnd_bytes_q16: w,
+                pacing_rate_bps: law,
+                ..Decision::default()
+            };
+            let e = d.enforce(1000, srtt, clamp);
+            assert_eq!(
+                (e.cwnd_pkts, e.pacing_rate_bps),
+                (pkts, rate),
+                "w={w} law={law} srtt={srtt} clamp={clamp}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Invariants of enforce for any input: the window is in [1, clamp] for a state; at or
+        /// above 2 packets, or on whole packets, it is Decision::cwnd_pkts clamped (the old
+        /// rule); below 2 fractional packets it is the ceiling and the rate never exceeds the
+        /// law's; a rate is never 0.
+        #[test]
+        fn enforce_invariants(w: u64, law: u64, mss: u32, srtt: u32, clamp: u32) {
+            enforce_check(w, law, mss, srtt, clamp)?;
+        }
+
+        /// The same near the 2-packet boundary (any-u64 windows rarely fall there).
+        #[test]
+        fn enforce_invariants_small_windows(
+            w in 0u64..1 << 32, law in 0u64..1 << 32, mss in 0u32..=9000, srtt: u32, clamp in 0u32..4,
+        ) {
+            enforce_check(w, law, mss, srtt, clamp)?;
+        }
+    }
+
+    fn enforce_check(
+        w: u64,
+        law: u64,
+        mss: u32,
+        srtt: u32,
+        clamp: u32,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        {
+            let d = Decision {
+                cwnd_bytes_q16: w,
+                pacing_rate_bps: law,
+                ..Decision::default()
+            };
+            let e = d.enforce(mss, srtt, clamp);
+            let clamp = clamp.max(1);
+            if w == 0 {
+                proptest::prop_assert_eq!(e, Enforced::default());
+                return Ok(());
+            }
+            proptest::prop_assert!(e.cwnd_pkts >= 1 && e.cwnd_pkts <= clamp);
+            proptest::prop_assert!(e.pacing_rate_bps >= 1);
+            let unit = (mss.max(1) as u64) << 16;
+            let fractional_below_2 = w < 2 * unit && w % unit != 0;
+            if fractional_below_2 {
+                let ceil = w.div_ceil(unit) as u32;
+                proptest::prop_assert_eq!(e.cwnd_pkts, ceil.min(clamp));
+                if law != 0 {
+                    proptest::prop_assert!(e.pacing_rate_bps <= law);
+                }
+                if srtt != 0 {
+                    let exact = (w as u128 * 1_000_000 / srtt as u128) >> 16;
+                    let want = (exact.max(1) as u64).min(if law == 0 { u64::MAX } else { law });
+                    proptest::prop_assert_eq!(e.pacing_rate_bps, want);
+                }
+            } else {
+                proptest::prop_assert_eq!(e.cwnd_pkts, d.cwnd_pkts(mss).min(clamp));
+                if law != 0 {
+                    proptest::prop_assert_eq!(e.pacing_rate_bps, law);
+                } else if srtt != 0 {
+                    let bytes = 2u128 * e.cwnd_pkts as u128 * mss.max(1) as u128;
+                    let want = (bytes * 1_000_000 / srtt as u128).min(u64::MAX as u128) as u64;
+                    proptest::prop_assert_eq!(e.pacing_rate_bps, want);
+                }
+            }
+        }
+        Ok(())
     }
 
     #[test]

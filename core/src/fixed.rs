@@ -118,23 +118,69 @@ pub fn div_or_max(a: u64, b: u64) -> u64 {
         .unwrap_or(if a == 0 { 0 } else { u64::MAX })
 }
 
+/// `ISQRT_SEED[t] = floor(sqrt(t) * 16) = floor(sqrt(256 t))` for `t < 256`: the seed of
+/// [`isqrt`]. At most `floor(16 sqrt(255)) = 255`, so `u8` would do; `u16` keeps the shift
+/// below simple. The test `isqrt_seed_table` recomputes every entry bit by bit.
+#[rustfmt::skip]
+const ISQRT_SEED: [u16; 256] = [
+    0, 16, 22, 27, 32, 35, 39, 42, 45, 48, 50, 53, 55, 57, 59, 61,
+    64, 65, 67, 69, 71, 73, 75, 76, 78, 80, 81, 83, 84, 86, 87, 89,
+    90, 91, 93, 94, 96, 97, 98, 99, 101, 102, 103, 104, 106, 107, 108, 109,
+    110, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126,
+    128, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142,
+    143, 144, 144, 145, 146, 147, 148, 149, 150, 150, 151, 152, 153, 154, 155, 155,
+    156, 157, 158, 159, 160, 160, 161, 162, 163, 163, 164, 165, 166, 167, 167, 168,
+    169, 170, 170, 171, 172, 173, 173, 174, 175, 176, 176, 177, 178, 178, 179, 180,
+    181, 181, 182, 183, 183, 184, 185, 185, 186, 187, 187, 188, 189, 189, 190, 191,
+    192, 192, 193, 193, 194, 195, 195, 196, 197, 197, 198, 199, 199, 200, 201, 201,
+    202, 203, 203, 204, 204, 205, 206, 206, 207, 208, 208, 209, 209, 210, 211, 211,
+    212, 212, 213, 214, 214, 215, 215, 216, 217, 217, 218, 218, 219, 219, 220, 221,
+    221, 222, 222, 223, 224, 224, 225, 225, 226, 226, 227, 227, 228, 229, 229, 230,
+    230, 231, 231, 232, 232, 233, 234, 234, 235, 235, 236, 236, 237, 237, 238, 238,
+    239, 240, 240, 241, 241, 242, 242, 243, 243, 244, 244, 245, 245, 246, 246, 247,
+    247, 248, 248, 249, 249, 250, 250, 251, 251, 252, 252, 253, 253, 254, 254, 255,
+];
+
 /// Integer square root, rounded down (`isqrt(u64::MAX) = 2^32 - 1`): Newton's iteration
-/// `x' = (x + v/x) / 2` from `x0 = 2^ceil(bits(v)/2)`, a power of two at least `sqrt(v)` and at
-/// most twice it. From any start at or above `floor(sqrt(v))` the iterates fall strictly until
-/// they reach `floor(sqrt(v))`, where the next one is not smaller: that is the stop. Starting
-/// within a factor 2 the error squares each step, so at most 6 divisions for 64-bit inputs
-/// (5 for the 45-bit values Swift's flow scaling takes), instead of the bitwise method's up to
-/// 31 + 32 iterations (issue #13; core/tests/isqrt.rs checks it against that method).
+/// `x' = (x + v/x) / 2` from a seed read off a 256-entry table by the leading 7-8 bits of `v`.
+///
+/// Seed: `v = t * 4^k + rest` with `t = v >> 2k` in `[64, 256)` (or `k = 0`, `t = v` for
+/// `v < 256`), and `a = floor(floor(16 sqrt(t)) * 2^k / 16)`: at least 1, and for `k >= 4`
+/// (`v >= 2^14`) below `sqrt(v)` by less than `1/128` (the table's floor) plus `sqrt(1 + 1/64)
+/// - 1 < 0.8 %` (the bits dropped from `v`). The first step from any `a >= 1` gives
+/// `x1 = floor((a + floor(v/a)) / 2) >= floor(sqrt(v))` (the integer arithmetic-geometric mean
+/// bound), with a relative error of about `e^2 / 2` for a seed error `e`: below 1e-4 here.
+/// From any start at or above `floor(sqrt(v))` the iterates fall strictly until they reach
+/// `floor(sqrt(v))`, where the next one is not smaller: that is the stop. So 3 or 4 divisions
+/// (the first step, one or two more, the stop check) instead of up to 6 from a power-of-two
+/// seed (issue #13; core/tests/isqrt.rs checks it against the bitwise method).
 /// `u64::isqrt` is only stable from Rust 1.84, newer than the kernel's minimum.
 ///
-/// Overflow: `x <= 2^32` and, once `x >= sqrt(v)`, `v / x <= sqrt(v) < 2^32`, so `x + v / x`
-/// stays below 2^33; the divisor is never 0 (`x >= 1`).
+/// Overflow: `a <= 255 * 2^28 / 16 < 2^32` and `a >= sqrt(v) / 2` (`a >= 1` for `v < 2^14`),
+/// so `a + v / a <= 2^32 + 2 * 2^32`; once `x >= floor(sqrt(v))` the iterates stay at most
+/// `x1 < 2^34` and `v / x <= 2^32`: every sum is far below 2^64. The divisor is never 0 (`a >=
+/// 1`, and `x >= floor(sqrt(v)) >= 1` for `v >= 2`).
 pub fn isqrt(v: u64) -> u64 {
     if v < 2 {
         return v;
     }
     let bits = 64u32.wrapping_sub(v.leading_zeros()); // 2..=64 since v >= 2
-    let mut x: u64 = 1u64 << (bits.wrapping_add(1) >> 1); // <= 2^32
+                                                      // k = half the even shift that leaves 7 or 8 leading bits (0 for v < 256).
+    let k = if bits > 8 {
+        bits.wrapping_sub(7) >> 1
+    } else {
+        0
+    }; // <= 28
+    let t = (v >> k.wrapping_mul(2)) as usize; // < 256
+    let seed = *ISQRT_SEED.get(t).unwrap_or(&255) as u64; // 16 sqrt(t) >= 16 sqrt(2) > 22
+    newton_sqrt(v, (seed << k) >> 4) // seed << k >> 4 >= 1
+}
+
+/// `floor(sqrt(v))` by Newton's iteration from a seed `a` in `[1, 2^32]` (see [`isqrt`]: the
+/// first step lands at or above the root, the rest fall to it). `v >= 2`.
+fn newton_sqrt(v: u64, a: u64) -> u64 {
+    let a = if a == 0 { 1 } else { a };
+    let mut x = a.wrapping_add(v.checked_div(a).unwrap_or(0)) >> 1; // >= floor(sqrt(v))
     loop {
         let y = x.wrapping_add(v.checked_div(x).unwrap_or(0)) >> 1; // x >= 1
         if y >= x {
@@ -142,6 +188,24 @@ pub fn isqrt(v: u64) -> u64 {
         }
         x = y;
     }
+}
+
+/// `isqrt(v)` when a nearby root is known: `guess` is returned as is when it is
+/// `floor(sqrt(v))` (`guess^2 <= v < (guess + 1)^2`, two multiplications, no division), else
+/// it seeds Newton's iteration (close seeds need one or two divisions fewer than [`isqrt`]'s
+/// table). `guess = 0` means none. Same result as `isqrt(v)` for every input.
+///
+/// Range: the check is made only for `guess < 2^31`, so `(guess + 1)^2 <= 2^62`; larger
+/// guesses (no root of a `u64` exceeds `2^32 - 1`) go to [`isqrt`].
+pub fn isqrt_near(v: u64, guess: u64) -> u64 {
+    if v < 2 || guess == 0 || guess >= 1 << 31 {
+        return isqrt(v);
+    }
+    let next = guess.wrapping_add(1);
+    if guess.wrapping_mul(guess) <= v && next.wrapping_mul(next) > v {
+        return guess;
+    }
+    newton_sqrt(v, guess)
 }
 
 /// Exponentially weighted moving average with the weight of the *new* sample in Q16:
@@ -239,6 +303,22 @@ mod tests {
         ];
         for &(a, b, d, want) in cases {
             assert_eq!(mul_div(a, b, d), want, "mul_div({a}, {b}, {d})");
+        }
+    }
+
+    #[test]
+    fn isqrt_seed_table() {
+        for (t, &seed) in ISQRT_SEED.iter().enumerate() {
+            // floor(sqrt(256 t)) by the bitwise method, independent of isqrt
+            let v = 256 * t as u64;
+            let mut root = 0u64;
+            for b in (0..9).rev() {
+                let trial = root | (1 << b);
+                if trial * trial <= v {
+                    root = trial;
+                }
+            }
+            assert_eq!(seed as u64, root, "t = {t}");
         }
     }
 

@@ -43,8 +43,8 @@ use super::event::{
     DEC_REMOTE_CLAMPED, DEC_REMOTE_USED, REP_HAS_ENDPOINT,
 };
 use super::fixed::{
-    clamp, ewma, isqrt, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES, MAX_RATE_BPS,
-    NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
+    clamp, ewma, isqrt_near, mul_div, mul_q16, MAX_CWND_PKTS, MAX_DELAY_NS, MAX_MSS_BYTES,
+    MAX_RATE_BPS, NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT, Q16_ONE,
 };
 
 /// Largest window any configuration may use, packets in Q20 (`MAX_CWND_PKTS` packets = 2^40).
@@ -313,17 +313,30 @@ impl Params {
 /// shifted value is at most 2^60; the result is at most 2^30 (w = 2^-20 packet). `w_q20 = 0`
 /// gives `u64::MAX`.
 pub fn inv_sqrt_q20(w_q20: u64) -> u64 {
+    inv_sqrt_near_q20(w_q20, &mut 0)
+}
+
+/// [`inv_sqrt_q20`] with a known root: `*root` is a guess for `isqrt(w << 20)` (0 = none, see
+/// [`isqrt_near`]) and receives the root. Same result for every guess.
+fn inv_sqrt_near_q20(w_q20: u64, root: &mut u64) -> u64 {
     let w = if w_q20 > MAX_CWND_Q20 {
         MAX_CWND_Q20
     } else {
         w_q20
     };
-    mul_div(1 << 40, 1, isqrt(w << PKT_Q20_SHIFT))
+    *root = isqrt_near(w << PKT_Q20_SHIFT, *root);
+    mul_div(1 << 40, 1, *root)
 }
 
 /// Flow-based scaling term of the fabric target, ns (§3.5, reconstructed in spec §2.4(a)):
 /// `clamp(fs_alpha/sqrt(fcwnd) + fs_beta, 0, fs_range)`.
 pub fn flow_scaling_ns(p: &Params, fcwnd_q20: u64) -> u64 {
+    flow_scaling_near_ns(p, fcwnd_q20, &mut 0)
+}
+
+/// [`flow_scaling_ns`] with a guess of the window's root (see [`inv_sqrt_near_q20`]); `*root`
+/// is left alone when the window is outside the scaling range (no root taken).
+fn flow_scaling_near_ns(p: &Params, fcwnd_q20: u64, root: &mut u64) -> u64 {
     let range = p.cfg.fs_range_ns;
     if range == 0 || fcwnd_q20 >= p.cfg.fs_max_cwnd_pkts_q20 {
         return 0;
@@ -332,7 +345,7 @@ pub fn flow_scaling_ns(p: &Params, fcwnd_q20: u64) -> u64 {
         return range;
     }
     // fs_min < fcwnd < fs_max, so inv_max <= inv <= inv_min and the ratio is in [0, 1].
-    let inv = inv_sqrt_q20(fcwnd_q20);
+    let inv = inv_sqrt_near_q20(fcwnd_q20, root);
     let num = inv.saturating_sub(p.inv_sqrt_fs_max_q20);
     let den = p.inv_sqrt_fs_min_q20.saturating_sub(p.inv_sqrt_fs_max_q20);
     let extra = mul_div(range, num, den);
@@ -346,10 +359,28 @@ pub fn flow_scaling_ns(p: &Params, fcwnd_q20: u64) -> u64 {
 /// Fabric target delay, ns (§3.5): `base_target + hops * h + flow_scaling(fcwnd)`.
 /// At most 10 ms + 255 ms + 10 ms, far from overflow.
 pub fn target_delay_ns(p: &Params, fcwnd_q20: u64, hops: u8) -> u64 {
+    target_delay_near_ns(p, fcwnd_q20, hops, &mut 0)
+}
+
+/// [`target_delay_ns`] with a guess of `isqrt(fcwnd_q20 << 20)` in `*root` (0 = none), which
+/// receives the root when one is taken: the same target, with no division for the root when
+/// the guess is it (issue #13).
+fn target_delay_near_ns(p: &Params, fcwnd_q20: u64, hops: u8, root: &mut u64) -> u64 {
     p.cfg
         .base_target_ns
         .saturating_add(p.cfg.per_hop_ns.saturating_mul(hops as u64)) // §3.5 topology scaling
-        .saturating_add(flow_scaling_ns(p, fcwnd_q20)) // §3.5 flow scaling
+        .saturating_add(flow_scaling_near_ns(p, fcwnd_q20, root)) // §3.5 flow scaling
+}
+
+/// The fabric target for `s.fcwnd_q20` and `s.hops`, using and refreshing the state's cached
+/// root of the window ([`State::root_hint`]): the decision of one ACK takes the root of the
+/// window it leaves, and the next ACK's target is for that same window, so the root is found
+/// by two multiplications instead of a square root.
+fn target_cached_ns(p: &Params, s: &mut State) -> u64 {
+    let mut root = s.root_hint();
+    let t = target_delay_near_ns(p, s.fcwnd_q20, s.hops, &mut root);
+    s.set_root_hint(root);
+    t
 }
 
 /// Multiplicative-decrease factor, Q16 (Alg. 1 line 12, Snyder & Lebeck Eq. 1 with the floor
@@ -457,8 +488,12 @@ pub struct State {
     t_last_decrease_f_ns: u64,
     /// Time of the last endpoint-window decrease, ns.
     t_last_decrease_e_ns: u64,
-    /// Latest RTT sample, ns (0 = none yet).
-    rtt_ns: u64,
+    /// Latest RTT sample, ns (0 = none yet), in bits 0..34 (`RTT_MASK`: samples are clamped to
+    /// `MAX_DELAY_NS` = 10^10 < 2^34), and in bits 34..64 a cached `isqrt(w << 20)` of a
+    /// recent fabric window `w` (0 = none): a hint only, checked before use, so any value is
+    /// valid (issue #13: the 72-byte budget has no other room for it). Accessors:
+    /// [`State::rtt_ns`], [`State::root_hint`].
+    rtt_root: u64,
     /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`).
     endpoint_delay_ewma_ns: u64,
     /// Fabric window before the first loss reaction of the open loss episode.
@@ -484,7 +519,27 @@ pub struct State {
 
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
 
+/// Bits of `State::rtt_root` that hold the RTT (the rest hold the root hint).
+const RTT_BITS: u32 = 34;
+const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
+const _: () = assert!(MAX_DELAY_NS <= RTT_MASK);
+/// Largest root hint that fits the 30 remaining bits.
+const ROOT_HINT_MAX: u64 = (1 << (64 - RTT_BITS)) - 1;
+
 impl State {
+    /// Store an RTT (at most `MAX_DELAY_NS`: callers clamp), keeping the root hint.
+    fn set_rtt_ns(&mut self, rtt_ns: u64) {
+        self.rtt_root = (self.rtt_root & !RTT_MASK) | (rtt_ns & RTT_MASK);
+    }
+    /// The cached root of a recent fabric window, 0 = none (a guess for [`isqrt_near`]).
+    fn root_hint(&self) -> u64 {
+        self.rtt_root >> RTT_BITS
+    }
+    /// Cache a root (one above 2^30 - 1, a window beyond 2^20 packets, is not cached).
+    fn set_root_hint(&mut self, root: u64) {
+        let r = if root > ROOT_HINT_MAX { 0 } else { root };
+        self.rtt_root = (r << RTT_BITS) | (self.rtt_root & RTT_MASK);
+    }
     /// Has the state been initialised (by `init` or lazily)?
     pub fn initialised(&self) -> bool {
         self.flags & F_INIT != 0
@@ -499,7 +554,7 @@ impl State {
     }
     /// Latest RTT sample, ns.
     pub fn rtt_ns(&self) -> u64 {
-        self.rtt_ns
+        self.rtt_root & RTT_MASK
     }
     /// Last valid MSS seen, bytes (0 before any).
     pub fn mss_bytes(&self) -> u32 {
@@ -534,7 +589,7 @@ fn init_state(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) {
         ecwnd_q20: c.max_cwnd_pkts_q20,
         t_last_decrease_f_ns: now_ns,
         t_last_decrease_e_ns: now_ns,
-        rtt_ns: 0,
+        rtt_root: 0,
         endpoint_delay_ewma_ns: 0,
         undo_fcwnd_q20: 0,
         mss_bytes: resolve_mss(mss_bytes, 0),
@@ -654,7 +709,7 @@ fn decide_with(
     let target = decision_target(p, s, known_target);
     // Before the first RTT sample the target stands in for the RTT (it is the RTT the law aims
     // at).
-    let rtt = if s.rtt_ns == 0 { target } else { s.rtt_ns };
+    let rtt = if s.rtt_ns() == 0 { target } else { s.rtt_ns() };
     Decision {
         cwnd_bytes_q16: window_bytes_q16(w, mss_bytes),
         pacing_rate_bps: pacing_rate_bps(w, mss_bytes, rtt),
@@ -675,7 +730,7 @@ fn binds(s: &State) -> u32 {
 fn loss_reaction(p: &Params, s: &mut State, ev: &LossEvent) -> Reason {
     let now = ev.now_ns;
     let prev = s.fcwnd_q20; // Alg. 1 line 2
-    let rtt = s.rtt_ns;
+    let rtt = s.rtt_ns();
     let can_dec = can_decrease(now, &mut s.t_last_decrease_f_ns, rtt); // line 3
     if s.flags & F_UNDO_ARMED == 0 {
         s.undo_fcwnd_q20 = s.fcwnd_q20;
@@ -718,6 +773,7 @@ impl Controller for Swift {
         decide(p, s, s.mss_bytes, Reason::Init)
     }
 
+    #[inline] // one caller per kernel module (the trampoline): inlined there (issue #13)
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
         ensure_init(p, s, ev.now_ns, ev.mss_bytes);
         let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);
@@ -745,10 +801,11 @@ impl Controller for Swift {
         // Alg. 1 lines 2-3, evaluated before this ACK is processed (with the RTT known so far).
         let prev_f = s.fcwnd_q20;
         let prev_e = s.ecwnd_q20;
-        let can_f = can_decrease(now, &mut s.t_last_decrease_f_ns, s.rtt_ns) && !delayed;
-        let can_e = can_decrease(now, &mut s.t_last_decrease_e_ns, s.rtt_ns) && !delayed;
+        let rtt_before = s.rtt_ns();
+        let can_f = can_decrease(now, &mut s.t_last_decrease_f_ns, rtt_before) && !delayed;
+        let can_e = can_decrease(now, &mut s.t_last_decrease_e_ns, rtt_before) && !delayed;
         if !delayed {
-            s.rtt_ns = rtt;
+            s.set_rtt_ns(rtt); // clamped to MAX_DELAY_NS above
         }
         // §3.1/§3.3: endpoint delay = remote queuing + local Rx of the ACK; fabric delay =
         // RTT - endpoint delay. Per ACK: no remote delay means fabric-only on the
@@ -787,7 +844,7 @@ impl Controller for Swift {
         }
         let app_limited = ev.has(ACK_APP_LIMITED);
 
-        let target = target_delay_ns(p, s.fcwnd_q20, s.hops); // Alg. 1 line 5, §3.5
+        let target = target_cached_ns(p, s); // Alg. 1 line 5, §3.5 (root cached: see there)
         if delayed && fabric >= target && remote.is_none() {
             // A possibly delayed sample above target says nothing (see above): keep its acked
             // bytes for the next usable sample and hold the window.
@@ -831,7 +888,14 @@ impl Controller for Swift {
                 reason = reason_e; // the endpoint window is the binding one
             }
         }
-        decide_with(p, s, mss, reason, dflags, Some((prev_f, target)))
+        // The decision reports the target of the window it leaves; computing it here caches
+        // that window's root for the next ACK's target (target_cached_ns).
+        let target_after = if s.fcwnd_q20 == prev_f {
+            target
+        } else {
+            target_cached_ns(p, s)
+        };
+        decide_with(p, s, mss, reason, dflags, Some((s.fcwnd_q20, target_after)))
     }
 
     fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {

@@ -3,7 +3,7 @@
 //! Regenerate the assertion block with `cargo test -p rdcc-core --test abi_offsets -- --nocapture`.
 
 use core::mem::{offset_of, size_of};
-use rdcc_core::event::{AckEvent, Decision, LossEvent, Report};
+use rdcc_core::event::{AckEvent, Decision, Enforced, LossEvent, Report};
 use rdcc_core::rqd::Scan;
 
 fn layout() -> Vec<String> {
@@ -41,6 +41,7 @@ fn layout() -> Vec<String> {
         reason,
         flags
     );
+    off!(Enforced, "rdcc_enforced", pacing_rate_bps, cwnd_pkts);
     off!(
         Report,
         "rdcc_report",

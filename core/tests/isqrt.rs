@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-//! `fixed::isqrt` (Newton from a leading-zeros guess, issue #13) against the bitwise method it
+//! `fixed::isqrt` (Newton from a table seed, issue #13) and `fixed::isqrt_near` (from a
+//! caller's guess) against the bitwise method it
 //! replaced, which is kept here as the reference: exhaustive for small values, at every perfect
 //! square and its neighbours, at the extremes, and for random values of every magnitude.
 
 use proptest::prelude::*;
-use rdcc_core::fixed::isqrt;
+use rdcc_core::fixed::{isqrt, isqrt_near};
 
 /// The previous implementation (bit-by-bit, from 2^62): floor(sqrt(v)) for every u64.
 fn isqrt_bitwise(v: u64) -> u64 {
@@ -68,5 +69,40 @@ proptest! {
     fn equals_bitwise(v in any::<u64>(), shift in 0u32..64) {
         let v = v >> shift; // every magnitude, not just ~64-bit values
         prop_assert_eq!(isqrt(v), isqrt_bitwise(v));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// Any guess (none, the root, near it, far off, above any root) gives the same root.
+    #[test]
+    fn near_equals_bitwise(v in any::<u64>(), shift in 0u32..64, g in any::<u64>(), d in -3i64..=3) {
+        let v = v >> shift;
+        let r = isqrt_bitwise(v);
+        prop_assert_eq!(isqrt_near(v, 0), r);
+        prop_assert_eq!(isqrt_near(v, r), r);
+        prop_assert_eq!(isqrt_near(v, r.saturating_add_signed(d)), r);
+        prop_assert_eq!(isqrt_near(v, g >> shift), r);
+        prop_assert_eq!(isqrt_near(v, g), r);
+    }
+}
+
+#[test]
+fn near_small_values_exhaustive() {
+    for v in 0..20_000u64 {
+        let r = isqrt_bitwise(v);
+        for g in [
+            0,
+            1,
+            2,
+            r.saturating_sub(1),
+            r,
+            r + 1,
+            r * 2 + 5,
+            1 << 31,
+            u64::MAX,
+        ] {
+            assert_eq!(isqrt_near(v, g), r, "v = {v}, guess {g}");
+        }
     }
 }

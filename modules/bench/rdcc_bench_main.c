@@ -28,16 +28,34 @@
  * rdcc_apply does the equivalent work inside cong_control, so both sides pay for pacing).
  * The stream's own bookkeeping (clock, sequence numbers, RTT draw, rate sample) runs in a pass
  * without any CA call, and that pass's count is subtracted.
+ *
+ * Swift's remote delay (issue #13 item 1). tcp_swift's netfilter hook (rdcc_rqd_hook in
+ * modules/glue/rdcc_rqd.c) is found in init_net's IPv4 LOCAL_IN chain by its symbol name and
+ * called through its real entry, as nf_hook_slow calls it, on one prepared ACK skb per ACK
+ * (IPv4, timestamps, the remote-delay option of rdcc_rqd_wire.h, skb->sk = the socket as early
+ * demux sets it). The socket is ESTABLISHED for the hook's state check and not owned, as in
+ * softirq, so the hook stores into the socket's slot and cong_control takes the entry for the
+ * very segment (snd_wl1 and the TSval set as tcp_ack sets them). Two rows on the dc stream:
+ * `rqd_hook` is the hook alone per ACK; `swift+rqd` is the hook plus Swift's CA calls using
+ * the remote delay (the whole per-ACK cost of Swift with its receiver channel). Their baseline
+ * pass also writes each ACK's header fields into the skb.
  */
+#include <linux/ip.h>
+#include <linux/kallsyms.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
 #include <linux/net.h>
 #include <linux/irqflags.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <asm/msr.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+
+#include "../glue/rdcc_rqd_wire.h"
 
 static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely theta_powertcp";
 module_param_string(algos, algos, sizeof(algos), 0444);
@@ -92,6 +110,19 @@ struct bench_flow {
 	u64 now_ns;
 	u32 rng;
 	struct rate_sample rs;
+	/* remote-delay runs: the ACK skb, the hook, the peer's sequence and TSval */
+	struct sk_buff *skb;
+	const struct nf_hook_entry *hook;
+	u32 peer_seq, tsval;
+};
+
+/* What bench_run does per ACK. */
+enum bench_mode {
+	RUN_BASE,	/* the stream only */
+	RUN_CA,		/* the stream and the CA calls */
+	RUN_RQD_BASE,	/* the stream and the ACK skb's header fields */
+	RUN_RQD_HOOK,	/* ... and the remote-delay hook */
+	RUN_RQD_CA,	/* ... and the hook and the CA calls */
 };
 
 static inline u32 bench_rand(u32 *s)
@@ -135,6 +166,96 @@ static __always_inline void bench_step(struct sock *sk, const struct bench_strea
 	f->rs.last_end_seq = tp->snd_una;
 }
 
+/* Layout of the ACK skb's TCP options: NOP NOP TS(10) RQD(10) NOP NOP = 24 bytes, doff 11. */
+#define BENCH_OPT_TS	2
+#define BENCH_OPT_RQD	12
+#define BENCH_OPT_LEN	24
+
+/*
+ * The next ACK's header fields: it acknowledges the next pkts_per_ack segments (ack in
+ * (snd_una, snd_nxt], as the hook requires), carries a new TSval and a remote delay of 1-5 µs
+ * and 2 hops (TTL 62 of 64). tcp_ack, which runs between the hook and the CA calls, sets
+ * snd_wl1 to the segment's sequence and rx_opt to its timestamp: done here for the CA part.
+ */
+static __always_inline void bench_rqd_fill(struct sock *sk, const struct bench_stream *st,
+					   struct bench_flow *f)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tcphdr *th = tcp_hdr(f->skb);
+	u8 *o = (u8 *)(th + 1);
+
+	th->ack_seq = htonl(tp->snd_una + st->pkts_per_ack * BENCH_MSS);
+	th->seq = htonl(f->peer_seq);
+	f->tsval++;
+	put_unaligned_be32(f->tsval, o + BENCH_OPT_TS + 2);
+	put_unaligned_be32(1000 + bench_rand(&f->rng) % 4000, o + BENCH_OPT_RQD + 4);
+	tp->snd_wl1 = f->peer_seq;
+	tp->rx_opt.saw_tstamp = 1;
+	tp->rx_opt.rcv_tsval = f->tsval;
+}
+
+/* A pure ACK from the peer: IPv4 + TCP with timestamps and the remote-delay option. */
+static struct sk_buff *bench_rqd_skb(struct sock *sk)
+{
+	struct sk_buff *skb = alloc_skb(MAX_HEADER + 128, GFP_KERNEL);
+	struct tcphdr *th;
+	struct iphdr *iph;
+	u8 *o;
+
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_HEADER);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_TCP;
+	iph->tot_len = htons(sizeof(*iph) + sizeof(*th) + BENCH_OPT_LEN);
+	th = skb_put_zero(skb, sizeof(*th) + BENCH_OPT_LEN);
+	skb_set_transport_header(skb, sizeof(*iph));
+	th->doff = (sizeof(*th) + BENCH_OPT_LEN) / 4;
+	th->ack = 1;
+	o = (u8 *)(th + 1);
+	o[0] = TCPOPT_NOP;
+	o[1] = TCPOPT_NOP;
+	o[BENCH_OPT_TS] = TCPOPT_TIMESTAMP;
+	o[BENCH_OPT_TS + 1] = TCPOLEN_TIMESTAMP;
+	o[BENCH_OPT_RQD] = RDCC_RQD_KIND;
+	o[BENCH_OPT_RQD + 1] = RDCC_RQD_LEN;
+	put_unaligned_be16(RDCC_RQD_EXID, o + BENCH_OPT_RQD + 2);
+	o[BENCH_OPT_RQD + 8] = 62;	/* TTL as received: 2 hops from 64 */
+	o[BENCH_OPT_RQD + 9] = RDCC_RQD_VERSION << 4 | RDCC_RQD_SRC_TCP;
+	o[22] = TCPOPT_NOP;
+	o[23] = TCPOPT_NOP;
+	skb->protocol = htons(ETH_P_IP);
+	skb->sk = sk;	/* as early demux sets it; cleared before the free (no destructor) */
+	return skb;
+}
+
+/*
+ * tcp_swift's remote-delay hook in init_net's IPv4 LOCAL_IN chain, by the name of its function
+ * ("rdcc_rqd_hook [tcp_swift]"); NULL when it is not there. The module stays loaded while the
+ * bench runs (the bench's socket holds a reference to it).
+ */
+static const struct nf_hook_entry *bench_rqd_hook(void)
+{
+	const struct nf_hook_entries *e;
+	const struct nf_hook_entry *found = NULL;
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	rcu_read_lock();
+	e = rcu_dereference(init_net.nf.hooks_ipv4[NF_INET_LOCAL_IN]);
+	for (i = 0; e && i < e->num_hook_entries; i++) {
+		sprint_symbol_no_offset(name, (unsigned long)e->hooks[i].hook);
+		if (!strcmp(name, "rdcc_rqd_hook [tcp_swift]"))
+			found = &e->hooks[i];
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /* tcp_update_pacing_rate (net/ipv4/tcp_input.c, 6.12), static there. */
 static __always_inline void bench_pacing_rate(struct sock *sk)
 {
@@ -175,10 +296,12 @@ static __always_inline void bench_ack(struct sock *sk, const struct tcp_congesti
 	}
 }
 
-/* Run `n` ACKs; with `timed`, return the instructions they took (ktime under icount). */
+/* Run `n` ACKs in `mode`; return the instructions they took (ktime under icount). */
 static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *ca,
-			      const struct bench_stream *st, struct bench_flow *f, u32 n)
+			      const struct bench_stream *st, struct bench_flow *f, u32 n,
+			      enum bench_mode mode)
 {
+	struct nf_hook_state hs = { .hook = NF_INET_LOCAL_IN, .pf = NFPROTO_IPV4, .net = &init_net };
 	u64 total = 0;
 	u32 done = 0;
 
@@ -187,21 +310,52 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 		unsigned long flags;
 		u64 t0, t1;
 
+		/* nf_hook_slow calls hooks under rcu_read_lock (the entry stays valid anyway: the
+		 * socket holds tcp_swift). */
+		rcu_read_lock();
 		local_irq_save(flags);
 		t0 = bench_now();
-		if (ca) {
-			for (i = 0; i < k; i++) {
-				bench_step(sk, st, f);
-				bench_ack(sk, ca, st, f);
-			}
-		} else {
+		switch (mode) {
+		case RUN_BASE:
 			for (i = 0; i < k; i++) {
 				bench_step(sk, st, f);
 				barrier();
 			}
+			break;
+		case RUN_CA:
+			for (i = 0; i < k; i++) {
+				bench_step(sk, st, f);
+				bench_ack(sk, ca, st, f);
+			}
+			break;
+		case RUN_RQD_BASE:
+			for (i = 0; i < k; i++) {
+				bench_rqd_fill(sk, st, f);
+				barrier();
+				bench_step(sk, st, f);
+				barrier();
+			}
+			break;
+		case RUN_RQD_HOOK:
+			for (i = 0; i < k; i++) {
+				bench_rqd_fill(sk, st, f);
+				f->hook->hook(f->hook->priv, f->skb, &hs);
+				bench_step(sk, st, f);
+				barrier();
+			}
+			break;
+		case RUN_RQD_CA:
+			for (i = 0; i < k; i++) {
+				bench_rqd_fill(sk, st, f);
+				f->hook->hook(f->hook->priv, f->skb, &hs);
+				bench_step(sk, st, f);
+				bench_ack(sk, ca, st, f);
+			}
+			break;
 		}
 		t1 = bench_now();
 		local_irq_restore(flags);
+		rcu_read_unlock();
 		total += t1 - t0;
 		done += k;
 	}
@@ -253,24 +407,51 @@ static int bench_socket(const char *name, const struct bench_stream *st, struct 
 	return 0;
 }
 
-/* Instructions of `n` ACKs of `st` (stream bookkeeping included) on `name`, or of the stream
- * alone when name is NULL; the same warm-up precedes the timed part in both. */
-static int bench_measure(const char *name, const struct bench_stream *st, u32 n, u64 *insns,
-			 u32 *cwnd_end)
+/* Instructions of `n` ACKs of `st` (stream bookkeeping included) on `name` in `mode`, or of
+ * the stream alone when name is NULL; the same warm-up precedes the timed part in both. The
+ * remote-delay modes need Swift's hook (-ENOENT without it) and run with the socket
+ * ESTABLISHED and not owned, as the hook sees it in softirq. */
+static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
+			 enum bench_mode mode, u64 *insns, u32 *cwnd_end)
 {
-	struct bench_flow f = { .now_ns = 1000000, .rng = 2463534242U };
+	struct bench_flow f = { .now_ns = 1000000, .rng = 2463534242U, .peer_seq = 7,
+				.tsval = 1000 };
+	bool rqd = mode >= RUN_RQD_BASE;
 	const struct tcp_congestion_ops *ca;
 	struct socket *sock;
-	int err = bench_socket(name, st, &sock);
+	struct sock *sk;
+	int err;
 
+	if (rqd) {
+		f.hook = bench_rqd_hook();
+		if (!f.hook)
+			return -ENOENT;
+	}
+	err = bench_socket(name, st, &sock);
 	if (err)
 		return err;
-	lock_sock(sock->sk);
-	ca = name ? inet_csk(sock->sk)->icsk_ca_ops : NULL;
-	bench_run(sock->sk, ca, st, &f, n);
-	*insns = bench_run(sock->sk, ca, st, &f, n);
-	*cwnd_end = tcp_snd_cwnd(tcp_sk(sock->sk));
-	release_sock(sock->sk);
+	sk = sock->sk;
+	if (rqd) {
+		f.skb = bench_rqd_skb(sk);
+		if (!f.skb) {
+			sock_release(sock);
+			return -ENOMEM;
+		}
+		sk->sk_state = TCP_ESTABLISHED;	/* never hashed: nothing else sees it */
+	} else {
+		lock_sock(sk);
+	}
+	ca = name ? inet_csk(sk)->icsk_ca_ops : NULL;
+	bench_run(sk, ca, st, &f, n, mode);
+	*insns = bench_run(sk, ca, st, &f, n, mode);
+	*cwnd_end = tcp_snd_cwnd(tcp_sk(sk));
+	if (rqd) {
+		sk->sk_state = TCP_CLOSE;
+		f.skb->sk = NULL;
+		kfree_skb(f.skb);
+	} else {
+		release_sock(sk);
+	}
 	sock_release(sock);
 	return 0;
 }
@@ -287,6 +468,31 @@ static noinline u64 bench_check(u32 iters)
 	t1 = bench_now();
 	local_irq_restore(flags);
 	return t1 - t0;
+}
+
+/* The remote-delay rows of a stream (see the top of this file): `rqd_hook`, `swift+rqd`. */
+static void bench_rqd_rows(const struct bench_stream *st)
+{
+	static const struct { const char *row; enum bench_mode mode; } rows[] = {
+		{ "rqd_hook", RUN_RQD_HOOK },
+		{ "swift+rqd", RUN_RQD_CA },
+	};
+	u64 base, t;
+	unsigned int i;
+	u32 cw;
+	int err = bench_measure("swift", st, acks, RUN_RQD_BASE, &base, &cw);
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		if (!err)
+			err = bench_measure("swift", st, acks, rows[i].mode, &t, &cw);
+		if (err) {
+			pr_info("RDCC-BENCH-ERROR stream=%s algo=%s err=%d\n", st->name, rows[i].row,
+				err);
+			continue;
+		}
+		pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
+			tag, st->name, rows[i].row, acks, t, base, cw);
+	}
 }
 
 static int __init rdcc_bench_init(void)
@@ -315,7 +521,7 @@ static int __init rdcc_bench_init(void)
 		const struct bench_stream *st = &streams[s];
 		u64 base;
 		u32 cw;
-		int err = bench_measure(NULL, st, acks, &base, &cw);
+		int err = bench_measure(NULL, st, acks, RUN_BASE, &base, &cw);
 
 		if (err) {
 			pr_err("RDCC-BENCH-ERROR stream=%s socket: %d\n", st->name, err);
@@ -329,7 +535,7 @@ static int __init rdcc_bench_init(void)
 
 			if (!*name)
 				continue;
-			err = bench_measure(name, st, acks, &t, &cw);
+			err = bench_measure(name, st, acks, RUN_CA, &t, &cw);
 			if (err) {
 				pr_info("RDCC-BENCH-ERROR stream=%s algo=%s err=%d\n", st->name, name,
 					err);
@@ -337,6 +543,8 @@ static int __init rdcc_bench_init(void)
 			}
 			pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
 				tag, st->name, name, acks, t, base, cw);
+			if (s == 0 && !strcmp(name, "swift"))
+				bench_rqd_rows(st);
 		}
 	}
 	pr_info("RDCC-BENCH-DONE set=%s\n", tag);

@@ -32,7 +32,7 @@ macro_rules! rdcc_glue {
     ) => {
         use core::ffi::{c_char, c_int, c_void};
         use core::mem::{align_of, size_of};
-        use event::{AckEvent, Controller, Decision, LossEvent, Report};
+        use event::{AckEvent, Controller, Decision, Enforced, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
 
@@ -45,6 +45,9 @@ macro_rules! rdcc_glue {
         const _: () = assert!(size_of::<AckEvent>() == 72);
         const _: () = assert!(size_of::<LossEvent>() == 16);
         const _: () = assert!(size_of::<Decision>() == 32);
+        const _: () = assert!(size_of::<Enforced>() == 16);
+        const _: () = assert!(size_of::<AckOut>() == 48);
+        const _: () = assert!(size_of::<AckIn>() == 80);
 
         extern "C" {
             fn rdcc_c_register() -> c_int;
@@ -265,12 +268,49 @@ macro_rules! rdcc_glue {
             unsafe { *out = <$law as Controller>::init(params(p), state(st), now_ns, mss) };
         }
 
+        /// `struct rdcc_ack_out` in rdcc_glue.c: the decision (for the tracepoint and the
+        /// remote-delay counters) and what the glue sets for it.
+        #[repr(C)]
+        pub struct AckOut {
+            d: Decision,
+            e: Enforced,
+        }
+
+        /// `struct rdcc_ack_in` in rdcc_glue.c: the event and what the enforcement needs from
+        /// the socket, in memory, so nothing but the two pointers lives across the law's call.
+        #[repr(C)]
+        pub struct AckIn {
+            ev: AckEvent,
+            /// `tp->srtt_us >> 3`, µs.
+            srtt_us: u32,
+            /// `tp->snd_cwnd_clamp`, packets.
+            clamp_pkts: u32,
+        }
+
+        /// One ACK: the law's decision and, in the same call, its enforcement
+        /// (`Decision::enforce` with the socket's smoothed RTT and `snd_cwnd_clamp`), so the C
+        /// side only stores the result (issue #13).
+        ///
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `inp` a valid input; `out` writable.
         #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, ev: *const AckEvent, out: *mut Decision) {
+        pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, inp: *const AckIn, out: *mut AckOut) {
+            // SAFETY: caller contract (`out` is valid for writes and aliases nothing else).
+            let (p, s, inp, out) = unsafe { (params(p), state(st), &*inp, &mut *out) };
+            // Written in place, field by field: no copy of a whole AckOut through the stack.
+            out.d = <$law as Controller>::on_ack(p, s, &inp.ev);
+            out.e = out.d.enforce(inp.ev.mss_bytes, inp.srtt_us, inp.clamp_pkts);
+        }
+
+        /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
+        /// `Decision::enforce`.
+        ///
+        /// # Safety
+        /// `d` a valid decision; `out` writable.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_enforce(d: *const Decision, mss: u32, srtt_us: u32, clamp: u32, out: *mut Enforced) {
             // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_ack(params(p), state(st), &*ev) };
+            unsafe { *out = (*d).enforce(mss, srtt_us, clamp) };
         }
 
         /// # Safety

@@ -70,6 +70,13 @@ struct rdcc_decision {
 	u32 flags;		/* RDCC_DEC_* */
 };
 
+/* What the host sets for a decision (event.rs Enforced, Decision::enforce). */
+struct rdcc_enforced {
+	u64 pacing_rate_bps;	/* bytes per second, capped by sk_max_pacing_rate; ~0 = unlimited */
+	u32 cwnd_pkts;		/* window in packets, in [1, snd_cwnd_clamp]; 0 = leave both alone */
+	u32 _pad;
+};
+
 /* Per-flow details for tracing and ss (event.rs Report); zeros for laws without a split. */
 struct rdcc_report {
 	u64 fabric_delay_ns;
@@ -115,6 +122,9 @@ RDCC_ABI_OFF(struct rdcc_decision, pacing_rate_bps, 8);
 RDCC_ABI_OFF(struct rdcc_decision, signal, 16);
 RDCC_ABI_OFF(struct rdcc_decision, reason, 24);
 RDCC_ABI_OFF(struct rdcc_decision, flags, 28);
+RDCC_ABI_SIZE(struct rdcc_enforced, 16);
+RDCC_ABI_OFF(struct rdcc_enforced, pacing_rate_bps, 0);
+RDCC_ABI_OFF(struct rdcc_enforced, cwnd_pkts, 8);
 RDCC_ABI_SIZE(struct rdcc_report, 24);
 RDCC_ABI_OFF(struct rdcc_report, fabric_delay_ns, 0);
 RDCC_ABI_OFF(struct rdcc_report, endpoint_delay_ns, 8);

@@ -68,8 +68,26 @@ int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
 int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
 int rdcc_rs_param_get(const char *name, u64 *value);
 void rdcc_rs_init(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_event *ev,
-		    struct rdcc_decision *d);
+/* The decision of one ACK and its enforcement (Decision::enforce), written by one call. */
+struct rdcc_ack_out {
+	struct rdcc_decision d;
+	struct rdcc_enforced e;
+};
+static_assert(sizeof(struct rdcc_ack_out) == 48);
+
+/* The event and what the enforcement needs from the socket (in memory, not in registers that
+ * would have to survive the law's call). */
+struct rdcc_ack_in {
+	struct rdcc_ack_event ev;
+	u32 srtt_us;		/* tp->srtt_us >> 3 */
+	u32 clamp_pkts;		/* tp->snd_cwnd_clamp */
+};
+static_assert(sizeof(struct rdcc_ack_in) == 80);
+
+void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_in *in,
+		    struct rdcc_ack_out *out);
+void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
+		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
 		     struct rdcc_decision *d);
 void rdcc_rs_on_idle(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
@@ -235,35 +253,35 @@ MODULE_PARM_DESC(ss_info, "what ss -ti shows: 0 = nothing (default), 1 = fabric/
 		 "(dctcp:...), 2 = the law's view (bbr:...); range 0-2");
 
 /*
- * Enforce a decision: the window in whole packets (at least 1, at most snd_cwnd_clamp; a
- * fraction below one packet is carried by the pacing rate) and the pacing rate. A law that does
- * not pace (rate 0) is ACK-clocked, and gets the kernel's own default of 2 * cwnd / srtt
+ * Enforce a decision (ARCHITECTURE.md "Enforcement"; the arithmetic is core's
+ * Decision::enforce, host-tested, shared with the simulator): the window in whole packets (at
+ * least 1, at most snd_cwnd_clamp) and the pacing rate. A window below 2 packets that is not a
+ * whole number of packets gets ceil(W / mss) packets paced at W / srtt (never above the law's
+ * own rate): 1.84 packets must not send one packet per RTT while 0.99 sends 0.99. A law that
+ * does not pace (rate 0) is ACK-clocked, and gets the kernel's own default of 2 * cwnd / srtt
  * (tcp_update_pacing_rate in slow start), which does not bind but keeps TSO autosizing (bursts
  * of ~1 ms of that rate) in place. Leaving the rate unlimited instead makes 64 KB TSO bursts,
  * 5 ms of serialization at 100 Mbit/s, and small flows' packets queue behind them: in the VM
  * four Swift flows then fell to Jain 0.38 (0.99 with this pacing).
- * Inlined, as rdcc_trace below: a call per ACK saved (Documentation/results/cost.md).
+ * The per-ACK path gets its enforcement from the same Rust call as the decision
+ * (rdcc_rs_on_ack); the other hooks ask rdcc_rs_enforce.
  */
-static __always_inline void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
+static __always_inline void rdcc_set(struct sock *sk, const struct rdcc_enforced *e)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
-	u64 pkts, rate;
-
-	if (!d->cwnd_bytes_q16)
+	if (!e->cwnd_pkts)
 		return; /* the law has no state yet: leave the kernel's window */
-	pkts = div_u64(d->cwnd_bytes_q16 >> 16, mss);
-	pkts = clamp_t(u64, pkts, 1, max_t(u32, tp->snd_cwnd_clamp, 1));
-	tcp_snd_cwnd_set(tp, (u32)pkts);
+	tcp_snd_cwnd_set(tcp_sk(sk), e->cwnd_pkts);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   min_t(u64, e->pacing_rate_bps, READ_ONCE(sk->sk_max_pacing_rate)));
+}
 
-	rate = d->pacing_rate_bps;
-	if (!rate) {
-		u32 srtt_us = tp->srtt_us >> 3;
+static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct rdcc_enforced e;
 
-		/* 2 * pkts * mss < 2^49; the 128-bit intermediate of mul_u64_u32_div holds the rest. */
-		rate = srtt_us ? mul_u64_u32_div(2ULL * pkts * mss, USEC_PER_SEC, srtt_us) : ~0ULL;
-	}
-	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+	rdcc_rs_enforce(d, tp->mss_cache, tp->srtt_us >> 3, tp->snd_cwnd_clamp, &e);
+	rdcc_set(sk, &e);
 }
 
 static __always_inline void rdcc_trace(const void *p, struct sock *sk, const struct rdcc_decision *d,
@@ -307,53 +325,59 @@ static void rdcc_init(struct sock *sk)
 static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct rdcc_decision d = {};
+	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
+	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). */
+	struct rdcc_ack_out out __uninitialized;
 	u32 mss = tp->mss_cache;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
-	struct rdcc_ack_event ev = {
-		.now_ns = tp->tcp_clock_cache,
-		.delivered_bytes = (u64)tp->delivered * mss,
-		.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
-		.inflight_bytes = (u32)min_t(u64, (u64)tcp_packets_in_flight(tp) * mss, U32_MAX),
-		.mss_bytes = mss,
-		.snd_una = tp->snd_una,
-		.snd_nxt = tp->snd_nxt,
+	/* delivered_bytes and inflight_bytes stay 0: no law reads them (event.rs; issue #13). */
+	struct rdcc_ack_in in = {
+		.ev = {
+			.now_ns = tp->tcp_clock_cache,
+			.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
+			.mss_bytes = mss,
+			.snd_una = tp->snd_una,
+			.snd_nxt = tp->snd_nxt,
+		},
+		.srtt_us = tp->srtt_us >> 3,
+		.clamp_pkts = tp->snd_cwnd_clamp,
 	};
+	struct rdcc_ack_event *ev = &in.ev;
 
 	/* rs->rtt_us: µs RTT of the most recently sent newly (s)acked skb, -1 when none (Karn). */
 	if (rs->rtt_us > 0) {
-		ev.rtt_ns = (u64)rs->rtt_us * NSEC_PER_USEC;
-		ev.flags |= RDCC_ACK_HAS_RTT;
+		ev->rtt_ns = (u64)rs->rtt_us * NSEC_PER_USEC;
+		ev->flags |= RDCC_ACK_HAS_RTT;
 	}
 	if (rs->is_app_limited)
-		ev.flags |= RDCC_ACK_APP_LIMITED;
+		ev->flags |= RDCC_ACK_APP_LIMITED;
 	if (rs->is_ack_delayed)
-		ev.flags |= RDCC_ACK_DELAYED;
+		ev->flags |= RDCC_ACK_DELAYED;
 	if (rs->delivered_ce > 0)
-		ev.flags |= RDCC_ACK_ECE;
+		ev->flags |= RDCC_ACK_ECE;
 	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
-		ev.flags |= RDCC_ACK_IN_RECOVERY;
+		ev->flags |= RDCC_ACK_IN_RECOVERY;
 #ifdef RDCC_REMOTE_DELAY
 	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
-	rdcc_rqd_take(sk, ack, flag, &ev);
+	rdcc_rqd_take(sk, ack, flag, ev);
 #endif
 
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
-		rdcc_rs_on_ack(p, rdcc_state(sk), &ev, &d);
+		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #ifdef RDCC_REMOTE_DELAY
-		rdcc_rqd_account(&d);
+		rdcc_rqd_account(&out.d);
 #endif
-		rdcc_apply(sk, &d);
+		rdcc_set(sk, &out.e);
 		/* After an RTO (TCP_CA_Loss) the window grows as the kernel's loss recovery would
 		 * (slow start from the one segment tcp_enter_loss left: each ACK releases what it
 		 * acknowledged plus as much again), never above the law's: no burst of a window. */
 		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
 			tcp_snd_cwnd_set(tp, min_t(u32, tcp_snd_cwnd(tp),
 						   max_t(u32, prior_cwnd + rs->acked_sacked, 1)));
-		rdcc_trace(p, sk, &d, ev.rtt_ns);
+		rdcc_trace(p, sk, &out.d, ev->rtt_ns);
 	}
 	rcu_read_unlock();
 }

@@ -245,6 +245,18 @@ struct rdcc_rqd_side {
 struct rdcc_rqd_net {
 	u32 seed;		/* get_random_u32() at namespace creation */
 	struct rdcc_rqd_side *side;	/* RQD_SIDE_SLOTS entries, kvcalloc */
+	/*
+	 * The latest stamp any side-table entry carries (jiffies, only ever raised; "HZ ago" at
+	 * creation). A take while jiffies >= side_last + HZ cannot find a live entry, since every
+	 * entry's stamp is at most side_last: it returns at once, without the hash and the lock
+	 * (issue #13: Swift's every ACK probed the table). Raised before the entry is written, by
+	 * the hook of the segment whose cong_control takes it: that cong_control runs after the
+	 * hook on the same CPU (softirq, program order) or from the backlog, handed over under
+	 * the socket spinlock (release/acquire), so it sees the raised value. A store from another
+	 * CPU for the same (socket, ack_seq), a retransmitted duplicate, is a race with or
+	 * without this check (the probe reads s->sk without the lock first).
+	 */
+	unsigned long side_last;
 };
 
 static unsigned int rdcc_rqd_net_id __read_mostly;
@@ -263,11 +275,15 @@ static inline bool rdcc_rqd_later(const struct rdcc_rqd_entry *a, const struct r
 	return (s32)(a->t_store - b->t_store) > 0;
 }
 
-static void rdcc_rqd_side_store(const struct rdcc_rqd_net *rn, const struct sock *sk,
+static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 				const struct rdcc_rqd_entry *e)
 {
 	struct rdcc_rqd_side *s = rdcc_rqd_side_slot(rn, sk, e->ack_seq);
+	unsigned long now = jiffies, last = READ_ONCE(rn->side_last);
 
+	/* Raise side_last to now (a maximum: concurrent stores never lower it). */
+	while (time_after(now, last) && !try_cmpxchg(&rn->side_last, &last, now))
+		;
 	spin_lock_bh(&s->lock);
 	if (s->sk && time_before(jiffies, s->stamp + HZ)) {
 		if (s->sk == sk && s->e.ack_seq == e->ack_seq)
@@ -276,7 +292,7 @@ static void rdcc_rqd_side_store(const struct rdcc_rqd_net *rn, const struct sock
 			RQD_INC(RQD_C_SIDE_EVICT);
 	}
 	s->sk = sk;
-	s->stamp = jiffies;
+	s->stamp = now;		/* <= side_last */
 	s->e = *e;
 	spin_unlock_bh(&s->lock);
 	RQD_INC(RQD_C_SIDE);
@@ -286,9 +302,13 @@ static void rdcc_rqd_side_store(const struct rdcc_rqd_net *rn, const struct sock
 static bool rdcc_rqd_side_take(const struct rdcc_rqd_net *rn, const struct sock *sk, u32 ack,
 			       struct rdcc_rqd_entry *out)
 {
-	struct rdcc_rqd_side *s = rdcc_rqd_side_slot(rn, sk, ack);
+	struct rdcc_rqd_side *s;
 	bool found = false;
 
+	/* No entry stored within HZ: none is live (see side_last). */
+	if (!time_before(jiffies, READ_ONCE(rn->side_last) + HZ))
+		return false;
+	s = rdcc_rqd_side_slot(rn, sk, ack);
 	if (READ_ONCE(s->sk) != sk)
 		return false;
 	spin_lock_bh(&s->lock);
@@ -389,7 +409,7 @@ static void rdcc_rqd_supersede_locked(struct sock *sk, u32 ack)
  * A segment of `ack` without a valid option: an entry stored for that ack_seq (by a segment TCP
  * may have dropped) must not be used for it. Cheap unless such an entry exists.
  */
-static void rdcc_rqd_supersede(const struct rdcc_rqd_net *rn, struct sock *sk, u32 ack)
+static void rdcc_rqd_supersede(struct rdcc_rqd_net *rn, struct sock *sk, u32 ack)
 {
 	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
 
@@ -406,7 +426,7 @@ static void rdcc_rqd_supersede(const struct rdcc_rqd_net *rn, struct sock *sk, u
 }
 
 static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock *sk,
-			   const struct rdcc_rqd_net *rn)
+			   struct rdcc_rqd_net *rn)
 {
 	u8 buf[60];
 	const struct tcphdr *th;
@@ -531,7 +551,7 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
-	const struct rdcc_rqd_net *rn;
+	struct rdcc_rqd_net *rn;
 	const struct tcphdr *th;
 	struct tcphdr _th;
 	struct sock *sk;
@@ -634,6 +654,7 @@ static int __net_init rdcc_rqd_net_init(struct net *net)
 	int err;
 
 	rn->seed = get_random_u32();
+	rn->side_last = jiffies - HZ;	/* no entry yet */
 	rn->side = kvcalloc(RQD_SIDE_SLOTS, sizeof(*rn->side), GFP_KERNEL);
 	if (!rn->side)
 		return -ENOMEM;

@@ -161,6 +161,18 @@ pub fn table(r: &Report) -> String {
     s
 }
 
+/// Rows one set prints: every algorithm on both streams, plus with Swift the two remote-delay
+/// rows of the `dc` stream (`rqd_hook`: the netfilter hook alone; `swift+rqd`: the hook and
+/// Swift's CA calls using the remote delay).
+pub fn rows_per_set(algos: &[String]) -> usize {
+    let rqd = if algos.iter().any(|a| a == "swift") {
+        2
+    } else {
+        0
+    };
+    2 * algos.len() + rqd
+}
+
 /// The guest job: load the kernel's algorithms, then ours, then the benchmark, and copy its
 /// lines to the console. With `before` (our algorithms built from another commit, installed as
 /// `before-tcp_<name>.ko`) that set runs first and is unloaded before the work tree's.
@@ -297,7 +309,7 @@ pub fn run(algos: &[String], before: Option<&str>, timeout_s: u64, quiet: bool) 
     let nsets = if before.is_some() { 2 } else { 1 };
     let complete = rep.done.len() == nsets
         && rep.errors.is_empty()
-        && rep.rows.len() == 2 * nsets * algos.len();
+        && rep.rows.len() == nsets * rows_per_set(&algos);
     if !complete {
         println!("bench: incomplete (see above and {})", log.display());
     }
@@ -336,6 +348,13 @@ mod tests {
         assert!(t.contains("dctcp"), "{t}");
         let swift = t.lines().find(|l| l.contains("swift")).unwrap_or_default();
         assert!(swift.contains("300.0") && swift.contains("2.00"), "{swift}");
+    }
+
+    #[test]
+    fn swift_adds_the_two_remote_delay_rows() {
+        let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(rows_per_set(&a(&["dctcp", "swift"])), 6);
+        assert_eq!(rows_per_set(&a(&["dctcp", "timely"])), 4);
     }
 
     #[test]
