@@ -283,8 +283,9 @@ impl Decision {
     ///
     /// - `cwnd_bytes_q16 == 0` (no state yet): `cwnd_pkts = 0`, leave the host's values.
     /// - A window `W` below 2 packets that is not a whole number of packets (issue #12 item 3):
-    ///   `ceil(W / mss)` packets (1 or 2), paced at `W / srtt`, never above the law's own rate
-    ///   when it has one. Flooring `1.84` packets to 1 would send one packet per RTT, less than
+    ///   `ceil(W / mss)` packets (1 or 2), paced at the law's own rate when it has one (Swift
+    ///   below one packet: `cwnd * mss / rtt` with the RTT the law saw, §3.4; the host does not
+    ///   second-guess it with its smoothed RTT), else at `W / srtt`. Flooring `1.84` packets to 1 would send one packet per RTT, less than
     ///   `0.99` packets (which pacing realises); the ceiling lets the second packet go and the
     ///   pacing rate holds the average at `W` per RTT. Without an RTT estimate
     ///   (`srtt_us == 0`) the law's rate, or none (unlimited), as below.
@@ -314,18 +315,15 @@ impl Decision {
             if w_q16 != floor.wrapping_mul(pkt_q16) {
                 // Below 2 packets, fractional: ceil(W / mss) = floor + 1 (1 or 2).
                 let pkts = floor.wrapping_add(1) as u32;
-                let rate = if srtt_us == 0 {
-                    if law == 0 {
-                        u64::MAX
-                    } else {
-                        law
-                    }
+                let rate = if law != 0 {
+                    law // the law paces (Swift below one packet, §3.4): the law decides
+                } else if srtt_us == 0 {
+                    u64::MAX
                 } else {
                     // W < 2^49 here: per_us_to_per_s is exact (it splits W * 10^6 >= 2^64).
                     let r = per_us_to_per_s(w_q16, srtt_us) >> 16;
-                    let r = if r == 0 { 1 } else { r }; // a paced flow never reads as unpaced
-                    if law != 0 && law < r {
-                        law
+                    if r == 0 {
+                        1 // a paced flow never reads as unpaced
                     } else {
                         r
                     }
@@ -486,7 +484,8 @@ mod tests {
             (b(1_840), 0, 100, 64, 2, 18_400_000),        // 1.84 pkts: 2, W/srtt
             (b(990), 0, 100, 64, 1, 9_900_000),           // 0.99 pkt: 1, W/srtt
             (b(1_500), 5_000_000, 100, 64, 2, 5_000_000), // law's rate below W/srtt: law's
-            (b(1_500), 50_000_000, 100, 64, 2, 15_000_000), // law's above: W/srtt
+            (b(500), 5_000_000, 100, 64, 1, 5_000_000),   // 0.5 pkt, the law paces: its rate
+            (b(1_500), 50_000_000, 100, 64, 2, 50_000_000), // law's above W/srtt: law's
             (b(1_500), 0, 0, 64, 2, MAX),                 // no srtt, unpaced: unlimited
             (b(1_500), 7, 0, 64, 2, 7),                   // no srtt, paced: the law's
             (b(1_500), 0, 100, 1, 1, 15_000_000),         // the clamp still holds
@@ -515,8 +514,8 @@ mod tests {
     proptest::proptest! {
         /// Invariants of enforce for any input: the window is in [1, clamp] for a state; at or
         /// above 2 packets, or on whole packets, it is Decision::cwnd_pkts clamped (the old
-        /// rule); below 2 fractional packets it is the ceiling and the rate never exceeds the
-        /// law's; a rate is never 0.
+        /// rule); below 2 fractional packets it is the ceiling, paced at the
+        /// law's rate if it has one, else at W / srtt; a rate is never 0.
         #[test]
         fn enforce_invariants(w: u64, law: u64, mss: u32, srtt: u32, clamp: u32) {
             enforce_check(w, law, mss, srtt, clamp)?;
@@ -558,12 +557,10 @@ mod tests {
                 let ceil = w.div_ceil(unit) as u32;
                 proptest::prop_assert_eq!(e.cwnd_pkts, ceil.min(clamp));
                 if law != 0 {
-                    proptest::prop_assert!(e.pacing_rate_bps <= law);
-                }
-                if srtt != 0 {
+                    proptest::prop_assert_eq!(e.pacing_rate_bps, law);
+                } else if srtt != 0 {
                     let exact = (w as u128 * 1_000_000 / srtt as u128) >> 16;
-                    let want = (exact.max(1) as u64).min(if law == 0 { u64::MAX } else { law });
-                    proptest::prop_assert_eq!(e.pacing_rate_bps, want);
+                    proptest::prop_assert_eq!(e.pacing_rate_bps, exact.max(1) as u64);
                 }
             } else {
                 proptest::prop_assert_eq!(e.cwnd_pkts, d.cwnd_pkts(mss).min(clamp));

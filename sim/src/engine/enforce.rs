@@ -18,11 +18,6 @@
 
 use rdcc_core::event::Decision;
 
-/// Fractional windows below this many packets are paced at
-/// `cwnd / srtt` with the window rounded up; from it on a window is floored and gets the
-/// kernel's non-binding `2 * cwnd / srtt`.
-pub(crate) const FRACTIONAL_PACING_MAX_PKTS: u64 = 2;
-
 /// Largest window the hosts enforce, packets (Linux `snd_cwnd_clamp`'s order).
 pub(crate) const MAX_WINDOW_PKTS: u64 = 1 << 20;
 
@@ -35,47 +30,37 @@ pub(crate) struct Enforced {
     pub pacing_bps: u64,
 }
 
-/// The enforcement rule. `d` is the law's decision (`cwnd_bytes_q16 > 0`), `mss_bytes > 0`,
-/// `srtt_ns` the transport's smoothed RTT (0 before the first sample). In order:
+/// The enforcement rule: the core's [`Decision::enforce`], the function the kernel glue calls
+/// on every ACK, so that the simulator's hosts enforce exactly what the kernel does. `d` is the
+/// law's decision (`cwnd_bytes_q16 > 0`), `mss_bytes > 0`, `srtt_ns` the transport's smoothed
+/// RTT (0 before the first sample), handed over in the kernel glue's unit: whole µs rounded up
+/// (`rdcc_srtt_us()` in `rdcc_glue.c`: rounding down paced up to 1 % fast at 100 µs RTTs, and
+/// Swift's 256:1 incast in `sim/tests/swift_outcomes.rs` overshot its target by 51 % instead of
+/// 36 %). In short (the core's doc has the whole rule):
 ///
-/// 1. The law sets a rate (`pacing_rate_bps > 0`): window `max(1, floor(cwnd))`, the law's
-///    rate (Swift below one packet: the window is 1 and the rate `cwnd * mss / rtt`).
-/// 2. No sample yet (`srtt_ns == 0`): window `max(1, floor(cwnd))`, unpaced.
-/// 3. `cwnd < FRACTIONAL_PACING_MAX_PKTS` packets and not whole (in practice between 1 and 2:
-///    below 1 Swift sets its own rate): window `floor(cwnd) + 1`, rate
-///    `cwnd_bytes * 10^9 / srtt_ns`.
-/// 4. Otherwise: window `max(1, floor(cwnd))`, rate `2 * window * mss * 10^9 / srtt_ns` (the
-///    kernel's default for a law that does not pace; it does not bind).
+/// 1. A window below 2 packets that is not whole: `ceil(cwnd)` packets (1 or 2) paced at the
+///    law's rate when it has one (Swift below one packet), else at `cwnd_bytes / srtt`, or
+///    unpaced with no sample yet.
+/// 2. Otherwise: `max(1, floor(cwnd))` packets, the law's rate, or for a law that does not pace
+///    `2 * window * mss / srtt` (the kernel's default; it does not bind), unpaced without a
+///    sample.
 pub(crate) fn enforce(d: &Decision, mss_bytes: u32, srtt_ns: u64) -> Enforced {
-    let mss = u64::from(mss_bytes.max(1));
-    let floor = u64::from(d.cwnd_pkts(mss_bytes)).clamp(1, MAX_WINDOW_PKTS);
-    if d.pacing_rate_bps > 0 {
-        return Enforced {
-            window_pkts: floor,
-            pacing_bps: d.pacing_rate_bps,
-        };
-    }
-    if srtt_ns == 0 {
-        return Enforced {
-            window_pkts: floor,
-            pacing_bps: 0,
-        };
-    }
-    let unit_q16 = mss << 16;
-    let whole = d.cwnd_bytes_q16 / unit_q16;
-    let fractional = d.cwnd_bytes_q16 % unit_q16 != 0;
-    if fractional && whole < FRACTIONAL_PACING_MAX_PKTS {
-        // cwnd_bytes_q16 < 2 * 2^32 * 2^16 here: the product with 10^9 fits u128 with room.
-        let rate = (u128::from(d.cwnd_bytes_q16) * 1_000_000_000 / u128::from(srtt_ns)) >> 16;
-        return Enforced {
-            window_pkts: whole + 1,
-            pacing_bps: (rate as u64).max(1),
-        };
-    }
-    let rate = u128::from(2 * floor * mss) * 1_000_000_000 / u128::from(srtt_ns);
+    let srtt_us = if srtt_ns == 0 {
+        0
+    } else {
+        u32::try_from(srtt_ns.div_ceil(1000))
+            .unwrap_or(u32::MAX)
+            .max(1)
+    };
+    let e = d.enforce(mss_bytes, srtt_us, MAX_WINDOW_PKTS as u32);
     Enforced {
-        window_pkts: floor,
-        pacing_bps: rate.min(u128::from(u64::MAX)) as u64,
+        window_pkts: u64::from(e.cwnd_pkts).max(1),
+        // u64::MAX is the core's "unlimited": this host's "unpaced".
+        pacing_bps: if e.pacing_rate_bps == u64::MAX {
+            0
+        } else {
+            e.pacing_rate_bps
+        },
     }
 }
 
@@ -112,8 +97,11 @@ mod tests {
             (3300, 0, 100_000, 3, 60_000_000),
             // Below one packet from a law that sets no rate: one packet at cwnd / srtt.
             (400, 0, 100_000, 1, 4_000_000),
-            // No RTT sample yet: floor, unpaced.
-            (1840, 0, 0, 1, 0),
+            // No RTT sample yet: ceil below 2 packets, floor above, unpaced.
+            (1840, 0, 0, 2, 0),
+            (2500, 0, 0, 2, 0),
+            // Fractional below 2 with a law rate: ceil, the law's rate.
+            (1500, 90_000_000, 100_000, 2, 90_000_000),
             (300, 0, 0, 1, 0),
         ];
         for &(w, law, srtt, want_w, want_r) in cases {

@@ -120,7 +120,7 @@ impl Sim {
         let e = enforce::enforce(&d, mss, fl.srtt_ns);
         fl.cwnd_pkts = e.window_pkts;
         fl.law_rate_bps = d.pacing_rate_bps;
-        fl.pacing_bps = if d.pacing_rate_bps > 0 {
+        fl.pacing_bps = if d.pacing_rate_bps > 0 && e.pacing_bps == d.pacing_rate_bps {
             d.pacing_rate_bps // the law's rate, applied to wire bytes as before
         } else {
             // A host-derived rate is of payload (Linux paces skb->len); this NIC paces wire
