@@ -10,6 +10,8 @@ mod ktap;
 mod modules;
 mod report;
 mod rxstamp;
+mod scenario;
+mod series;
 mod sim;
 mod util;
 mod vm;
@@ -267,6 +269,7 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
         interactive,
         stream: !o.quiet,
         timeout: Duration::from_secs(o.timeout.unwrap_or(600)),
+        data_out: Some(out_dir()?.join("vm-data.bin")),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("vm-console.log");
