@@ -602,7 +602,7 @@ rdcc_server_restart() {
 # established connections to port RDCC_PORT to OUT, each sample headed by "@@ <n>". Stops when
 # STOPFILE exists or after MAXITER samples. Run it in the background.
 rdcc_sampler() {
-	local out="$1" stop="$2" max="$3" i=0 period
+	local out="$1" stop="$2" max="$3" i=0 period up _rest
 	if [ "$RDCC_TICK" = 1 ]; then
 		period=1
 	else
@@ -611,20 +611,24 @@ rdcc_sampler() {
 	: >"$out"
 	while [ "$i" -lt "$max" ] && [ ! -e "$stop" ]; do
 		i=$((i + 1))
+		# The sample's time (s since boot): ss itself takes long on a busy emulated guest, so
+		# sample i is not at i * period.
+		read -r up _rest </proc/uptime
 		{
-			printf '@@ %d\n' "$i"
+			printf '@@ %d %s\n' "$i" "$up"
 			"$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$RDCC_PORT )" 2>/dev/null
 		} >>"$out"
 		sleep "$period"
 	done
 }
 
-# rdcc_ss_records SAMPLES : one line per (sample, socket): "sample lport alg rtt_us cwnd acked".
+# rdcc_ss_records SAMPLES : one line per (sample, socket): "sample lport alg rtt_us cwnd acked
+# uptime_s" (the time the sample was taken; 0 when the sampler did not record it).
 # ss prints per socket a header line (Recv-Q Send-Q Local Peer) and an indented info line:
 # "[ts] [sack] [ecn] [ecnseen] [fastopen] <ca-name> wscale:.. rto:.. rtt:<srtt_ms>/<var> ..".
 rdcc_ss_records() {
 	awk '
-	/^@@/ { smp = $2; have = 0; next }
+	/^@@/ { smp = $2; up = ($3 == "") ? 0 : $3; have = 0; next }
 	/^[^ \t]/ {
 		loc = ($1 ~ /^[0-9]+$/) ? $3 : $4
 		n = split(loc, a, ":"); lport = a[n]; have = 1; next
@@ -643,7 +647,7 @@ rdcc_ss_records() {
 			else if (t ~ /^bytes_acked:/) acked = substr(t, 13) + 0
 		}
 		if (alg == "") alg = "-"
-		if (rtt != "") print smp, lport, alg, rtt, cwnd, acked
+		if (rtt != "") print smp, lport, alg, rtt, cwnd, acked, up
 		have = 0
 	}' "$1"
 }
@@ -653,16 +657,23 @@ rdcc_ss_records() {
 # samples: dport, samples, rtt_mean, rtt_p99 (nearest rank: sorted[ceil(0.99 n)]), rtt_min,
 # rtt_max, cwnd_mean, cwnd_max, algs (alg=count,... in order of first appearance), alg_first,
 # alg_last and alg_changes (how often the algorithm differs from the previous sample's).
+# RDCC_SS_SKIP_S (0): samples taken less than this many seconds after the first sample are left
+# out (a warm-up).
+# RDCC_SS_ALL (0): 1 pools the samples of every data socket of a parallel run (each port that
+# acked at least 1 % of the busiest one's bytes) instead of the busiest socket's alone.
 rdcc_ss_stats() {
-	awk '
-	{ rec[NR] = $0; if (!($2 in best) || $6 + 0 > best[$2]) best[$2] = $6 + 0 }
+	awk -v skip="${RDCC_SS_SKIP_S:-0}" -v all="${RDCC_SS_ALL:-0}" '
+	NR == 1 { t0 = $7 + 0 }
+	$7 + 0 < t0 + skip { next }
+	{ rec[++nr] = $0; if (!($2 in best) || $6 + 0 > best[$2]) best[$2] = $6 + 0 }
 	END {
 		dp = ""; bm = -1
 		for (p in best) if (best[p] > bm) { bm = best[p]; dp = p }
 		n = 0; s = 0; cs = 0; cm = 0; algs = ""; first = ""; last = ""; chg = 0
-		for (j = 1; j <= NR; j++) {
+		for (j = 1; j <= nr; j++) {
 			split(rec[j], f, " ")
-			if (f[2] != dp) continue
+			if (all == 1) { if (best[f[2]] * 100 < bm) continue }
+			else if (f[2] != dp) continue
 			n++; v = f[4] + 0; s += v; cs += f[5]; if (f[5] + 0 > cm) cm = f[5] + 0
 			if (!(f[3] in ac)) order[++na] = f[3]
 			ac[f[3]]++

@@ -6,7 +6,9 @@
 #
 #   cnt FILE NAME, delta A B NAME, snap FILE: counters of /sys/kernel/debug/tcp_swift/remote_delay
 #   pct A B: a/b in percent; rqd_cleanup: detach rxstamp, remove the cgroup (exit trap);
-#   server_in_cgroup: iperf3 -s in the receiver namespace, inside the cgroup rxstamp watches.
+#   server_in_cgroup: iperf3 -s in the receiver namespace, inside the cgroup rxstamp watches;
+#   rqd_setup EXTRA LOADED: checks 1 and 2 of both tests (environment, topology, tcp_swift with
+#   $PARAMS and rxstamp attached), bailing out when one fails.
 # RQD_ALLOW: the receiver's allowlist (rxstamp --allow ...); RDCC_RQD_ALLOW overrides it (an
 # empty value runs an rxstamp without allowlist, e.g. the one before the allowlist existed).
 
@@ -54,3 +56,39 @@ server_in_cgroup() {
 	return 1
 }
 
+
+# rqd_setup EXTRA LOADED : environment (EXTRA = 1 when the caller's own tools were found),
+# topology, exit trap, then tcp_swift loaded with $PARAMS as the sender namespace's default and
+# rxstamp attached to the receiver's cgroup; LOADED describes that step in its TAP line. Emits
+# three TAP lines and bails out on the first failure (nothing after it could run).
+rqd_setup() {
+	local d
+	ko="" # global: the tests reload the module from it
+	if rdcc_check_env && [ -n "$RXSTAMP" ] && [ "$1" = 1 ]; then
+		tap_ok "environment: root, iproute2, iperf3, rxstamp"
+	else
+		tap_not_ok "environment: root, iproute2, iperf3, rxstamp (${RXSTAMP:-missing})"
+		tap_bail "environment"
+	fi
+	if rdcc_topo_setup; then
+		tap_ok "topology: htb ${RDCC_RATE_MBIT}mbit + netem ${RDCC_DELAY_US}us"
+	else
+		tap_not_ok "topology"
+		tap_bail "topology"
+	fi
+	# shellcheck disable=SC2154 # rc is assigned inside the trap
+	trap 'rc=$?; rqd_cleanup; (exit $rc); rdcc_on_exit' EXIT
+	for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
+	rmmod "$MOD" 2>/dev/null
+	mkdir -p "$CG" 2>/dev/null
+	# shellcheck disable=SC2086 # PARAMS and RQD_ALLOW are word lists
+	if [ -n "$ko" ] && insmod "$ko" $PARAMS 2>"$RDCC_TMP/insmod.err" && rdcc_cc_available swift &&
+		[ -r "$DBG" ] && rdcc_cc_allow swift && rdcc_ns_cc_set swift &&
+		"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 && server_in_cgroup; then
+		tap_ok "tcp_swift loaded ($PARAMS), $2"
+	else
+		tap_not_ok "tcp_swift loaded, rxstamp attached"
+		tap_diag "$(cat "$RDCC_TMP/insmod.err" "$RDCC_TMP/attach.log" 2>/dev/null)"
+		tap_bail "setup"
+	fi
+}

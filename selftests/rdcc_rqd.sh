@@ -95,35 +95,8 @@ if [ "$RDCC_RQD_SLOW" = 1 ]; then tap_plan 11; else tap_plan 10; fi
 tap_diag "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 require_root
 rdcc_find_tools
-if rdcc_check_env && [ -n "$RXSTAMP" ]; then
-	tap_ok "environment: root, iproute2, iperf3, rxstamp"
-else
-	tap_not_ok "environment: root, iproute2, iperf3, rxstamp (${RXSTAMP:-missing})"
-	tap_bail "environment"
-fi
-if rdcc_topo_setup; then
-	tap_ok "topology: htb ${RDCC_RATE_MBIT}mbit + netem ${RDCC_DELAY_US}us"
-else
-	tap_not_ok "topology"
-	tap_bail "topology"
-fi
-trap 'rc=$?; rqd_cleanup; (exit $rc); rdcc_on_exit' EXIT
-
-# 2. module with the profile, receiver program attached.
-ko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
-rmmod "$MOD" 2>/dev/null
-mkdir -p "$CG" 2>/dev/null
-# shellcheck disable=SC2086 # PARAMS and RQD_ALLOW are word lists
-if [ -n "$ko" ] && insmod "$ko" $PARAMS 2>"$RDCC_TMP/insmod.err" && rdcc_cc_available swift &&
-	[ -r "$DBG" ] && rdcc_cc_allow swift && rdcc_ns_cc_set swift &&
-	"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 && server_in_cgroup; then
-	tap_ok "tcp_swift loaded ($PARAMS), sender netns default swift, rxstamp attached to $CG"
-else
-	tap_not_ok "tcp_swift loaded, rxstamp attached"
-	tap_diag "$(cat "$RDCC_TMP/insmod.err" "$RDCC_TMP/attach.log" 2>/dev/null)"
-	tap_bail "setup"
-fi
+# 1 + 2. environment, topology; module with the profile, receiver program attached.
+rqd_setup 1 "sender netns default swift, rxstamp attached to $CG"
 
 # 3. IPv4 hit rate, with the hook timed.
 echo 1 >/sys/module/$MOD/parameters/rqd_time

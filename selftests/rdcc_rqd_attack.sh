@@ -19,8 +19,8 @@
 #   4.-13. one check per attack (delay-max, ttl1, ttl129, ttl255, badsum, future, old, baddoff,
 #      truncated over IPv4; v6ext over IPv6). A trial is a pair of flows: a reference with the
 #      injector in `control` mode (the same packets with a foreign ExID, which every version
-#      ignores), then the attack. The median trial must keep throughput >= 90 % and RTT <= 110 %
-#      of its reference, no forged value may reach the law (no clamped delay; the hop count in ss
+#      ignores), then the attack. The median trial must keep throughput >= 100 - T % and RTT
+#      <= 100 + T % of its reference (T = RDCC_ATTACK_TOL_PCT), no forged value may reach the law (no clamped delay; the hop count in ss
 #      stays the real one), and the counter of that rejection must move;
 #  14. a receiver that sends data back (iperf3 --bidir) never emits a TCP segment above the MTU
 #      (rxstamp mtu-watch on the receiver's interface; GSO packets count by their segment size);
@@ -32,7 +32,7 @@
 # Environment: RDCC_DURATION [5], RDCC_DELAY_US [2000], RDCC_TRIALS [3],
 # RDCC_INJECT_EVERY [4], RDCC_RQD_ALLOW (lib_rqd.sh), RDCC_INJECT_BIN [rxstamp] (the binary
 # providing inject / mtu-watch / source, so an older rxstamp can be the receiver),
-# RDCC_ATTACKS (subset, space separated).
+# RDCC_ATTACKS (subset, space separated), RDCC_ATTACK_TOL_PCT [25] (0-99).
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_DELAY_US:=2000}"
@@ -57,6 +57,7 @@ RQD_ALLOW=${RDCC_RQD_ALLOW-"--allow 10.0.0.0/24@$RDCC_PORT --allow fd00::/64@$RD
 
 : "${RDCC_INJECT_EVERY:=4}"
 : "${RDCC_ATTACKS:=delay-max ttl1 ttl129 ttl255 badsum future old baddoff truncated v6ext}"
+: "${RDCC_ATTACK_TOL_PCT:=25}"
 INJ=${RDCC_INJECT_BIN:-$RXSTAMP}
 MOD=tcp_swift
 PARAMS="base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600 endpoint_target_ns=2000000 per_hop_ns=100000 ss_info=1"
@@ -112,35 +113,14 @@ set -- $RDCC_ATTACKS
 tap_plan $((6 + $#))
 require_root
 rdcc_find_tools
-if rdcc_check_env && [ -n "$RXSTAMP" ] && [ -n "$INJ" ]; then
-	tap_ok "environment: root, iproute2, iperf3, rxstamp"
-else
-	tap_not_ok "environment: root, iproute2, iperf3, rxstamp (${RXSTAMP:-missing})"
-	tap_bail "environment"
+# 1 + 2. environment, topology; module and receiver.
+env_ok=0
+[ -n "$INJ" ] && env_ok=1
+if ! rdcc_is_uint "$RDCC_ATTACK_TOL_PCT" || [ "$RDCC_ATTACK_TOL_PCT" -gt 99 ]; then
+	env_ok=0
+	tap_diag "RDCC_ATTACK_TOL_PCT='$RDCC_ATTACK_TOL_PCT' is not an integer in 0-99"
 fi
-if rdcc_topo_setup; then
-	tap_ok "topology: htb ${RDCC_RATE_MBIT}mbit + netem ${RDCC_DELAY_US}us"
-else
-	tap_not_ok "topology"
-	tap_bail "topology"
-fi
-trap 'rc=$?; rqd_cleanup; (exit $rc); rdcc_on_exit' EXIT
-
-# 2. module and receiver.
-ko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
-rmmod "$MOD" 2>/dev/null
-mkdir -p "$CG" 2>/dev/null
-# shellcheck disable=SC2086 # PARAMS and RQD_ALLOW are word lists
-if [ -n "$ko" ] && insmod "$ko" $PARAMS 2>"$RDCC_TMP/insmod.err" && rdcc_cc_available swift &&
-	[ -r "$DBG" ] && rdcc_cc_allow swift && rdcc_ns_cc_set swift &&
-	"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 && server_in_cgroup; then
-	tap_ok "tcp_swift loaded ($PARAMS), rxstamp attached ($RQD_ALLOW)"
-else
-	tap_not_ok "tcp_swift loaded, rxstamp attached"
-	tap_diag "$(cat "$RDCC_TMP/insmod.err" "$RDCC_TMP/attach.log" 2>/dev/null)"
-	tap_bail "setup"
-fi
+rqd_setup "$env_ok" "rxstamp attached ($RQD_ALLOW)"
 
 # 3. allowlist: a flow to a port that is not listed (rxstamp sink/source, in the cgroup).
 "$RXSTAMP" stats --pin "$PIN" --reset >/dev/null 2>&1
@@ -172,9 +152,14 @@ fi
 
 # 4.-13. attacks. Each trial is a pair of flows in this boot: a reference with the injector in
 # `control` mode (the same packets with a foreign ExID), then the attack; the trial passes when
-# the attack keeps >= 90 % of the reference's throughput and <= 110 % of its RTT and the
-# evidence holds. Pairs, not one reference for all: the emulated CPU's speed drifts with the
+# the attack keeps >= 100 - T % of the reference's throughput and <= 100 + T % of its RTT and
+# the evidence holds. Pairs, not one reference for all: the emulated CPU's speed drifts with the
 # host's load over minutes. The median of up to RDCC_TRIALS trials decides.
+# T = RDCC_ATTACK_TOL_PCT (25). The evidence (attack_ok: the rejection counted, no clamped delay,
+# the real hop count) is the exact check; the flow comparison catches an effect the counters
+# miss. With T = 10, pairs in which nothing forged reached the law (clamped 0, hop count right)
+# failed on a host loaded by compilers: 83.9 % throughput in one pair, 121 % throughput and
+# 110.8 % RTT in the next (ttl255, 2026-11-23), so 10 % judged the host, not the attack.
 for a in $RDCC_ATTACKS; do
 	if [ "$a" = v6ext ]; then dst=$RDCC_RCV_IP6 fam=v6; else dst=$RDCC_RCV_IP4 fam=v4; fi
 	ok=0 bad=0 t=1 msgs="" attempts=0 unserved=0
@@ -195,8 +180,9 @@ for a in $RDCC_ATTACKS; do
 		rtt_pct=$(rdcc_calc "$rr > 0 ? 100 * $RTT / $rr : 0")
 		tap_diag "RESULT rqd_attack attack=$a family=$fam trial=$t tput_mbit=$TPUT tput_pct=$tp_pct rtt_us=$RTT rtt_pct=$rtt_pct cwnd=$CWND ref_cwnd=$rc clamped=$C_clamped hops_bad_samples=$HOPS_BAD rej_mismatch=$C_rej_mismatch store_replaced=$C_store_replaced superseded=$C_superseded stale=$C_stale_dropped rej_ack_old=$C_rej_ack_old rej_ack_future=$C_rej_ack_future rej_not_advanced=$C_rej_not_advanced rej_bad_header=$C_rej_bad_header rej_bad_length=$C_rej_bad_length rej_malformed=$C_rej_malformed hops_clamped=$C_hops_clamped used=$C_used_data/$C_acks_data $INJ_LINE"
 		msg="trial $t: $TPUT Mbit/s ($tp_pct % of $rt), rtt $RTT us ($rtt_pct % of $rr), clamped $C_clamped, bad hop samples $HOPS_BAD"
-		if [ "$FLOW_OK" -eq 0 ] && [ "$ref_ok" -eq 0 ] && rdcc_fcmp "$tp_pct" ">=" 90 &&
-			rdcc_fcmp "$rtt_pct" "<=" 110 && attack_ok "$a"; then
+		if [ "$FLOW_OK" -eq 0 ] && [ "$ref_ok" -eq 0 ] &&
+			rdcc_fcmp "$tp_pct" ">=" $((100 - RDCC_ATTACK_TOL_PCT)) &&
+			rdcc_fcmp "$rtt_pct" "<=" $((100 + RDCC_ATTACK_TOL_PCT)) && attack_ok "$a"; then
 			ok=$((ok + 1))
 		else
 			bad=$((bad + 1))
@@ -209,7 +195,7 @@ for a in $RDCC_ATTACKS; do
 	if [ $((ok + bad)) -eq 0 ]; then
 		tap_skip "attack $a" "the path served none of $attempts reference flows$msgs"
 	elif rdcc_majority "$ok" "$bad"; then
-		tap_ok "attack $a: flow within 10 % of its paired reference, forged value refused and counted$msgs"
+		tap_ok "attack $a: flow within $RDCC_ATTACK_TOL_PCT % of its paired reference, forged value refused and counted$msgs"
 	else
 		tap_not_ok "attack $a$msgs"
 	fi

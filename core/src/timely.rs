@@ -28,8 +28,9 @@
 //! Event mapping: a *completion* is an ACK that brings the bytes acknowledged since the last
 //! rate update to at least one segment (`segment_bytes`, 16 KB in §6). A completion updates the
 //! rate when its update gate is open: by default once per round trip (the first completion
-//! that acknowledges data sent after the previous update, spec §3.4 option B), which is how
-//! this law meets §5's "scale the updates by the number of completions per minimum RTT".
+//! that acknowledges data sent after the previous update, spec §3.4 option B, counted in
+//! delivered bytes so that loss recovery does not stop it), which is how this law meets §5's
+//! "scale the updates by the number of completions per minimum RTT".
 //! Loss is outside the paper (§3): an RTO applies `R *= 1 - rto_beta` and, after
 //! `rto_reset_count` RTOs in a row, `R = min_rate` (spec §3.5 extension); fast recovery does
 //! not change the rate. Every choice is listed in `Documentation/algorithms/timely.md`,
@@ -43,8 +44,8 @@ use super::event::{
     ACK_DELAYED,
 };
 use super::fixed::{
-    clamp, mbps_to_bytes_per_s, mul_div, mul_q16, seq_after, BYTES_Q16_SHIFT, MAX_CWND_PKTS,
-    MAX_DELAY_NS, MAX_MSS_BYTES, MAX_RATE_BPS, NS_PER_S, NS_PER_US, Q16_ONE, Q16_SHIFT,
+    clamp, mbps_to_bytes_per_s, mul_div, mul_q16, BYTES_Q16_SHIFT, MAX_CWND_PKTS, MAX_DELAY_NS,
+    MAX_MSS_BYTES, MAX_RATE_BPS, NS_PER_S, NS_PER_US, Q16_ONE, Q16_SHIFT,
 };
 
 /// Largest line rate a configuration may name, Mbit/s: `MAX_RATE_BPS` (2^40 B/s) / 125,000,
@@ -65,13 +66,14 @@ pub const CWND_GAIN: u64 = 2;
 pub const CWND_MIN_SEGMENTS: u64 = 2;
 
 /// Staleness horizon, in units of `max(prev_rtt, T_high)`: after this long without a rate
-/// update, (a) the round gate ([`UPDATE_PER_ROUND`]) opens even if no ACK passed the round
-/// marker, so a host that reports odd sequence numbers cannot freeze the rate, and (b) an idle
+/// update, (a) the round gate ([`UPDATE_PER_ROUND`]) opens even if the round has not ended,
+/// so a host that reports a bogus in-flight count cannot freeze the rate, and (b) an idle
 /// restart forgets the RTT history, which no longer describes the path.
 pub const STALE_RTTS: u64 = 4;
 
 /// `Config::update_mode`: update on the first completion that acknowledges data sent after the
-/// previous update (one update per round trip; spec §3.4 option B, recommended for Linux).
+/// previous update: more bytes delivered (acked or SACKed) since it than were in flight right
+/// after it (one update per round trip; spec §3.4 option B, recommended for Linux).
 pub const UPDATE_PER_ROUND: u64 = 0;
 /// `Config::update_mode`: update on the first completion at least `min_rtt_ns` after the
 /// previous update (enforces §5's "at most one completion event per [minimum] RTT interval").
@@ -282,7 +284,7 @@ impl Params {
 }
 
 /// `State::flags`: a rate update has happened since init or the last idle restart; until then
-/// the update gate is open, and `round_end_seq` is valid only with it.
+/// the update gate is open, and `round_bytes` is valid only with it.
 pub const F_UPDATED: u8 = 1 << 0;
 
 /// Per-flow state. All-zero is valid and means "not initialised" (`rate_bps == 0`): the first
@@ -303,8 +305,11 @@ pub struct State {
     /// Bytes acknowledged since the last rate update (saturating): a completion is when this
     /// reaches `segment_bytes`; also the numerator of the §5 sending-rate check.
     pub acked_since_update_bytes: u64,
-    /// `snd_nxt` at the last update: the round ends when `snd_una` passes it.
-    pub round_end_seq: u32,
+    /// Bytes in flight right after the last update (the event's `inflight_bytes`): the round
+    /// ends when more than this many bytes have been delivered (acknowledged or selectively
+    /// acknowledged) since, i.e. data sent after the update is being acknowledged. Delivered
+    /// bytes, not `snd_una`, so a hole held in loss recovery does not stop the rate updates.
+    pub round_bytes: u32,
     /// Consecutive negative-gradient completions (Alg. 1 line 12), saturating.
     pub hai_count: u16,
     /// Consecutive RTOs without an acknowledgement in between (extension).
@@ -435,21 +440,26 @@ fn reset_gradient(s: &mut State, now_ns: u64) {
     s.rtt_diff_ns = 0;
     s.hai_count = 0;
     s.acked_since_update_bytes = 0;
-    s.round_end_seq = 0;
+    s.round_bytes = 0;
     s.flags &= !F_UPDATED;
     s.last_update_ns = now_ns;
 }
 
 /// Is the update gate open for this completion (§5 rate update frequency, spec §3.4)?
-fn gate_open(p: &Params, s: &State, ev: &AckEvent, elapsed_ns: u64) -> bool {
+fn gate_open(p: &Params, s: &State, elapsed_ns: u64) -> bool {
     if s.flags & F_UPDATED == 0 {
         return true;
     }
     match p.update_mode {
         UPDATE_PER_ROUND => {
-            // Option B: the ACK covers data sent after the last update (snd_una beyond the
-            // snd_nxt recorded then), or the staleness horizon has passed.
-            seq_after(ev.snd_una, s.round_end_seq) || elapsed_ns >= stale_after_ns(p, s)
+            // Option B: the ACK covers data sent after the last update: more bytes were
+            // delivered (acked or SACKed) since than were in flight at it. Counted in delivered
+            // bytes, so SACKs keep it moving while a hole holds snd_una back in loss recovery
+            // (the paper's completions are per segment, whatever the transport's reliability,
+            // TIMELY §3). The staleness horizon remains as a guard against a host reporting a
+            // bogus in-flight count.
+            s.acked_since_update_bytes > u64::from(s.round_bytes)
+                || elapsed_ns >= stale_after_ns(p, s)
         }
         UPDATE_PER_MIN_RTT => elapsed_ns >= p.min_rtt_ns,
         _ => true,
@@ -585,13 +595,13 @@ impl Controller for Timely {
             _ => return decision(p, s, ev.mss_bytes, Reason::NoSample),
         };
         // §3.1 completion event: a whole segment acknowledged since the last update.
-        if s.acked_since_update_bytes < p.segment_bytes || !gate_open(p, s, ev, elapsed_ns) {
+        if s.acked_since_update_bytes < p.segment_bytes || !gate_open(p, s, elapsed_ns) {
             return decision(p, s, ev.mss_bytes, Reason::Hold);
         }
         let increase_ok = may_increase(p, s, ev, elapsed_ns);
         s.acked_since_update_bytes = 0;
         s.last_update_ns = ev.now_ns;
-        s.round_end_seq = ev.snd_nxt;
+        s.round_bytes = ev.inflight_bytes;
         s.flags |= F_UPDATED;
         let reason = algorithm1(p, s, rtt_ns, increase_ok);
         decision(p, s, ev.mss_bytes, reason)

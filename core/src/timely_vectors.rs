@@ -19,6 +19,7 @@
 
 use super::event::{
     AckEvent, LossEvent, LossKind, Reason, ACK_APP_LIMITED, ACK_DELAYED, ACK_HAS_RTT,
+    ACK_IN_RECOVERY,
 };
 use super::fixed::BYTES_Q16_SHIFT;
 use super::timely::{Config, Params, UPDATE_PER_COMPLETION, UPDATE_PER_MIN_RTT, UPDATE_PER_ROUND};
@@ -67,11 +68,21 @@ const fn seg(now_ns: u64, rtt_us: u64) -> Input {
     Input::Ack(ack(now_ns, rtt_us.saturating_mul(US), SEG, MSS))
 }
 
-/// A fully specified ACK.
-const fn ackx(now_ns: u64, rtt_ns: u64, acked: u32, una: u32, nxt: u32, flags: u32) -> Input {
+/// A fully specified ACK: sequence numbers (the law ignores them since the round gate counts
+/// delivered bytes; they keep each trace consistent) and the bytes in flight after it.
+const fn ackx(
+    now_ns: u64,
+    rtt_ns: u64,
+    acked: u32,
+    una: u32,
+    nxt: u32,
+    inflight: u32,
+    flags: u32,
+) -> Input {
     let mut a: AckEvent = ack(now_ns, rtt_ns, acked, MSS);
     a.snd_una = una;
     a.snd_nxt = nxt;
+    a.inflight_bytes = inflight;
     a.flags = flags;
     Input::Ack(a)
 }
@@ -99,12 +110,12 @@ pub const CASES: &[Case<Config>] = &[
             st(init(0), e(1_250_000, 1_250_000_000, Reason::Init)),
             // 1448 B < one 16 KB segment: no completion, no change.
             st(
-                ackx(10 * US, 60 * US, 1448, 1448, 100_000, ACK_HAS_RTT),
+                ackx(10 * US, 60 * US, 1448, 1448, 100_000, 0, ACK_HAS_RTT),
                 e(1_250_000, 1_250_000_000, Reason::Hold),
             ),
             // No RTT sample (flag clear): nothing to learn.
             st(
-                ackx(20 * US, 60 * US, 1448, 2896, 100_000, 0),
+                ackx(20 * US, 60 * US, 1448, 2896, 100_000, 0, 0),
                 e(1_250_000, 1_250_000_000, Reason::NoSample),
             ),
             // 2896 + 14,000 = 16,896 B >= 16,384: completion; first update (gate open).
@@ -113,12 +124,29 @@ pub const CASES: &[Case<Config>] = &[
             // 8738; factor 65536 - 8738 = 56798; floor(1.25e9 * 56798 / 65536) = 1,083,335,876.
             // cwnd = 2 * 1,083,335,876 * 600 µs = 1,300,003.05 -> 1,300,003 B.
             st(
-                ackx(30 * US, 600 * US, 14_000, 16_896, 200_000, ACK_HAS_RTT),
+                ackx(
+                    30 * US,
+                    600 * US,
+                    14_000,
+                    16_896,
+                    200_000,
+                    183_104,
+                    ACK_HAS_RTT,
+                ),
                 e(1_300_003, 1_083_335_876, Reason::HighGuard),
             ),
-            // Round gate (default mode): snd_una 100,000 is not after the marker 200,000.
+            // Round gate (default mode): 183,104 B were in flight at the update (200,000 -
+            // 16,896); 16,384 B delivered since is not more: same round, held.
             st(
-                ackx(40 * US, 900 * US, 16_384, 100_000, 220_000, ACK_HAS_RTT),
+                ackx(
+                    40 * US,
+                    900 * US,
+                    16_384,
+                    33_280,
+                    220_000,
+                    186_720,
+                    ACK_HAS_RTT,
+                ),
                 e(1_300_003, 1_083_335_876, Reason::Hold),
             ),
         ],
@@ -386,7 +414,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
             // An ACK with data (below a segment: no rate update) ends the RTO episode.
             st(
-                ackx(8_100_000, 100 * US, 1448, 0, 0, ACK_HAS_RTT),
+                ackx(8_100_000, 100 * US, 1448, 0, 0, 0, ACK_HAS_RTT),
                 e(32_768, 24_999_618, Reason::Hold),
             ),
             // So this RTO is the first of a new one: floor(24,999,618 * 13107 / 65536) =
@@ -501,7 +529,7 @@ pub const CASES: &[Case<Config>] = &[
             ),
             // An RTT value without ACK_HAS_RTT is ignored.
             st(
-                ackx(600, 30 * US, SEG, 0, 0, 0),
+                ackx(600, 30 * US, SEG, 0, 0, 0, 0),
                 e(505_107_860, 25_255_393, Reason::NoSample),
             ),
         ],
@@ -513,33 +541,35 @@ pub const CASES: &[Case<Config>] = &[
         steps: &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
             st(
-                ackx(10 * US, 100 * US, 8192, 0, 0, ACK_HAS_RTT),
+                ackx(10 * US, 100 * US, 8192, 0, 0, 0, ACK_HAS_RTT),
                 e(125_000, 125_000_000, Reason::Hold),
             ),
             // 8192 + 8191 = 16,383 < 16,384.
             st(
-                ackx(20 * US, 100 * US, 8191, 0, 0, ACK_HAS_RTT),
+                ackx(20 * US, 100 * US, 8191, 0, 0, 0, ACK_HAS_RTT),
                 e(125_000, 125_000_000, Reason::Hold),
             ),
             // 16,384: a completion, but without an RTT sample it stays pending.
             st(
-                ackx(30 * US, 100 * US, 1, 0, 0, 0),
+                ackx(30 * US, 100 * US, 1, 0, 0, 0, 0),
                 e(125_000, 125_000_000, Reason::NoSample),
             ),
             // The next ACK with a sample (even with 0 new bytes) completes it: g = 0,
             // R = 126,250,000.
             st(
-                ackx(40 * US, 100 * US, 0, 0, 0, ACK_HAS_RTT),
+                ackx(40 * US, 100 * US, 0, 0, 0, 0, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::AdditiveIncrease),
             ),
             // The counter restarted: 0 bytes is no completion.
             st(
-                ackx(50 * US, 900 * US, 0, 0, 0, ACK_HAS_RTT),
+                ackx(50 * US, 900 * US, 0, 0, 0, 0, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::Hold),
             ),
         ],
     },
-    // 17. Default update gate: once per round (spec §3.4 option B).
+    // 17. Default update gate: once per round (spec §3.4 option B), counted in delivered bytes:
+    // the round ends when more bytes have been delivered since the update than were in flight
+    // right after it (then the ACK covers data sent after the update).
     Case {
         name: "per_round_gate",
         config: Config {
@@ -548,30 +578,36 @@ pub const CASES: &[Case<Config>] = &[
         },
         steps: &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
-            // First update (gate open): R = 126,250,000; marker = snd_nxt = 65,536.
+            // First update (gate open): diff 0, g = 0: R = 125,000,000 + 1,250,000 =
+            // 126,250,000; 32,768 B in flight after it (snd_nxt 49,152 - snd_una 16,384).
             st(
-                ackx(10 * US, 100 * US, SEG, 16_384, 65_536, ACK_HAS_RTT),
+                ackx(10 * US, 100 * US, SEG, 16_384, 49_152, 32_768, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::AdditiveIncrease),
             ),
-            // snd_una 32,768 <= 65,536: same round, ignored.
+            // 16,384 B delivered since <= 32,768: same round, ignored.
             st(
-                ackx(20 * US, 110 * US, SEG, 32_768, 81_920, ACK_HAS_RTT),
+                ackx(20 * US, 110 * US, SEG, 32_768, 65_536, 32_768, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::Hold),
             ),
-            // snd_una == marker: data sent before the update, still ignored.
+            // 32,768 B delivered == the 32,768 in flight at the update: all of it was sent
+            // before the update, still ignored.
             st(
-                ackx(30 * US, 110 * US, SEG, 65_536, 98_304, ACK_HAS_RTT),
+                ackx(30 * US, 110 * US, SEG, 49_152, 81_920, 32_768, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::Hold),
             ),
-            // snd_una 81,920 > 65,536: new round. diff = 110 - 100 = +10 µs: as case 6,
+            // 49,152 > 32,768: new round. diff = 110 - 100 = +10 µs: as case 6,
             // R = 82,063,655.
             st(
-                ackx(40 * US, 110 * US, SEG, 81_920, 114_688, ACK_HAS_RTT),
+                ackx(40 * US, 110 * US, SEG, 65_536, 98_304, 32_768, ACK_HAS_RTT),
                 e(82_063, 82_063_655, Reason::GradientUpdate),
             ),
         ],
     },
-    // 18. The round gate's time fallback: 4 * max(prev_rtt, T_high) without a new round.
+    // 18. The round gate's time fallback, a guard against a host whose in-flight count is
+    // bogus (1,000,000 B reported, far more than is ever delivered here): after
+    // 4 * max(prev_rtt, T_high) without a completed round the gate opens anyway. (This case
+    // used to hold a hole in snd_una, i.e. ordinary loss recovery, behind the 2 ms fallback as
+    // expected behaviour; that was the bug of issue #12, see `per_round_gate_in_recovery`.)
     Case {
         name: "round_gate_time_fallback",
         config: Config {
@@ -580,18 +616,20 @@ pub const CASES: &[Case<Config>] = &[
         },
         steps: &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
-            // Update at t = 1 µs; marker 1,000,000.
+            // Update at t = 1 µs; 1,000,000 B claimed in flight.
             st(
-                ackx(US, 100 * US, SEG, 0, 1_000_000, ACK_HAS_RTT),
+                ackx(US, 100 * US, SEG, 0, 1_000_000, 1_000_000, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::AdditiveIncrease),
             ),
-            // elapsed 1,999,999 ns < 4 * max(100, 500) µs = 2,000,000 ns: held.
+            // 16,384 B delivered <= 1,000,000 and elapsed 1,999,999 ns < 4 * max(100, 500) µs
+            // = 2,000,000 ns: held.
             st(
                 ackx(
                     US + 1_999_999,
                     100 * US,
                     SEG,
                     16_384,
+                    1_000_000,
                     1_000_000,
                     ACK_HAS_RTT,
                 ),
@@ -605,9 +643,78 @@ pub const CASES: &[Case<Config>] = &[
                     SEG,
                     32_768,
                     1_000_000,
+                    1_000_000,
                     ACK_HAS_RTT,
                 ),
                 e(127_500, 127_500_000, Reason::AdditiveIncrease),
+            ),
+        ],
+    },
+    // 18b. Loss recovery does not stop the updates (issue #12): a hole holds snd_una at 16,384
+    // while SACKs deliver the data behind it. TIMELY's completions are per segment whatever
+    // the transport's reliability does (§3 "independent of the transport protocol used for
+    // reliability"), so the round, counted in delivered bytes, ends as usual.
+    Case {
+        name: "per_round_gate_in_recovery",
+        config: Config {
+            update_mode: UPDATE_PER_ROUND,
+            ..VCFG
+        },
+        steps: &[
+            st(init(0), e(125_000, 125_000_000, Reason::Init)),
+            // First update: g = 0, R = 126,250,000; 32,768 B in flight (49,152 - 16,384).
+            st(
+                ackx(10 * US, 100 * US, SEG, 16_384, 49_152, 32_768, ACK_HAS_RTT),
+                e(126_250, 126_250_000, Reason::AdditiveIncrease),
+            ),
+            // The segment at 16,384 is lost: fast recovery, no rate change (D11).
+            st(
+                loss(15 * US, LossKind::FastRecovery),
+                e(126_250, 126_250_000, Reason::FastRecovery),
+            ),
+            // SACKs: snd_una stays at 16,384. 16,384 then 32,768 B delivered since the update,
+            // not more than 32,768: same round.
+            st(
+                ackx(
+                    20 * US,
+                    110 * US,
+                    SEG,
+                    16_384,
+                    65_536,
+                    32_768,
+                    ACK_HAS_RTT | ACK_IN_RECOVERY,
+                ),
+                e(126_250, 126_250_000, Reason::Hold),
+            ),
+            st(
+                ackx(
+                    30 * US,
+                    110 * US,
+                    SEG,
+                    16_384,
+                    81_920,
+                    32_768,
+                    ACK_HAS_RTT | ACK_IN_RECOVERY,
+                ),
+                e(126_250, 126_250_000, Reason::Hold),
+            ),
+            // 49,152 B delivered > 32,768: the round ends with snd_una still at the hole.
+            // diff = 110 - 100 = +10 µs: rtt_diff = ceil(10,000 * 0.875) = 8,750 ns,
+            // g = 8,750 / 20,000 = 0.4375 (Q16 28,672); R = 126,250,000 * (1 - 0.8 * 0.4375)
+            // = 82,062,500; integer: factor 65,536 - floor(52,429 * 28,672 / 65,536) = 65,536
+            // - 22,937 = 42,599, floor(126,250,000 * 42,599 / 65,536) = 82,063,655 (case 6).
+            // (Before the fix the gate waited for snd_una to pass 49,152: Hold until 2 ms.)
+            st(
+                ackx(
+                    40 * US,
+                    110 * US,
+                    SEG,
+                    16_384,
+                    98_304,
+                    32_768,
+                    ACK_HAS_RTT | ACK_IN_RECOVERY,
+                ),
+                e(82_063, 82_063_655, Reason::GradientUpdate),
             ),
         ],
     },
@@ -656,7 +763,15 @@ pub const CASES: &[Case<Config>] = &[
             st(seg(300 * US, 100), e(126_250, 126_250_000, Reason::Hold)),
             // Host says application-limited: no increase although 163.84e6 > 101e6.
             st(
-                ackx(400 * US, 100 * US, SEG, 0, 0, ACK_HAS_RTT | ACK_APP_LIMITED),
+                ackx(
+                    400 * US,
+                    100 * US,
+                    SEG,
+                    0,
+                    0,
+                    0,
+                    ACK_HAS_RTT | ACK_APP_LIMITED,
+                ),
                 e(126_250, 126_250_000, Reason::Hold),
             ),
             // 163,840,000 > 101,000,385: R = 127,500,000.
@@ -668,7 +783,15 @@ pub const CASES: &[Case<Config>] = &[
             // R = 127.5e6 * 0.65 = 82,875,000; integer floor(127.5e6 * 42599 / 65536) =
             // 82,876,167. cwnd = 82,876.2 -> 82,876 B.
             st(
-                ackx(600 * US, 110 * US, SEG, 0, 0, ACK_HAS_RTT | ACK_APP_LIMITED),
+                ackx(
+                    600 * US,
+                    110 * US,
+                    SEG,
+                    0,
+                    0,
+                    0,
+                    ACK_HAS_RTT | ACK_APP_LIMITED,
+                ),
                 e(82_876, 82_876_167, Reason::GradientUpdate),
             ),
         ],
@@ -699,12 +822,12 @@ pub const CASES: &[Case<Config>] = &[
         steps: &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
             st(
-                ackx(10 * US, 900 * US, SEG, 0, 0, ACK_HAS_RTT | ACK_DELAYED),
+                ackx(10 * US, 900 * US, SEG, 0, 0, 0, ACK_HAS_RTT | ACK_DELAYED),
                 e(125_000, 125_000_000, Reason::NoSample),
             ),
             // The pending completion updates on the next prompt ACK: R = 126,250,000.
             st(
-                ackx(20 * US, 100 * US, 0, 0, 0, ACK_HAS_RTT),
+                ackx(20 * US, 100 * US, 0, 0, 0, 0, ACK_HAS_RTT),
                 e(126_250, 126_250_000, Reason::AdditiveIncrease),
             ),
         ],

@@ -35,8 +35,41 @@ use std::net::IpAddr;
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: rxstamp inject --iface IF --port P --mode MODE [--every N] [--secs S]
-MODE: control delay-max ttl1 ttl129 ttl255 badsum future old baddoff truncated v6ext";
+/// The attack modes, by name (`--mode`).
+const MODES: &[&str] = &[
+    "control",
+    "delay-max",
+    "ttl1",
+    "ttl129",
+    "ttl255",
+    "badsum",
+    "future",
+    "old",
+    "baddoff",
+    "truncated",
+    "v6ext",
+];
+
+/// `rxstamp inject`'s options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct InjectArgs {
+    /// Interface to watch and inject on (the router's side towards the sender).
+    #[arg(long, value_name = "IF")]
+    pub iface: String,
+    /// The flow's receiver port.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+    pub port: u16,
+    /// What the forged ACKs carry (see src/inject.rs).
+    #[arg(long, value_name = "MODE",
+          value_parser = clap::builder::PossibleValuesParser::new(MODES))]
+    pub mode: String,
+    /// One forged ACK per N data segments of a flow.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Run this many seconds.
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub secs: u64,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -429,41 +462,13 @@ fn send_raw(fd4: RawFd, fd6: RawFd, dst: IpAddr, pkt: &[u8]) -> bool {
     r == pkt.len() as isize
 }
 
-pub fn main(args: &[String]) -> Result<(), String> {
-    let (mut iface, mut port, mut m, mut every, mut secs) = (None, None, None, 4u64, 10u64);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or(format!("{a} needs a value\n{USAGE}"))
-        };
-        match a.as_str() {
-            "--iface" => iface = Some(val()?),
-            "--port" => port = Some(val()?.parse::<u16>().map_err(|_| "--port: not a port")?),
-            "--mode" => {
-                let v = val()?;
-                m = Some(mode(&v).ok_or(format!("unknown mode {v}\n{USAGE}"))?)
-            }
-            "--every" => {
-                every = val()?
-                    .parse()
-                    .ok()
-                    .filter(|&v: &u64| v > 0)
-                    .ok_or("--every: a positive number")?
-            }
-            "--secs" => secs = val()?.parse().map_err(|_| "--secs: not a number")?,
-            _ => return Err(USAGE.into()),
-        }
-    }
-    let (iface, port, m) = match (iface, port, m) {
-        (Some(i), Some(p), Some(m)) => (i, p, m),
-        _ => return Err(USAGE.into()),
-    };
+pub fn main(a: &InjectArgs) -> Result<(), String> {
+    let m = mode(&a.mode).ok_or_else(|| format!("unknown mode {}", a.mode))?;
+    let (iface, port, every, secs) = (a.iface.as_str(), a.port, a.every, a.secs);
     let eth_p_all = (libc::ETH_P_ALL as u16).to_be() as libc::c_int;
     let sniff = sock(libc::AF_PACKET, libc::SOCK_RAW, eth_p_all)?;
     use std::os::fd::AsRawFd;
-    bind_packet(sniff.as_raw_fd(), &iface)?;
+    bind_packet(sniff.as_raw_fd(), iface)?;
     set_rcv_timeout(sniff.as_raw_fd(), Duration::from_millis(200))?;
     let raw4 = sock(libc::AF_INET, libc::SOCK_RAW, libc::IPPROTO_RAW)?;
     let raw6 = sock(libc::AF_INET6, libc::SOCK_RAW, libc::IPPROTO_RAW)?;
@@ -573,6 +578,14 @@ mod tests {
 
     /// Round trip: the forged packet parses back with the fields the mode promises, and its
     /// checksums verify (a correct packet sums to 0xffff -> folds to 0).
+    #[test]
+    fn every_mode_name_has_a_mode() {
+        for m in MODES {
+            assert!(mode(m).is_some(), "{m}");
+        }
+        assert_eq!(mode("nosuch"), None);
+    }
+
     #[test]
     fn forged_fields() {
         let d = data_seg();

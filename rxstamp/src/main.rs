@@ -44,6 +44,8 @@
 //! `stats` find them. aya loads the object: pure Rust, no kernel BTF needed.
 
 mod allow;
+mod cli;
+mod helpers;
 mod inject;
 mod probe;
 
@@ -51,10 +53,12 @@ use allow::{allow_rules, fill_allow, AllowRule};
 use aya::maps::{Array, Map, MapData};
 use aya::programs::{CgroupSkb, SockOps};
 use aya::{Ebpf, EbpfLoader, Pod};
+use clap::Parser;
+use cli::{Cli, Cmd};
 use std::ffi::CString;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -62,7 +66,6 @@ use std::time::{Duration, Instant};
 // The ELF parser needs the object 8-byte aligned, which include_bytes! does not promise.
 static OBJECT: &[u8] = aya::include_bytes_aligned!(concat!(env!("OUT_DIR"), "/rqd.bpf.o"));
 
-const DEFAULT_PIN: &str = "/sys/fs/bpf/rdcc_rqd";
 const PROG_INGRESS: &str = "rqd_ingress";
 const PROG_SOCKOPS: &str = "rqd_sockops";
 const MAP_STATS: &str = "rqd_stats";
@@ -120,8 +123,9 @@ impl Default for Stats {
 type Res<T> = Result<T, String>;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    // Misuse exits 2 here (clap), before anything is loaded or attached.
+    let cli = Cli::parse();
+    match run(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("rxstamp: {e}");
@@ -130,165 +134,52 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage:
-  rxstamp attach CGROUP --allow PEER... [--pin DIR] [--rx-stamps]
-  rxstamp detach CGROUP [--pin DIR]
-  rxstamp stats [--pin DIR] [--reset]
-  rxstamp sync [--pin DIR]
-  rxstamp run CGROUP --allow PEER... [--secs N] [--pin DIR] [--rx-stamps]
-  rxstamp sink PORT --rate KBPS [--secs N]      (test helper: a slow TCP receiver)
-  rxstamp source ADDR PORT [--secs N] [--switch-cc A,B --switch-ms MS] [--poll-info]
-                                                (test helper: a bulk TCP sender)
-  rxstamp inject --help                         (test helper: forged ACKs at a live flow)
-  rxstamp mtu-watch IFACE [PORT MIN_TCP_HDR] --mtu BYTES [--secs N]
-                                                (test helper: largest segment sent; data segments
-                                                from PORT with a TCP header below MIN_TCP_HDR)
-CGROUP is a cgroup v2 directory (e.g. /sys/fs/cgroup/rcv); DIR defaults to /sys/fs/bpf/rdcc_rqd.
-PEER is PREFIX[@PORT[,PORT...]] (10.0.0.0/24@5201, fd00::/64) or `any`; without --allow no
-connection is touched.";
-
-struct Opts {
-    cmd: String,
-    cgroup: Option<PathBuf>,
-    pin: PathBuf,
-    rx_stamps: bool,
-    reset: bool,
-    secs: Option<u64>,
-    rate_kbps: Option<u64>,
-    allow: Vec<String>,
-    switch_cc: Option<String>,
-    switch_ms: u64,
-    poll_info: bool,
-    mtu: Option<u64>,
-    rest: Vec<String>,
-}
-
-fn parse(args: &[String]) -> Res<Opts> {
-    let mut o = Opts {
-        cmd: args.first().cloned().ok_or_else(|| USAGE.to_string())?,
-        cgroup: None,
-        pin: PathBuf::from(DEFAULT_PIN),
-        rx_stamps: false,
-        reset: false,
-        secs: None,
-        rate_kbps: None,
-        allow: Vec::new(),
-        switch_cc: None,
-        switch_ms: 10,
-        poll_info: false,
-        mtu: None,
-        rest: Vec::new(),
-    };
-    let mut it = args.iter().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--pin" => o.pin = it.next().ok_or("--pin needs a directory")?.into(),
-            "--rx-stamps" => o.rx_stamps = true,
-            "--reset" => o.reset = true,
-            "--secs" => {
-                o.secs = Some(
-                    it.next()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--secs needs a number")?,
-                )
-            }
-            "--rate" => {
-                o.rate_kbps = Some(
-                    it.next()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--rate needs a number (KB/s)")?,
-                )
-            }
-            "--allow" => o
-                .allow
-                .push(it.next().ok_or("--allow needs PREFIX[@PORTS]")?.clone()),
-            "--switch-cc" => o.switch_cc = Some(it.next().ok_or("--switch-cc needs A,B")?.clone()),
-            "--switch-ms" => {
-                o.switch_ms = it
-                    .next()
-                    .and_then(|s| s.parse().ok())
-                    .filter(|&v| v > 0)
-                    .ok_or("--switch-ms needs a positive number")?
-            }
-            "--poll-info" => o.poll_info = true,
-            "--mtu" => {
-                o.mtu = Some(
-                    it.next()
-                        .and_then(|s| s.parse().ok())
-                        .ok_or("--mtu needs a number (bytes)")?,
-                )
-            }
-            "-h" | "--help" => return Err(USAGE.into()),
-            s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
-            s if o.cgroup.is_none() => o.cgroup = Some(s.into()),
-            s => o.rest.push(s.to_string()),
-        }
-    }
-    Ok(o)
-}
-
-fn run(args: &[String]) -> Res<()> {
-    // The injector has its own options (src/inject.rs).
-    if args.first().map(String::as_str) == Some("inject") {
-        return inject::main(&args[1..]);
-    }
-    let o = parse(args)?;
-    let cgroup = || {
-        o.cgroup
-            .clone()
-            .ok_or_else(|| format!("{} needs CGROUP\n{USAGE}", o.cmd))
-    };
-    match o.cmd.as_str() {
-        "attach" => {
-            let _ebpf = attach(&cgroup()?, &o.pin, o.rx_stamps, &allow_rules(&o.allow)?)?;
+fn run(cmd: Cmd) -> Res<()> {
+    match cmd {
+        Cmd::Attach(a) => {
+            let rules = allow_rules(&a.allow)?;
+            let _ebpf = attach(&a.cgroup, &a.pin.dir, a.rx_stamps, &rules)?;
             println!(
                 "rxstamp: attached to {} (pinned under {})",
-                cgroup()?.display(),
-                o.pin.display()
+                a.cgroup.display(),
+                a.pin.dir.display()
             );
             Ok(())
         }
-        "detach" => detach(&cgroup()?, &o.pin),
-        "stats" => {
-            let mut a = stats_map(&o.pin)?;
+        Cmd::Detach { cgroup, pin } => detach(&cgroup, &pin.dir),
+        Cmd::Stats { pin, reset } => {
+            let mut a = stats_map(&pin.dir)?;
             print_stats(&read_stats(&a)?);
-            if o.reset {
+            if reset {
                 a.set(0, Stats::default(), 0)
                     .map_err(|e| format!("reset: {e}"))?;
             }
             Ok(())
         }
-        "sync" => sync_clock(&o.pin, None).map(|_| ()),
-        "run" => run_foreground(
-            &cgroup()?,
-            &o.pin,
-            o.rx_stamps,
-            o.secs,
-            &allow_rules(&o.allow)?,
-        ),
-        "sink" => sink(&o),
-        "source" => source(&o),
-        "mtu-watch" => probe::mtu_watch(
-            o.cgroup
-                .as_ref()
-                .and_then(|p| p.to_str())
-                .ok_or("mtu-watch needs IFACE")?,
-            o.mtu.ok_or("mtu-watch needs --mtu BYTES")?,
-            o.secs.unwrap_or(10),
-            match (o.rest.first(), o.rest.get(1)) {
-                (Some(p), Some(m)) => Some((
-                    p.parse().map_err(|_| "mtu-watch: PORT is not a port")?,
-                    m.parse()
-                        .map_err(|_| "mtu-watch: MIN_TCP_HDR is not a number")?,
-                )),
-                _ => None,
-            },
-        ),
-        _ if !o.rest.is_empty() => Err(format!("unexpected argument {}\n{USAGE}", o.rest[0])),
+        Cmd::Sync { pin } => sync_clock(&pin.dir, None).map(|_| ()),
+        Cmd::Run { attach, secs } => {
+            let rules = allow_rules(&attach.allow)?;
+            run_foreground(
+                &attach.cgroup,
+                &attach.pin.dir,
+                attach.rx_stamps,
+                secs,
+                &rules,
+            )
+        }
+        Cmd::Sink { port, rate, secs } => helpers::sink(port, rate, secs),
+        Cmd::Source(a) => helpers::source(&a),
+        Cmd::Inject(a) => inject::main(&a),
+        Cmd::MtuWatch {
+            iface,
+            port,
+            min_tcp_hdr,
+            mtu,
+            secs,
+        } => probe::mtu_watch(&iface, mtu, secs, port.zip(min_tcp_hdr)),
         // For the build harness: is the BPF object embedded?
-        "selfcheck" if OBJECT.starts_with(b"\x7fELF") => Ok(()),
-        "selfcheck" => Err("built without the BPF object".into()),
-        _ => Err(USAGE.into()),
+        Cmd::Selfcheck if OBJECT.starts_with(b"\x7fELF") => Ok(()),
+        Cmd::Selfcheck => Err("built without the BPF object".into()),
     }
 }
 
@@ -618,109 +509,6 @@ fn run_foreground(
     let d = detach(cgroup, pin);
     print_stats(&st?);
     d
-}
-
-// ---- test helpers ----------------------------------------------------------------------------
-
-/// A receiver that reads at most `--rate` KB/s in 16 KB reads: the data waits in the socket
-/// (the receive window closes, ACKs wait for the window to reopen), i.e. a slow endpoint.
-fn sink(o: &Opts) -> Res<()> {
-    use std::io::Read;
-    let port: u16 = o
-        .cgroup
-        .as_ref()
-        .and_then(|p| p.to_str())
-        .and_then(|p| p.parse().ok())
-        .ok_or("sink needs PORT")?;
-    let rate = o.rate_kbps.ok_or("sink needs --rate KBPS")?.max(1) * 1024;
-    let l = std::net::TcpListener::bind(("::", port))
-        .or_else(|_| std::net::TcpListener::bind(("0.0.0.0", port)))
-        .map_err(|e| format!("bind {port}: {e}"))?;
-    let (mut c, peer) = l.accept().map_err(|e| format!("accept: {e}"))?;
-    let t0 = Instant::now();
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut total: u64 = 0;
-    while o.secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
-        let n = match c.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n as u64,
-        };
-        total += n;
-        // Sleep until the budget allows the bytes read so far.
-        let due = Duration::from_micros(total * 1_000_000 / rate);
-        if let Some(wait) = due.checked_sub(t0.elapsed()) {
-            std::thread::sleep(wait);
-        }
-    }
-    println!(
-        "sink: {total} bytes from {peer} in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// A bulk sender of zeros (the sender's congestion control is its network namespace's default).
-fn source(o: &Opts) -> Res<()> {
-    use std::io::Write;
-    let addr = o
-        .cgroup
-        .as_ref()
-        .and_then(|p| p.to_str())
-        .ok_or("source needs ADDR PORT")?;
-    let port: u16 = o
-        .rest
-        .first()
-        .and_then(|p| p.parse().ok())
-        .ok_or("source needs ADDR PORT")?;
-    let mut c = std::net::TcpStream::connect((addr, port))
-        .map_err(|e| format!("connect {addr} {port}: {e}"))?;
-    let algs: Vec<String> = match &o.switch_cc {
-        Some(a) => a.split(',').map(String::from).collect(),
-        None => Vec::new(),
-    };
-    if o.switch_cc.is_some() && algs.len() < 2 {
-        return Err("--switch-cc needs two or more names, A,B".into());
-    }
-    let done = std::sync::Arc::new(AtomicBool::new(false));
-    // Background threads on the same socket: CA switches and TCP_CC_INFO reads.
-    let fd = c.as_raw_fd();
-    let switcher = (!algs.is_empty()).then(|| {
-        let done = done.clone();
-        let every = Duration::from_millis(o.switch_ms);
-        std::thread::spawn(move || probe::switch_cc(fd, &algs, every, &done))
-    });
-    let poller = o.poll_info.then(|| {
-        let done = done.clone();
-        std::thread::spawn(move || probe::poll_cc_info(fd, &done))
-    });
-    let buf = vec![0u8; 64 * 1024];
-    let t0 = Instant::now();
-    let mut total: u64 = 0;
-    let mut res = Ok(());
-    while o.secs.map_or(true, |s| t0.elapsed().as_secs() < s) {
-        match c.write(&buf) {
-            Ok(n) => total += n as u64,
-            Err(e) => {
-                res = Err(format!("write: {e}"));
-                break;
-            }
-        }
-    }
-    done.store(true, Ordering::SeqCst);
-    let switched = switcher.map(|t| t.join().unwrap_or(Err("switcher panicked".into())));
-    let polled = poller.map(|t| t.join().unwrap_or(Err("poller panicked".into())));
-    println!(
-        "source: {total} bytes in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
-    if let Some(r) = switched {
-        println!("source: cc_switches {}", r?);
-    }
-    if let Some(r) = polled {
-        let (n, nonzero) = r?;
-        println!("source: cc_info_reads {n} cc_info_nonempty {nonzero}");
-    }
-    res
 }
 
 // ---- counters --------------------------------------------------------------------------------

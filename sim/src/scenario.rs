@@ -171,6 +171,10 @@ pub struct Transport {
     pub echo_hops: bool,
     /// Tail-loss probe (RFC 8985 §7); off by default (see `SimConfig::tlp`).
     pub tlp: bool,
+    /// Pacing granularity, bytes on the wire: 0 paces every packet; otherwise a paced flow
+    /// sends bursts of this many bytes back to back and then waits burst / rate (TIMELY §3.3's
+    /// per-segment pacing; see `SimConfig::pace_burst_bytes`).
+    pub pace_burst_bytes: u64,
 }
 
 impl Default for Transport {
@@ -188,6 +192,7 @@ impl Default for Transport {
             remote_delay: false,
             echo_hops: false,
             tlp: c.tlp,
+            pace_burst_bytes: c.pace_burst_bytes,
         }
     }
 }
@@ -439,6 +444,7 @@ impl Scenario {
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
             tlp: t.tlp,
+            pace_burst_bytes: t.pace_burst_bytes,
             sample_ns: (self.sample_us * 1e3) as u64,
             duration_ns: (self.duration_us * 1e3) as u64,
             measure_from_ns: (self.measure_from_us * 1e3) as u64,

@@ -232,6 +232,7 @@ impl Scenario {
             1_000_000_000,
         )?;
         int("transport.rtt_noise_ns", t.rtt_noise_ns, 0, 1_000_000_000)?;
+        int("transport.pace_burst_bytes", t.pace_burst_bytes, 0, 1 << 20)?;
         range("transport.min_rto_us", t.min_rto_us, 1.0, MAX_DELAY_US)?;
 
         let f = &self.fabric;

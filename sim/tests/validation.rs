@@ -107,6 +107,13 @@ fn each_bad_value_is_refused_naming_its_field() {
             edit("min_rto_us = 1000", "min_rto_us = 0"),
             "transport.min_rto_us = 0",
         ),
+        (
+            edit(
+                "min_rto_us = 1000",
+                "min_rto_us = 1000\npace_burst_bytes = 2000000",
+            ),
+            "transport.pace_burst_bytes = 2000000",
+        ),
         (edit("count = 2", "count = 0"), "flows[0].count = 0"),
         (edit("count = 2", "count = 5"), "flows[0]: senders"),
         (edit("dst = 2", "dst = 7"), "flows[0].dst = 7"),

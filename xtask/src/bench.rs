@@ -236,22 +236,11 @@ fn build_before(k: &kernel::Kernel, rev: &str) -> Result<Vec<std::path::PathBuf>
     Ok(out)
 }
 
-/// `cargo xtask bench [--algos "A B"] [--before REV] [--timeout SECS] [--quiet]`.
-pub fn run(
-    algos: Option<&str>,
-    before: Option<&str>,
-    timeout: Option<u64>,
-    quiet: bool,
-) -> Result<u8> {
-    let algos: Vec<String> = match algos {
-        Some(a) => a.split_whitespace().map(String::from).collect(),
-        None => ALGOS.iter().map(|s| s.to_string()).collect(),
-    };
-    if let Some(bad) = algos
-        .iter()
-        .find(|a| a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-    {
-        return err(format!("bench: not an algorithm name: {bad:?}"));
+/// `cargo xtask bench [--algos "A B"] [--before REV] [--timeout SECS] [--quiet]`; `algos` is
+/// the list `BenchArgs::check` accepted (names the qemu kernel or modules/Kbuild offer).
+pub fn run(algos: &[String], before: Option<&str>, timeout_s: u64, quiet: bool) -> Result<u8> {
+    if algos.is_empty() {
+        return err("bench: no algorithm to measure");
     }
     let k = kernel::ensure_profile(&kernel::PROFILES[0])?;
     let mut mods = modules::build_with(&k, true)?;
@@ -267,13 +256,13 @@ pub fn run(
         &vm::Contents {
             our_modules: mods,
             our_bins: vec![],
-            job: job(&algos, ACKS, before.is_some()),
+            job: job(algos, ACKS, before.is_some()),
         },
     )?;
     let b = vm::Boot {
         icount: true,
         stream: !quiet,
-        timeout: Duration::from_secs(timeout.unwrap_or(1800)),
+        timeout: Duration::from_secs(timeout_s),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("bench-console.log");

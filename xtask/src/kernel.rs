@@ -10,12 +10,12 @@
 //! building one never prunes another.
 
 use crate::deps;
+use crate::progress::{self, Estimate, Follower};
 use crate::say;
 use crate::util::{
     cache_dir, fmt_dur, fnv1a, kernel_cmd, repo_root, run_capture, tail_lines, Error, Result,
 };
 use std::fs;
-use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -308,15 +308,27 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     let jobs = std::thread::available_parallelism()
         .map(|n| n.get() + 1)
         .unwrap_or(3);
-    build_with_progress(
+    // The step counts of earlier builds give the fraction and time left (progress.rs).
+    let others: Vec<PathBuf> = PROFILES
+        .iter()
+        .filter(|o| o.cache != p.cache)
+        .filter_map(|o| cache_dir().ok().map(|c| c.join(o.cache)))
+        .collect();
+    // Invocation 0 of an old build.log is this make, 1 is modules_install.
+    let est = progress::estimate(root, &others, "build", 0);
+    let steps = build_with_progress(
         make(&[&format!("-j{jobs}"), "bzImage", "modules"]),
         &log_path,
         "build",
+        est,
     )?;
+    progress::record(root, "build", steps);
     let modroot = dir.join("modroot");
     let mut inst = make(&["modules_install", "INSTALL_MOD_STRIP=1"]);
     inst.arg(format!("INSTALL_MOD_PATH={}", modroot.display()));
-    build_with_progress(inst, &log_path, "modules_install")?;
+    let est = progress::estimate(root, &others, "modules_install", 1);
+    let steps = build_with_progress(inst, &log_path, "modules_install", est)?;
+    progress::record(root, "modules_install", steps);
     fs::write(
         dir.join("complete"),
         format!("built in {}\n", fmt_dur(t0.elapsed())),
@@ -343,9 +355,16 @@ fn prune_old(root: &Path, keep: &str) {
     }
 }
 
-/// Run a long make, appending to `log`, printing the phase and elapsed time every 30 s, and the
-/// log's last lines on failure.
-pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<()> {
+/// Run a long make, appending to `log`, printing its progress (steps done, and with an estimate
+/// the fraction and time left; see progress.rs) every 30 s, or in place every 2 s on a terminal,
+/// and the log's last lines on failure. Returns the number of steps it ran.
+pub fn build_with_progress(
+    mut cmd: Command,
+    log: &Path,
+    what: &str,
+    est: Option<Estimate>,
+) -> Result<u64> {
+    use std::io::{IsTerminal, Write};
     let file = fs::OpenOptions::new().create(true).append(true).open(log)?;
     let start_len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let t0 = Instant::now();
@@ -358,21 +377,42 @@ pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<(
             msg: format!("cannot start make: {e}"),
             detail: vec![],
         })?;
+    let tty = std::io::stderr().is_terminal();
+    let every = Duration::from_secs(if tty { 2 } else { 30 });
+    if let Some(e) = &est {
+        say!(
+            "kernel: {what}: expecting about {} steps (from {})",
+            e.steps,
+            e.from
+        );
+    }
+    let mut follow = Follower::at(start_len);
     let mut last_report = Instant::now();
+    let mut drawn = false;
     let status = loop {
         if let Some(st) = child.try_wait()? {
             break st;
         }
         std::thread::sleep(Duration::from_millis(500));
-        if last_report.elapsed() >= Duration::from_secs(30) {
+        if last_report.elapsed() >= every {
             last_report = Instant::now();
-            let (lines, last) = log_progress(log, start_len);
-            say!(
-                "kernel: {what}: {} elapsed, {lines} steps, now: {last}",
-                fmt_dur(t0.elapsed())
-            );
+            follow.poll(log);
+            let l = progress::line(what, follow.steps, est.as_ref(), t0.elapsed(), &follow.last);
+            if tty {
+                // One line, redrawn in place (cut to the terminal's usual width).
+                let l: String = l.chars().take(150).collect();
+                eprint!("\r\x1b[K[xtask] kernel: {l}");
+                let _ = std::io::stderr().flush();
+                drawn = true;
+            } else {
+                say!("kernel: {l}");
+            }
         }
     };
+    if drawn {
+        eprintln!();
+    }
+    follow.poll(log);
     if !status.success() {
         let text = fs::read_to_string(log).unwrap_or_default();
         return Err(Error {
@@ -383,29 +423,12 @@ pub fn build_with_progress(mut cmd: Command, log: &Path, what: &str) -> Result<(
             detail: tail_lines(&text, 40),
         });
     }
-    say!("kernel: {what} done in {}", fmt_dur(t0.elapsed()));
-    Ok(())
-}
-
-/// Count of log lines since `from` and the last one (the current Kbuild step).
-fn log_progress(log: &Path, from: u64) -> (usize, String) {
-    let Ok(mut f) = fs::File::open(log) else {
-        return (0, String::new());
-    };
-    if f.seek(SeekFrom::Start(from)).is_err() {
-        return (0, String::new());
-    }
-    let mut s = String::new();
-    let _ = BufReader::new(&mut f).read_to_string(&mut s);
-    let mut n = 0;
-    let mut last = "";
-    for l in s.lines() {
-        n += 1;
-        if !l.trim().is_empty() {
-            last = l;
-        }
-    }
-    (n, last.trim().to_string())
+    say!(
+        "kernel: {what} done in {} ({} steps)",
+        fmt_dur(t0.elapsed()),
+        follow.steps
+    );
+    Ok(follow.steps)
 }
 
 #[cfg(test)]
@@ -479,5 +502,31 @@ mod tests {
             PROFILES.len(),
             "each profile has its own cache"
         );
+    }
+
+    #[test]
+    fn make_steps_are_counted_and_failures_show_the_log() {
+        let log = std::env::temp_dir().join(format!("rdcc-bwp-{}.log", std::process::id()));
+        let _ = fs::remove_file(&log);
+        let sh = |script: &str| {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(script);
+            c
+        };
+        let ok =
+            sh("echo 'make: Entering directory x'; printf '  CC      a.o\\n  LD      b\\nnote\\n'");
+        assert_eq!(build_with_progress(ok, &log, "t", None).unwrap(), 2);
+        // A second invocation appends; only its own steps count.
+        let ok2 = sh("printf '  INSTALL m.ko\\n'");
+        assert_eq!(build_with_progress(ok2, &log, "t", None).unwrap(), 1);
+        let bad = sh("echo '  CC      c.o'; echo 'c.c:1: error: boom'; exit 2");
+        let e = build_with_progress(bad, &log, "t", None).unwrap_err();
+        assert!(e.msg.contains("t failed"), "{}", e.msg);
+        assert!(
+            e.detail.iter().any(|l| l.contains("error: boom")),
+            "{:?}",
+            e.detail
+        );
+        let _ = fs::remove_file(&log);
     }
 }

@@ -1,6 +1,8 @@
 //! `cargo xtask`: the rdcc harness. Builds the kernel and modules, boots QEMU, runs tests and
 //! experiments, and reports. Every command installs what it needs (`deps`) first.
 
+mod algos;
+mod args;
 mod bench;
 mod cli;
 mod deps;
@@ -8,6 +10,7 @@ mod dkms;
 mod kernel;
 mod ktap;
 mod modules;
+mod progress;
 mod report;
 mod rxstamp;
 mod scenario;
@@ -16,135 +19,21 @@ mod sim;
 mod util;
 mod vm;
 
+use args::{Cli, Cmd, DkmsArgs, RunArgs, TestArgs, VmArgs};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use util::{err, fmt_dur, out_dir, Result};
 
-const USAGE: &str = "\
-usage: cargo xtask <command> [options]
-
-commands:
-  deps                 install missing Debian packages and bindgen-cli (idempotent)
-  kernel               build (or reuse) the cached Rust-enabled Linux 6.12 kernel
-  modules              build the out-of-tree modules under modules/ against that kernel
-  dkms                 modules_install into a private tree and Debian's dkms add/build/install
-                       against the kernel profile's tree (default: distro); prints each result
-  vm [-- CMD...]       boot the VM and run CMD in it (a shell when no CMD is given)
-  test                 host tests, then one VM boot running KUnit and every selftest;
-                       ends with `N passed, N failed`
-  run                  the main experiment: iperf3 through the netns bottleneck for every
-                       available algorithm, printed as a table
-  bench                per-ACK cost of every congestion control in instructions, counted in
-                       the guest kernel under QEMU -icount (Documentation/results/cost.md);
-                       --algos picks the algorithms (default: reno cubic dctcp bbr vegas and ours);
-                       --before REV also measures our modules as built from commit REV, in
-                       the same boot (a before/after table)
-  sim SCENARIO [--out DIR] [--algos \"A B\"]
-                       run a simulator scenario (sim/scenarios/*.toml) in release; CSV, PNG
-                       and the summary table go to DIR (default results/sim/<scenario>)
-
-options:
-  --kernel PROFILE     kernel profile for kernel/modules/vm/run: qemu (default; clang, KUnit)
-                       or distro (GCC, no KUnit, IPv6 as a module, HZ=250) or debug (clang,
-                       KUnit, KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_NET, slab debug); `test` runs the
-                       full suite on qemu and the functional selftests on distro unless given
-  --timeout SECS       VM timeout (default: vm 600, test 2700, run 1200)
-  --quiet              do not stream the VM console (it is still logged under target/rdcc)
-  --algos \"A B\"        algorithms for `run` (default: cubic dctcp and every built module)
-  --rate MBIT          bottleneck rate for `run` (default 50)
-  --delay-us US        bottleneck netem delay for `run` (default 2000; the rdcc profile
-                       in selftests/rdcc_cc.sh is derived for 2000)
-  --duration SECS      iperf3 duration per single-flow run for `run` (default 8)
-
-environment:
-  RDCC_CACHE_DIR       kernel build cache (default ~/.cache/rdcc)
-  RDCC_KVM=0|1         force TCG or KVM (default: probe once per host boot)
-";
-
-#[derive(Debug, Default)]
-struct Opts {
-    kernel: Option<String>,
-    timeout: Option<u64>,
-    quiet: bool,
-    algos: Option<String>,
-    rate: Option<u32>,
-    delay_us: Option<u32>,
-    duration: Option<u32>,
-    before: Option<String>,
-    rest: Vec<String>,
-}
-
-fn parse_opts(args: &[String]) -> Result<Opts> {
-    let mut o = Opts::default();
-    let mut i = 0;
-    let next = |i: &mut usize, name: &str| -> Result<String> {
-        *i += 1;
-        args.get(*i).cloned().ok_or_else(|| util::Error {
-            msg: format!("{name} needs a value"),
-            detail: vec![],
-        })
-    };
-    let num = |s: String, name: &str| -> Result<u64> {
-        s.parse().map_err(|_| util::Error {
-            msg: format!("{name}: not a number: {s}"),
-            detail: vec![],
-        })
-    };
-    while i < args.len() {
-        match args[i].as_str() {
-            "--timeout" => o.timeout = Some(num(next(&mut i, "--timeout")?, "--timeout")?),
-            "--kernel" => o.kernel = Some(next(&mut i, "--kernel")?),
-            "--quiet" => o.quiet = true,
-            "--algos" => o.algos = Some(next(&mut i, "--algos")?),
-            "--before" => o.before = Some(next(&mut i, "--before")?),
-            "--rate" => o.rate = Some(num(next(&mut i, "--rate")?, "--rate")? as u32),
-            "--delay-us" => {
-                o.delay_us = Some(num(next(&mut i, "--delay-us")?, "--delay-us")? as u32)
-            }
-            "--duration" => {
-                o.duration = Some(num(next(&mut i, "--duration")?, "--duration")? as u32)
-            }
-            "--" => {
-                o.rest = args[i + 1..].to_vec();
-                break;
-            }
-            other => return err(format!("unknown option {other}\n{USAGE}")),
-        }
-        i += 1;
-    }
-    Ok(o)
-}
-
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(cmd) = args.first() else {
-        eprint!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    if cmd == "sim" {
-        return match sim::run(&args[1..]) {
-            Ok(code) => ExitCode::from(code),
-            Err(e) => {
-                eprint!("xtask: error: {e}");
-                ExitCode::from(1)
-            }
-        };
-    }
-    let opts = match parse_opts(&args[1..]) {
-        Ok(o) => o,
-        Err(e) => {
-            eprint!("xtask: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let res = match cmd.as_str() {
-        "deps" => deps::ensure().map(|_| 0),
-        "kernel" => profile_of(&opts).and_then(kernel::ensure_profile).map(|k| {
+    // Misuse exits 2 here, before anything is installed, built or booted.
+    let (cli, checked) = Cli::parse_checked();
+    let res = match cli.cmd {
+        Cmd::Deps => deps::ensure().map(|_| 0),
+        Cmd::Kernel(a) => kernel::ensure_profile(a.kernel).map(|k| {
             println!("{}", k.bzimage.display());
             0
         }),
-        "modules" => profile_of(&opts)
-            .and_then(kernel::ensure_profile)
+        Cmd::Modules(a) => kernel::ensure_profile(a.kernel)
             .and_then(|k| modules::build(&k))
             .map(|m| {
                 for p in m {
@@ -152,21 +41,12 @@ fn main() -> ExitCode {
                 }
                 0
             }),
-        "dkms" => cmd_dkms(&opts),
-        "vm" => cmd_vm(&opts),
-        "test" => cmd_test(&opts),
-        "run" => cmd_run(&opts),
-        "bench" => bench::run(
-            opts.algos.as_deref(),
-            opts.before.as_deref(),
-            opts.timeout,
-            opts.quiet,
-        ),
-        "help" | "--help" | "-h" => {
-            print!("{USAGE}");
-            Ok(0)
-        }
-        other => err(format!("unknown command {other}\n{USAGE}")),
+        Cmd::Dkms(a) => cmd_dkms(&a),
+        Cmd::Vm(a) => cmd_vm(&a),
+        Cmd::Test(a) => cmd_test(&a),
+        Cmd::Run(a) => cmd_run(&a, &checked.algos),
+        Cmd::Bench(a) => bench::run(&checked.algos, a.before.as_deref(), a.timeout, a.quiet),
+        Cmd::Sim(a) => sim::run(&a),
     };
     match res {
         Ok(code) => ExitCode::from(code),
@@ -183,12 +63,8 @@ fn sh_quote(s: &str) -> String {
 }
 
 /// `cargo xtask dkms`: the install checks of `test` on their own.
-fn cmd_dkms(o: &Opts) -> Result<u8> {
-    let p = match &o.kernel {
-        Some(n) => kernel::profile(n)?,
-        None => kernel::profile("distro")?,
-    };
-    let k = kernel::ensure_profile(p)?;
+fn cmd_dkms(o: &DkmsArgs) -> Result<u8> {
+    let k = kernel::ensure_profile(o.kernel)?;
     modules::build(&k)?;
     let mut s = ktap::Summary::default();
     s.extend("install/", modules::install_check(&k)?);
@@ -203,14 +79,6 @@ fn cmd_dkms(o: &Opts) -> Result<u8> {
     }
     println!("{} passed, {} failed", s.passed, s.failed);
     Ok(if s.failed == 0 { 0 } else { 1 })
-}
-
-/// The kernel profile `--kernel` names, or the default.
-fn profile_of(o: &Opts) -> Result<&'static kernel::Profile> {
-    match &o.kernel {
-        Some(n) => kernel::profile(n),
-        None => Ok(&kernel::PROFILES[0]),
-    }
 }
 
 /// Kernel, modules, and the KVM decision: what every VM command needs.
@@ -239,9 +107,9 @@ fn prepare(p: &'static kernel::Profile) -> Result<Prepared> {
     Ok((k, mods, kvm, bins))
 }
 
-fn cmd_vm(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm, bins) = prepare(profile_of(o)?)?;
-    let interactive = o.rest.is_empty();
+fn cmd_vm(o: &VmArgs) -> Result<u8> {
+    let (k, mods, kvm, bins) = prepare(o.kernel)?;
+    let interactive = o.cmd.is_empty();
     let job = if interactive {
         "echo 'rdcc VM: modules in /lib/modules/rdcc, selftests in /selftests; exit to power off'\n\
          setsid cttyhack sh -l\n"
@@ -249,7 +117,7 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
     } else {
         format!(
             "{}\n",
-            o.rest
+            o.cmd
                 .iter()
                 .map(|a| sh_quote(a))
                 .collect::<Vec<_>>()
@@ -268,7 +136,7 @@ fn cmd_vm(o: &Opts) -> Result<u8> {
         kvm,
         interactive,
         stream: !o.quiet,
-        timeout: Duration::from_secs(o.timeout.unwrap_or(600)),
+        timeout: Duration::from_secs(o.timeout),
         data_out: Some(out_dir()?.join("vm-data.bin")),
         ..vm::Boot::default()
     };
@@ -381,7 +249,7 @@ exit $rc
 }
 
 /// Boot kernel profile `p` with the test job; return its results.
-fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Summary> {
+fn vm_test(p: &'static kernel::Profile, o: &TestArgs, full: bool) -> Result<ktap::Summary> {
     let (k, mods, kvm, bins) = prepare(p)?;
     let img = vm::build_initramfs(
         &k,
@@ -394,7 +262,7 @@ fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Su
     let b = vm::Boot {
         kvm,
         stream: !o.quiet,
-        timeout: Duration::from_secs(o.timeout.unwrap_or(2700)),
+        timeout: Duration::from_secs(o.timeout),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join(format!("test-{}-console.log", p.name));
@@ -429,7 +297,7 @@ fn vm_test(p: &'static kernel::Profile, o: &Opts, full: bool) -> Result<ktap::Su
     Ok(vmsum)
 }
 
-fn cmd_test(o: &Opts) -> Result<u8> {
+fn cmd_test(o: &TestArgs) -> Result<u8> {
     let t0 = Instant::now();
     let mut total = ktap::Summary::default();
 
@@ -451,8 +319,8 @@ fn cmd_test(o: &Opts) -> Result<u8> {
 
     // 2. The VMs: the default (qemu) profile runs everything in one boot, the distro profile
     //    the functional selftests; --kernel picks one profile, with everything.
-    let plan: Vec<(&'static kernel::Profile, bool)> = match &o.kernel {
-        Some(n) => vec![(kernel::profile(n)?, true)],
+    let plan: Vec<(&'static kernel::Profile, bool)> = match o.kernel {
+        Some(p) => vec![(p, true)],
         None => vec![
             (&kernel::PROFILES[0], true),
             (kernel::profile("distro")?, false),
@@ -473,7 +341,8 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     //    included) and print the table; its numbers are for Documentation/results/cost.md, not
     //    thresholds. Default plan only (it boots the qemu profile).
     if o.kernel.is_none() {
-        let code = bench::run(None, None, Some(900), true)?;
+        let all: Vec<String> = bench::ALGOS.iter().map(|s| s.to_string()).collect();
+        let code = bench::run(&all, None, 900, true)?;
         let mut b = ktap::Summary::default();
         b.record(
             "cargo xtask bench completed (method check, every algorithm's line)",
@@ -505,8 +374,9 @@ fn cmd_test(o: &Opts) -> Result<u8> {
     })
 }
 
-fn cmd_run(o: &Opts) -> Result<u8> {
-    let (k, mods, kvm, bins) = prepare(profile_of(o)?)?;
+/// `cargo xtask run`; `algos` is the list [`RunArgs::check`] accepted.
+fn cmd_run(o: &RunArgs, algos: &[String]) -> Result<u8> {
+    let (k, mods, kvm, bins) = prepare(o.kernel)?;
     let ours: Vec<String> = mods
         .iter()
         .filter(|m| modules::is_product(m))
@@ -517,18 +387,9 @@ fn cmd_run(o: &Opts) -> Result<u8> {
         })
         .map(String::from)
         .collect();
-    let algos: Vec<String> = match &o.algos {
-        Some(a) => a.split_whitespace().map(String::from).collect(),
-        None => ["cubic".to_string(), "dctcp".to_string()]
-            .into_iter()
-            .chain(ours.clone())
-            .collect(),
-    };
     let (mine, theirs): (Vec<String>, Vec<String>) =
-        algos.into_iter().partition(|a| ours.contains(a));
-    let rate = o.rate.unwrap_or(50);
-    let delay = o.delay_us.unwrap_or(2000);
-    let dur = o.duration.unwrap_or(8);
+        algos.iter().cloned().partition(|a| ours.contains(a));
+    let (rate, delay, dur) = (o.rate, o.delay_us, o.duration);
     let env = format!("RDCC_RATE_MBIT={rate} RDCC_DELAY_US={delay} RDCC_DURATION={dur}");
     let mut job = String::from("rc=0\n");
     if !theirs.is_empty() {
@@ -555,7 +416,7 @@ fn cmd_run(o: &Opts) -> Result<u8> {
     let b = vm::Boot {
         kvm,
         stream: !o.quiet,
-        timeout: Duration::from_secs(o.timeout.unwrap_or(1200)),
+        timeout: Duration::from_secs(o.timeout),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("run-console.log");

@@ -144,7 +144,7 @@ pub fn build_tree(k: &Kernel, root: &Path, stage_name: &str, bench: bool) -> Res
         stage_name.trim_start_matches("kbuild-")
     ));
     let _ = std::fs::remove_file(&log);
-    build_with_progress(c, &log, "modules")?;
+    build_with_progress(c, &log, "modules", None)?;
     let mut kos = Vec::new();
     find_ko(&mdir, &mut kos);
     kos.retain(|p| bench || p.file_name().is_none_or(|n| n != BENCH_KO));

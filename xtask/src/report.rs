@@ -252,6 +252,9 @@ pub fn table(rows: &[Row]) -> String {
         ("rtt_p99_us", "RTT p99 us"),
         ("bound_us", "RTT bound us"),
         ("jain4", "Jain 4 flows"),
+        ("tput8_mbit", "8 flows Mbit/s"),
+        ("rtt8_mean_us", "8 flows RTT us"),
+        ("jain8", "Jain 8 flows"),
         ("delay_us", "delay us"),
     ];
     let cell = |r: &Row, k: &str| -> String {

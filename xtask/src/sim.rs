@@ -1,42 +1,54 @@
-//! `cargo xtask sim SCENARIO.toml [--out DIR] [--algos "A B"] [--set key=value]... [--no-plots]`: run a simulator
-//! scenario with the `sim` binary of `rdcc-sim`, built in release (the simulator is CPU-bound).
-//! Arguments pass through unchanged; a scenario name without a path is looked up in
-//! `sim/scenarios/` (`cargo xtask sim sl_incast_16to1`).
+//! `cargo xtask sim SCENARIO [--out DIR] [--algos "A B"] [--set key.path=value]... [--no-plots]
+//! [--quiet]`: run a simulator scenario with the `sim` binary of `rdcc-sim`, built in release
+//! (the simulator is CPU-bound). The scenario (a name in `sim/scenarios/` or a path) was
+//! resolved by the argument parser; the `sim` binary parses and validates it, with the
+//! overrides, before it runs anything.
+//!
+//! The build is `cargo build --release` with cargo's own progress (its bar on a terminal, its
+//! `Compiling` lines otherwise), so the first build (about 1.5 minutes on 2 cores, plotters and
+//! its font stack included) is visible; then the binary runs directly.
 
+use crate::args::SimArgs;
+use crate::say;
 use crate::util::{err, repo_root, Result};
 use std::process::Command;
 
-pub fn run(args: &[String]) -> Result<u8> {
-    let Some(first) = args.first() else {
-        return err(
-            "usage: cargo xtask sim SCENARIO[.toml] [--out DIR] [--algos \"A B\"] [--set key.path=value]... [--no-plots]\n",
-        );
-    };
+pub fn run(a: &SimArgs) -> Result<u8> {
     let root = repo_root();
-    let mut rest = args.to_vec();
-    if !first.starts_with('-') && !std::path::Path::new(first).exists() {
-        let name = first.trim_end_matches(".toml");
-        let p = root.join("sim/scenarios").join(format!("{name}.toml"));
-        if p.exists() {
-            rest[0] = p.display().to_string();
-        }
-    }
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
         .current_dir(&root)
-        .args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "rdcc-sim",
-            "--bin",
-            "sim",
-            "--",
-        ])
-        .args(&rest)
-        .status();
-    match status {
+        .args(["build", "--release", "-p", "rdcc-sim", "--bin", "sim"]);
+    if a.quiet {
+        build.arg("--quiet");
+    } else {
+        say!("sim: building the simulator (release)");
+    }
+    match build.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => return err(format!("sim: cargo build failed ({s})\n")),
+        Err(e) => return err(format!("sim: cannot run cargo: {e}\n")),
+    }
+    let mut sim = Command::new(root.join("target/release/sim"));
+    sim.current_dir(&root).arg(&a.scenario);
+    if let Some(out) = &a.out {
+        sim.arg("--out").arg(out);
+    }
+    if let Some(algos) = &a.algos {
+        sim.args(["--algos", algos]);
+    }
+    for s in &a.set {
+        sim.args(["--set", s]);
+    }
+    if a.no_plots {
+        sim.arg("--no-plots");
+    }
+    if a.quiet {
+        sim.arg("--quiet");
+    }
+    match sim.status() {
         Ok(s) => Ok(s.code().unwrap_or(1).clamp(0, 255) as u8),
-        Err(e) => err(format!("sim: cannot run cargo: {e}\n")),
+        Err(e) => err(format!("sim: cannot run the simulator: {e}\n")),
     }
 }

@@ -336,14 +336,69 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
     // tsc=reliable: under TCG the clocksource watchdog sometimes declares the TSC unstable and
     // the guest falls back to a 1 ms-resolution clocksource (jiffies), which quantises every ns
     // delay measurement (seen in the remote-delay tests: all delays 0 or multiples of 1 ms).
-    // The other way to end up on jiffies, a failed TSC calibration at boot, is retried by
-    // `boot` (the guest's /init reports it).
+    // The other way to end up on jiffies, a failed TSC calibration at boot (the guest times the
+    // TSC against the emulated PIT, and a busy host stretches the PIT's interval), is avoided
+    // by telling the guest the TSC's rate (tsc_early_khz): under TCG without -icount the guest's
+    // TSC is the host's (QEMU's cpu_get_ticks() reads the host TSC), so its rate is measured
+    // here. Should that not be possible, `boot` retries a guest that found no usable TSC (its
+    // /init reports it). Under -icount the TSC counts virtual ns: 1 GHz.
+    let tsc = if b.icount {
+        Some(1_000_000)
+    } else if b.kvm {
+        None
+    } else {
+        host_tsc_khz()
+    };
+    let tsc = tsc
+        .map(|k| format!("tsc_early_khz={k} "))
+        .unwrap_or_default();
     let append = format!(
-        "console=ttyS0 panic=-1 oops=panic loglevel=4 tsc=reliable {}",
+        "console=ttyS0 panic=-1 oops=panic loglevel=4 tsc=reliable {tsc}{}",
         b.append
     );
     c.arg("-append").arg(append.trim());
     c
+}
+
+/// The host's TSC rate in kHz, when the host has an invariant TSC (`constant_tsc` and
+/// `nonstop_tsc`): the median of five 20 ms measurements of TSC ticks against the monotonic
+/// clock. Each interval is timed by the clock itself, so a descheduled thread only lengthens it;
+/// the error is the gap between one clock read and one TSC read (microseconds at most, against
+/// 20 ms), and the median drops an interval where that gap was large. Measured once per process.
+fn host_tsc_khz() -> Option<u64> {
+    static KHZ: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *KHZ.get_or_init(|| {
+        let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+        let flags = info.lines().find(|l| l.starts_with("flags"))?;
+        let has = |f: &str| flags.split_whitespace().any(|w| w == f);
+        if !has("constant_tsc") || !has("nonstop_tsc") {
+            return None;
+        }
+        let mut v: Vec<u64> = (0..5)
+            .filter_map(|_| {
+                let (t0, c0) = (Instant::now(), rdtsc()?);
+                std::thread::sleep(Duration::from_millis(20));
+                let (c1, t1) = (rdtsc()?, Instant::now());
+                let ns = u64::try_from(t1.duration_since(t0).as_nanos()).ok()?;
+                c1.checked_sub(c0)?.checked_mul(1_000_000)?.checked_div(ns)
+            })
+            .collect();
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().filter(|&k| k > 0)
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+fn rdtsc() -> Option<u64> {
+    // SAFETY: RDTSC exists on every x86-64 CPU, reads a counter and touches no memory; the
+    // only effect is the returned value.
+    #[allow(unused_unsafe)]
+    Some(unsafe { std::arch::x86_64::_rdtsc() })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn rdtsc() -> Option<u64> {
+    None
 }
 
 /// Marker of a guest that found only a 1 ms clocksource and asks to be booted again.

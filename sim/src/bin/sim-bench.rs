@@ -10,6 +10,8 @@
 //! It also prints the time to build each set-up (topology, routes, workload) and, last, the
 //! process's peak resident memory (`VmHWM`; the largest set-up runs last, so this is its peak).
 
+use clap::builder::PossibleValuesParser;
+use clap::Parser;
 use rdcc_sim::Scenario;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,6 +31,20 @@ const SETUPS: &[(&str, &str)] = &[
     ),
 ];
 
+#[derive(Parser, Debug)]
+#[command(
+    name = "sim-bench",
+    version,
+    about = "Simulator speed: simulated packets and events per second of wall time, simulated over \
+        wall time, set-up time and peak RSS",
+    after_help = "Run it in release: cargo run --release -p rdcc-sim --bin sim-bench [SETUP...]"
+)]
+struct Cli {
+    /// Set-ups to run (default: all, in this order).
+    #[arg(value_name = "SETUP", value_parser = PossibleValuesParser::new(SETUPS.iter().map(|(n, _)| *n)))]
+    setups: Vec<String>,
+}
+
 /// Peak resident set size of this process, KiB (Linux `VmHWM`).
 fn peak_rss_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -37,15 +53,7 @@ fn peak_rss_kib() -> Option<u64> {
 }
 
 fn main() -> ExitCode {
-    let want: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(bad) = want.iter().find(|w| !SETUPS.iter().any(|(n, _)| n == w)) {
-        let names: Vec<&str> = SETUPS.iter().map(|(n, _)| *n).collect();
-        eprintln!(
-            "sim-bench: unknown set-up {bad:?}; valid: {}",
-            names.join(", ")
-        );
-        return ExitCode::from(2);
-    }
+    let want = Cli::parse().setups;
     println!(
         "{:<22} {:>7} {:>8} {:>9} {:>12} {:>12} {:>8} {:>8} {:>10}",
         "set-up",

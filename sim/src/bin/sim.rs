@@ -1,75 +1,86 @@
-//! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--quiet]`: run a
-//! scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`), write CSV and PNG files
-//! under DIR (default `results/sim/<scenario name>`), print the summary table. Any invalid
-//! input exits non-zero before anything runs.
+//! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--no-plots]
+//! [--quiet]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`), write CSV
+//! and PNG files under DIR (default `results/sim/<scenario name>`), print the summary table.
+//! Any invalid input exits 2 before anything runs (`sim --help`).
 
+use clap::{CommandFactory, Parser};
 use rdcc_sim::Scenario;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sim SCENARIO.toml [--out DIR] [--algos \"A B\"] [--set key.path=value]... [--no-plots] [--quiet]";
+#[derive(Parser, Debug)]
+#[command(
+    name = "sim",
+    version,
+    about = "Run a simulator scenario: CSV and PNG files, and the summary table",
+    long_about = "Run a simulator scenario (sim/scenarios/*.toml): every algorithm it lists over \
+        its topology and workload, CSV and PNG files under DIR, the summary table on stdout.\n\n\
+        The scenario, with its --set overrides and --algos, is parsed and validated before \
+        anything runs: invalid input exits 2 and writes nothing.",
+    after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\""
+)]
+struct Cli {
+    /// The scenario file (TOML).
+    #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
+    scenario: PathBuf,
+    /// Output directory (default results/sim/<scenario name>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Algorithms instead of the scenario's, separated by spaces: laws or the scenario's
+    /// [cc.*] profiles.
+    #[arg(long, value_name = "\"A B\"")]
+    algos: Option<String>,
+    /// Override one scenario value before validation (repeatable; the value in TOML syntax, a
+    /// bare word is a string), e.g. --set fabric.pfc=true.
+    #[arg(long = "set", value_name = "KEY.PATH=VALUE", value_parser = key_value)]
+    sets: Vec<String>,
+    /// Write CSV only, no PNG plots.
+    #[arg(long)]
+    no_plots: bool,
+    /// No per-run progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn existing_file(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("no such file: {s}"))
+    }
+}
+
+fn key_value(s: &str) -> Result<String, String> {
+    match s.split_once('=') {
+        Some((k, _)) if !k.trim().is_empty() && !k.split('.').any(str::is_empty) => {
+            Ok(s.to_string())
+        }
+        _ => Err(format!("{s:?} is not KEY.PATH=VALUE")),
+    }
+}
+
+/// Invalid input found after parsing (the scenario or an override): the message, exit 2.
+fn refuse(msg: String) -> ExitCode {
+    let _ = Cli::command()
+        .error(clap::error::ErrorKind::ValueValidation, msg)
+        .print();
+    ExitCode::from(2)
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut path = None;
-    let mut out = None;
-    let mut algos = None;
-    let mut quiet = false;
-    let mut plots = true;
-    let mut sets = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--out" => {
-                i += 1;
-                out = args.get(i).map(PathBuf::from);
-            }
-            "--algos" => {
-                i += 1;
-                algos = args.get(i).cloned();
-            }
-            "--set" => {
-                i += 1;
-                match args.get(i) {
-                    Some(v) => sets.push(v.clone()),
-                    None => {
-                        eprintln!("sim: --set needs key.path=value\n{USAGE}");
-                        return ExitCode::from(2);
-                    }
-                }
-            }
-            "--quiet" => quiet = true,
-            "--no-plots" => plots = false,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            a if path.is_none() && !a.starts_with('-') => path = Some(PathBuf::from(a)),
-            a => {
-                eprintln!("sim: unexpected argument {a:?}\n{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
-        i += 1;
-    }
-    let Some(path) = path else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let mut sc = match Scenario::load_with(&path, &sets) {
+    let cli = Cli::parse();
+    let mut sc = match Scenario::load_with(&cli.scenario, &cli.sets) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("sim: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return refuse(e),
     };
-    if let Some(a) = algos {
+    if let Some(a) = &cli.algos {
         sc.algorithms = a.split_whitespace().map(String::from).collect();
         if let Err(e) = sc.validate() {
-            eprintln!("sim: --algos: {e}");
-            return ExitCode::FAILURE;
+            return refuse(format!("--algos: {e}"));
         }
     }
+    let (plots, out, quiet) = (!cli.no_plots, cli.out, cli.quiet);
     sc.report.plots &= plots;
     let out = out.unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
     match sc.run_all(&out, !quiet) {

@@ -59,6 +59,12 @@ pub struct SimConfig {
     /// or the last segment again) so a tail loss is repaired by SACK instead of the RTO. Off
     /// by default: the papers' RDMA NICs have none (the reproductions stay as documented).
     pub tlp: bool,
+    /// Pacing granularity, wire bytes. 0: every packet waits size / rate after the previous
+    /// one. Otherwise a paced flow sends up to this many bytes back to back (at the NIC's
+    /// rate) and the next burst starts `burst / rate` after the previous one started: TIMELY's
+    /// scheduler, which paces segments of up to 64 KB that leave "as a burst of packets"
+    /// (TIMELY §3.3). Laws that do not pace are unaffected.
+    pub pace_burst_bytes: u64,
     /// Metrics sampling interval, ns.
     pub sample_ns: u64,
     /// Simulated time, ns.
@@ -95,6 +101,7 @@ impl Default for SimConfig {
             remote_delay: false,
             echo_hops: false,
             tlp: false,
+            pace_burst_bytes: 0,
             sample_ns: 10_000,
             duration_ns: 10_000_000,
             measure_from_ns: 0,
@@ -328,6 +335,8 @@ impl Sim {
                 pacing_bps: 0,
                 signal: 0,
                 next_send_ns: 0,
+                burst_bytes: 0,
+                burst_start_ns: 0,
                 in_ready: false,
                 wake_at: 0,
                 srtt_ns: 0,

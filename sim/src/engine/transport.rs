@@ -37,6 +37,10 @@ pub(super) struct Flow {
     pub(super) pacing_bps: u64,
     pub(super) signal: i64,
     pub(super) next_send_ns: u64,
+    /// Wire bytes sent in the current pacing burst (`SimConfig::pace_burst_bytes`).
+    pub(super) burst_bytes: u64,
+    /// When the current pacing burst started, ns.
+    pub(super) burst_start_ns: u64,
     pub(super) in_ready: bool,
     pub(super) wake_at: u64,
     pub(super) srtt_ns: u64,
@@ -158,9 +162,24 @@ impl Sim {
         }
         let len = self.seg_len(&self.flows[f], seg);
         let wire = len + header;
+        let burst = self.cfg.pace_burst_bytes;
         let fl = &mut self.flows[f];
-        if fl.pacing_bps > 0 {
+        if fl.pacing_bps > 0 && (burst == 0 || fl.law_rate_bps == 0) {
             fl.next_send_ns = now + (wire as u128 * 1_000_000_000 / fl.pacing_bps as u128) as u64;
+        } else if fl.pacing_bps > 0 {
+            // TIMELY §3.3: a segment leaves as a burst; the next one is due burst / R after
+            // this one started (send time = last send time + segment size / rate).
+            if fl.burst_bytes == 0 {
+                fl.burst_start_ns = now;
+            }
+            fl.burst_bytes += wire;
+            if fl.burst_bytes >= burst {
+                fl.next_send_ns = fl.burst_start_ns
+                    + (fl.burst_bytes as u128 * 1_000_000_000 / fl.pacing_bps as u128) as u64;
+                fl.burst_bytes = 0;
+            } else {
+                fl.next_send_ns = now;
+            }
         }
         fl.probe = false;
         if fl.rto_deadline == 0 {

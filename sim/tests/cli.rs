@@ -1,0 +1,112 @@
+//! The `sim` and `sim-bench` command lines: help exits 0, misuse exits 2 with the reason, and
+//! nothing runs (no output directory appears) when any input is invalid.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().expect("binary runs")
+}
+
+fn scenario(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(format!("{name}.toml"))
+        .display()
+        .to_string()
+}
+
+#[test]
+fn help_exits_zero() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            env!("CARGO_BIN_EXE_sim"),
+            &[
+                "<SCENARIO.toml>",
+                "--out",
+                "--algos",
+                "--set",
+                "--no-plots",
+                "--quiet",
+            ],
+        ),
+        (
+            env!("CARGO_BIN_EXE_sim-bench"),
+            &["bench_dumbbell_100", "bench_fattree_10k"],
+        ),
+    ];
+    for (bin, has) in cases {
+        for flag in ["--help", "-h"] {
+            let o = run(bin, &[flag]);
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{bin} {flag}");
+            for h in *has {
+                assert!(text.contains(h), "{bin} {flag} lacks {h}:\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn misuse_exits_two_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("rdcc-sim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "name = \"x\"\nnot toml [").unwrap();
+    let out = dir.join("out");
+    let out_s = out.display().to_string();
+    let good = scenario("dumbbell_swift_2flow");
+    let bad_s = bad.display().to_string();
+    let sim = env!("CARGO_BIN_EXE_sim");
+    // (arguments, text stderr must contain)
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "<SCENARIO.toml>"),
+        (
+            vec!["/no/such/file.toml"],
+            "no such file: /no/such/file.toml",
+        ),
+        (vec![&good, "--nosuch"], "unexpected argument '--nosuch'"),
+        (vec![&good, "--rate", "5"], "unexpected argument '--rate'"),
+        (
+            vec![&good, "extra.toml"],
+            "unexpected argument 'extra.toml'",
+        ),
+        (vec![&good, "--set", "novalue"], "is not KEY.PATH=VALUE"),
+        (vec![&good, "--set", "a..b=1"], "is not KEY.PATH=VALUE"),
+        (vec![&good, "--out"], "a value is required"),
+        (vec![&bad_s], "bad.toml"),
+        (
+            vec![&good, "--algos", "nosuch"],
+            "unknown algorithm \"nosuch\"; valid: ",
+        ),
+        (
+            vec![&good, "--set", "topology.host_rate_gbps=0"],
+            "host_rate_gbps",
+        ),
+    ];
+    for (mut args, want) in cases {
+        args.extend(["--out", &out_s, "--quiet"]);
+        if want == "<SCENARIO.toml>" {
+            args = vec![];
+        }
+        let o = run(sim, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(want),
+            "{args:?}: stderr lacks {want:?}:\n{err}"
+        );
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+    let bench = env!("CARGO_BIN_EXE_sim-bench");
+    for (args, want) in [
+        (&["nosuch"][..], "invalid value 'nosuch'"),
+        (&["--fast"][..], "unexpected argument '--fast'"),
+    ] {
+        let o = run(bench, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
