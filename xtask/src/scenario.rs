@@ -16,12 +16,6 @@ use std::path::{Path, PathBuf};
 /// The placeholder for the algorithm of the current pass.
 pub const UNDER_TEST: &str = "under_test";
 
-/// Algorithms built into (or shipped as modules with) the VM kernel (qemu/kernel.config:
-/// CONFIG_TCP_CONG_*), besides our own modules.
-pub const IN_TREE: &[&str] = &[
-    "reno", "cubic", "dctcp", "bbr", "vegas", "bic", "westwood", "htcp",
-];
-
 /// The default algorithm set of a scenario without `algos`: the baselines a researcher
 /// compares against, then ours.
 pub const DEFAULT_BASELINES: &[&str] = &["cubic", "bbr", "vegas", "dctcp"];
@@ -163,29 +157,10 @@ impl Default for TestSpec {
     }
 }
 
-/// Our modules: the directories of `modules/` that build a `tcp_<dir>.ko` (not the glue, the
-/// KUnit module or the benchmark).
-pub fn our_algos() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(repo_root().join("modules"))
-        .map(|rd| {
-            rd.flatten()
-                .filter(|e| e.path().is_dir())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| !matches!(n.as_str(), "glue" | "kunit" | "bench"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-/// Every algorithm a scenario may name.
+/// Every algorithm a scenario may name on the default (qemu) kernel profile.
+#[cfg(test)]
 pub fn available_algos() -> Vec<String> {
-    IN_TREE
-        .iter()
-        .map(|s| s.to_string())
-        .chain(our_algos())
-        .collect()
+    crate::algos::available(&crate::kernel::PROFILES[0]).unwrap_or_default()
 }
 
 /// The default passes: baselines, then ours.
@@ -193,7 +168,7 @@ pub fn default_algos() -> Vec<String> {
     DEFAULT_BASELINES
         .iter()
         .map(|s| s.to_string())
-        .chain(our_algos())
+        .chain(crate::algos::ours().unwrap_or_default())
         .collect()
 }
 
@@ -260,8 +235,7 @@ fn check_algo(a: &str, available: &[String], what: &str) -> Result<(), String> {
 pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
     let name_ok = !s.name.is_empty()
         && s.name.len() <= 64
-        && s
-            .name
+        && s.name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if !name_ok {
@@ -287,7 +261,10 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
         return Err(format!("trials = {}: 1..={MAX_TRIALS}", s.trials));
     }
     if !(1..=MAX_DURATION_S).contains(&s.duration_s) {
-        return Err(format!("duration_s = {}: 1..={MAX_DURATION_S}", s.duration_s));
+        return Err(format!(
+            "duration_s = {}: 1..={MAX_DURATION_S}",
+            s.duration_s
+        ));
     }
     if !(1..=s.duration_s).contains(&s.test.duration_s) {
         return Err(format!(
@@ -339,7 +316,11 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
     for (i, f) in s.flows.iter().enumerate() {
         let at = format!("flows[{i}]");
         if f.algo != UNDER_TEST {
-            check_algo(&f.algo, available, &format!("{at}.algo (or \"{UNDER_TEST}\")"))?;
+            check_algo(
+                &f.algo,
+                available,
+                &format!("{at}.algo (or \"{UNDER_TEST}\")"),
+            )?;
         }
         if f.count == 0 {
             return Err(format!("{at}.count: at least 1"));
@@ -359,7 +340,9 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
             (Some(kb), _) if kb > 1_048_576 => {
                 return Err(format!("{at}.size_kb = {kb}: at most 1048576 (1 GiB)"));
             }
-            (_, Some(d)) if d == 0 || f.start_ms as u64 + d as u64 * 1000 > s.duration_s as u64 * 1000 => {
+            (_, Some(d))
+                if d == 0 || f.start_ms as u64 + d as u64 * 1000 > s.duration_s as u64 * 1000 =>
+            {
                 return Err(format!(
                     "{at}.duration_s = {d}: at least 1, and start_ms + duration within the trial ({} s)",
                     s.duration_s
@@ -417,7 +400,12 @@ impl Scenario {
             let w = self.warmup_s * self.test.duration_s / self.duration_s;
             (self.test.algos.clone(), 1, self.test.duration_s, w)
         } else {
-            (self.algos.clone(), self.trials, self.duration_s, self.warmup_s)
+            (
+                self.algos.clone(),
+                self.trials,
+                self.duration_s,
+                self.warmup_s,
+            )
         };
         let flows: Vec<String> = self
             .expand(dur)
@@ -443,7 +431,11 @@ impl Scenario {
         let _ = writeln!(
             e,
             "SCN_REF='{}'",
-            if test { self.test.reference.as_str() } else { "" }
+            if test {
+                self.test.reference.as_str()
+            } else {
+                ""
+            }
         );
         e
     }
@@ -495,12 +487,21 @@ size_kb = 64
         // A 5 s trial halves start times.
         assert_eq!(s.expand(5)[2].start_ms, 2000);
         let env = s.guest_env(false);
-        assert!(env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"), "{env}");
+        assert!(
+            env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"),
+            "{env}"
+        );
         assert!(env.contains("SCN_ECN_K_PKTS=20\n"));
         assert!(env.contains("SCN_REF=''\n"));
         let t = s.guest_env(true);
-        assert!(t.contains("SCN_PASSES='cubic swift'") && t.contains("SCN_REF='cubic'"), "{t}");
-        assert!(t.contains("SCN_DURATION_S=4\n") && t.contains("SCN_TRIALS=1\n"), "{t}");
+        assert!(
+            t.contains("SCN_PASSES='cubic swift'") && t.contains("SCN_REF='cubic'"),
+            "{t}"
+        );
+        assert!(
+            t.contains("SCN_DURATION_S=4\n") && t.contains("SCN_TRIALS=1\n"),
+            "{t}"
+        );
     }
 
     /// Each mutation of the good file, and the words its refusal must contain.
@@ -559,6 +560,8 @@ size_kb = 64
         for n in DEFAULT_SET {
             assert!(BUILT_IN.contains(n));
         }
-        assert!(load("nosuch", &avail).unwrap_err().contains("built-in scenarios: baseline"));
+        assert!(load("nosuch", &avail)
+            .unwrap_err()
+            .contains("built-in scenarios: baseline"));
     }
 }

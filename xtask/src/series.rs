@@ -29,7 +29,9 @@ fn sha256_hex(data: &[u8]) -> Result<String, String> {
     let mut stdin = c.stdin.take().ok_or("sha256sum: no stdin")?;
     let buf = data.to_vec();
     let h = std::thread::spawn(move || stdin.write_all(&buf));
-    let out = c.wait_with_output().map_err(|e| format!("sha256sum: {e}"))?;
+    let out = c
+        .wait_with_output()
+        .map_err(|e| format!("sha256sum: {e}"))?;
     let _ = h.join();
     let s = String::from_utf8_lossy(&out.stdout);
     Ok(s.split_whitespace().next().unwrap_or("").to_string())
@@ -79,7 +81,9 @@ pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> 
                 buf = &buf[size..];
                 let end = format!("\nRDCC-FILE-END {name}\n");
                 if !buf.starts_with(end.as_bytes()) {
-                    return Err(format!("data channel: {name}: no end marker after {size} bytes"));
+                    return Err(format!(
+                        "data channel: {name}: no end marker after {size} bytes"
+                    ));
                 }
                 buf = &buf[end.len()..];
                 let got = sha256_hex(&data)?;
@@ -476,7 +480,12 @@ pub struct Pass {
 }
 
 /// Group a scenario's frames into passes (`<scenario>/<pass>/t<k>/<file>`).
-pub fn passes(sc: &Scenario, frames: &[Frame], warmup_s: f64, duration_s: f64) -> Result<Vec<Pass>, String> {
+pub fn passes(
+    sc: &Scenario,
+    frames: &[Frame],
+    warmup_s: f64,
+    duration_s: f64,
+) -> Result<Vec<Pass>, String> {
     let mut by: BTreeMap<(String, u32), BTreeMap<String, &[u8]>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for f in frames {
@@ -519,7 +528,10 @@ pub fn passes(sc: &Scenario, frames: &[Frame], warmup_s: f64, duration_s: f64) -
             .map_err(|e| format!("{}/{pass}/t{k}: trace.gz: {e}", sc.name))?;
         let tr = parse_trace(&text, flows);
         let st = trial_stats(&tr, warmup_s, duration_s);
-        let p = out.iter_mut().find(|p| p.algo == pass).ok_or("pass order")?;
+        let p = out
+            .iter_mut()
+            .find(|p| p.algo == pass)
+            .ok_or("pass order")?;
         p.trials.push(tr);
         p.stats.push(st);
     }
@@ -641,12 +653,19 @@ fn opt(v: Option<f64>) -> serde_json::Value {
 fn spread_json(s: Option<Spread>) -> serde_json::Value {
     match s {
         None => serde_json::Value::Null,
-        Some(s) => serde_json::json!({"median": s.median, "min": s.min, "max": s.max, "trials": s.n}),
+        Some(s) => {
+            serde_json::json!({"median": s.median, "min": s.min, "max": s.max, "trials": s.n})
+        }
     }
 }
 
 /// Write CSV, JSON and PNG files of a scenario's passes into `dir`; returns the paths.
-pub fn write_outputs(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
+pub fn write_outputs(
+    sc: &Scenario,
+    passes: &[Pass],
+    dir: &Path,
+    label: &str,
+) -> Result<Vec<PathBuf>, String> {
     let io = |e: std::io::Error| format!("{}: {e}", dir.display());
     std::fs::create_dir_all(dir).map_err(io)?;
     let mut files = Vec::new();
@@ -660,7 +679,11 @@ pub fn write_outputs(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) ->
             for f in &tr.flows {
                 if let Some(a) = tr.acks.get(&f.idx) {
                     for x in a {
-                        let _ = writeln!(acks, "{:.6},{},{},{},{},{}", x.t_s, f.idx, f.algo, x.acked, x.cwnd_pkts, x.srtt_us);
+                        let _ = writeln!(
+                            acks,
+                            "{:.6},{},{},{},{},{}",
+                            x.t_s, f.idx, f.algo, x.acked, x.cwnd_pkts, x.srtt_us
+                        );
                     }
                     for (t, m) in throughput_bins(a, 0.1) {
                         let _ = writeln!(tput, "{t:.1},{},{},{m:.3}", f.idx, f.algo);
@@ -668,15 +691,25 @@ pub fn write_outputs(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) ->
                 }
                 if let Some(d) = tr.decisions.get(&f.idx) {
                     for x in d {
-                        let _ = writeln!(dec, "{:.6},{},{},{:.1},{:.4},{:.3}", x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit);
+                        let _ = writeln!(
+                            dec,
+                            "{:.6},{},{},{:.1},{:.4},{:.3}",
+                            x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit
+                        );
                     }
                 }
             }
             let mut q = String::from("t_s,backlog_bytes,backlog_pkts,dropped,ce_marked\n");
             for x in &tr.queue {
-                let _ = writeln!(q, "{:.3},{},{},{},{}", x.t_s, x.bytes, x.pkts, x.drops, x.marks);
+                let _ = writeln!(
+                    q,
+                    "{:.3},{},{},{},{}",
+                    x.t_s, x.bytes, x.pkts, x.drops, x.marks
+                );
             }
-            let mut fl = String::from("flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n");
+            let mut fl = String::from(
+                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n",
+            );
             for f in &tr.flows {
                 let fc = f
                     .size
@@ -695,7 +728,13 @@ pub fn write_outputs(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) ->
                     fc.map_or(String::new(), |t| format!("{:.2}", t * 1e3))
                 );
             }
-            for (suffix, text) in [("acks", acks), ("tput", tput), ("decisions", dec), ("queue", q), ("flows", fl)] {
+            for (suffix, text) in [
+                ("acks", acks),
+                ("tput", tput),
+                ("decisions", dec),
+                ("queue", q),
+                ("flows", fl),
+            ] {
                 let path = dir.join(format!("{base}-{suffix}.csv"));
                 std::fs::write(&path, text).map_err(io)?;
                 files.push(path);
@@ -747,7 +786,11 @@ pub fn write_outputs(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) ->
     std::fs::write(&path, serde_json::to_string_pretty(&j).unwrap_or_default()).map_err(io)?;
     files.push(path);
     let path = dir.join("summary.txt");
-    std::fs::write(&path, format!("{} ({label})\n{}", sc.name, table(sc, passes))).map_err(io)?;
+    std::fs::write(
+        &path,
+        format!("{} ({label})\n{}", sc.name, table(sc, passes)),
+    )
+    .map_err(io)?;
     files.push(path);
     files.extend(plots(sc, passes, dir, label)?);
     Ok(files)
@@ -768,12 +811,21 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         let tput: Vec<Line> = tr
             .flows
             .iter()
-            .filter_map(|f| tr.acks.get(&f.idx).map(|a| flows_line(f, throughput_bins(a, 0.1))))
+            .filter_map(|f| {
+                tr.acks
+                    .get(&f.idx)
+                    .map(|a| flows_line(f, throughput_bins(a, 0.1)))
+            })
             .collect();
         let path = dir.join(format!("{}-tput.png", p.algo));
         chart(
             &path,
-            &format!("{}: {} per-flow goodput /100 ms, trial 1 of {} ({label})", sc.name, p.algo, ntr(p)),
+            &format!(
+                "{}: {} per-flow goodput /100 ms, trial 1 of {} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
             "time (s)",
             "Mbit/s",
             &tput,
@@ -791,16 +843,20 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
                     f,
                     d.iter().map(|x| (x.t_s, x.cwnd_bytes / 1448.0)).collect(),
                 )),
-                _ => tr
-                    .acks
-                    .get(&f.idx)
-                    .map(|a| flows_line(f, a.iter().map(|x| (x.t_s, x.cwnd_pkts as f64)).collect())),
+                _ => tr.acks.get(&f.idx).map(|a| {
+                    flows_line(f, a.iter().map(|x| (x.t_s, x.cwnd_pkts as f64)).collect())
+                }),
             })
             .collect();
         let path = dir.join(format!("{}-cwnd.png", p.algo));
         chart(
             &path,
-            &format!("{}: {} window, trial 1 of {} ({label})", sc.name, p.algo, ntr(p)),
+            &format!(
+                "{}: {} window, trial 1 of {} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
             "time (s)",
             "window (packets of 1448 B)",
             &win,
@@ -835,7 +891,10 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
     let path = dir.join("rtt_cdf.png");
     chart(
         &path,
-        &format!("{}: CDF of per-ACK smoothed RTT, all trials ({label})", sc.name),
+        &format!(
+            "{}: CDF of per-ACK smoothed RTT, all trials ({label})",
+            sc.name
+        ),
         "RTT (ms)",
         "fraction of ACKs",
         &cdf,
@@ -855,7 +914,10 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
     let path = dir.join("queue.png");
     chart(
         &path,
-        &format!("{}: bottleneck queue every 100 ms, trial 1 ({label})", sc.name),
+        &format!(
+            "{}: bottleneck queue every 100 ms, trial 1 ({label})",
+            sc.name
+        ),
         "time (s)",
         "backlog (packets)",
         &q,
@@ -899,7 +961,9 @@ mod tests {
         noend.truncate(noend.len() - 5);
         noend.extend_from_slice(b"zzzz\n");
         assert!(read_frames(&noend).unwrap_err().contains("end marker"));
-        assert!(read_frames(b"garbage\n").unwrap_err().contains("unexpected line"));
+        assert!(read_frames(b"garbage\n")
+            .unwrap_err()
+            .contains("unexpected line"));
     }
 
     #[test]
