@@ -24,6 +24,14 @@ fn job(scs: &[Scenario], test: bool) -> String {
     j
 }
 
+/// Each scenario with its passes (or why there are none), the path was KVM, the boot ended
+/// with status 0.
+type Booted = (
+    Vec<(Scenario, std::result::Result<Vec<Pass>, String>)>,
+    bool,
+    bool,
+);
+
 /// Boot once with the scenarios; the passes of each (scenario order), the boot's success.
 fn boot(
     p: &'static kernel::Profile,
@@ -31,11 +39,7 @@ fn boot(
     test: bool,
     timeout_s: u64,
     quiet: bool,
-) -> Result<(
-    Vec<(Scenario, std::result::Result<Vec<Pass>, String>)>,
-    bool,
-    bool,
-)> {
+) -> Result<Booted> {
     let (k, mods, kvm, bins) = crate::prepare(p)?;
     let img = vm::build_initramfs(
         &k,

@@ -197,6 +197,13 @@ pub struct Trial {
     pub queue: Vec<QSample>,
 }
 
+/// (server port, local port) of a socket.
+type SocketKey = (u16, u16);
+/// (t_ns, snd_una, cwnd packets, srtt us) of a tcp_probe line.
+type RawAck = (u64, u32, u32, u32);
+/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s) of a decision line.
+type RawDecision = (u64, f64, f64, f64);
+
 /// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
 /// seconds since the first flow was launched. Per flow (server port), the data socket is the
 /// local port with the most bytes acknowledged (the iperf3 control connection carries a few
@@ -204,8 +211,8 @@ pub struct Trial {
 pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     let mut t0: Option<u64> = None;
     // (dport, sport) -> raw (t, una, cwnd, srtt)
-    let mut raw: BTreeMap<(u16, u16), Vec<(u64, u32, u32, u32)>> = BTreeMap::new();
-    let mut dec: BTreeMap<(u16, u16), Vec<(u64, f64, f64, f64)>> = BTreeMap::new();
+    let mut raw: BTreeMap<SocketKey, Vec<RawAck>> = BTreeMap::new();
+    let mut dec: BTreeMap<SocketKey, Vec<RawDecision>> = BTreeMap::new();
     let mut q = Vec::new();
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
