@@ -127,7 +127,11 @@ qsampler() {
 # "F t_ns flow start". t_ns from the trace's seconds.microseconds stamp.
 compact() {
 	awk '
-	function tns(s) { sub(/:$/, "", s); split(s, a, "."); return a[1] * 1000000000 + substr(a[2] "000000", 1, 6) * 1000 }
+	# (busybox awk reads a leading-zero string as octal: strip the zeros of the microseconds)
+	function tns(s,   a, us) {
+		sub(/:$/, "", s); split(s, a, "."); us = substr(a[2] "000000", 1, 6); sub(/^0+/, "", us)
+		return a[1] * 1000000000 + (us + 0) * 1000
+	}
 	function port(s,   n, a) { n = split(s, a, ":"); return a[n] }
 	function kv(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 	{
