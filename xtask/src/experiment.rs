@@ -306,3 +306,85 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
     }
     Ok(sum)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::series::{Ack, FlowInfo, QSample, Trial, TrialStats};
+
+    fn pass(algo: &str, mbit: f64, retrans: u64, marks: u64) -> Pass {
+        let f = FlowInfo {
+            idx: 0,
+            algo: algo.into(),
+            port: 5201,
+            rc: 0,
+            bytes: 1000,
+            retrans,
+            ..FlowInfo::default()
+        };
+        let mut tr = Trial {
+            flows: vec![f],
+            ..Trial::default()
+        };
+        tr.acks.insert(
+            0,
+            vec![Ack {
+                t_s: 0.1,
+                acked: 0,
+                cwnd_pkts: 10,
+                srtt_us: 3000,
+            }],
+        );
+        tr.queue = (0..40)
+            .map(|i| QSample {
+                t_s: i as f64 / 10.0,
+                bytes: 0,
+                pkts: 0,
+                drops: 0,
+                marks: if i == 39 { marks } else { 0 },
+            })
+            .collect();
+        let st = TrialStats {
+            tput_mbit: mbit,
+            per_flow_mbit: vec![mbit],
+            retrans,
+            marks,
+            decisions: 5,
+            ..TrialStats::default()
+        };
+        Pass {
+            algo: algo.into(),
+            trials: vec![tr],
+            stats: vec![st],
+        }
+    }
+
+    /// Each check passes on a healthy run and fails on the defect it exists for; throughput
+    /// is judged only against the reference pass of the same boot.
+    #[test]
+    fn scenario_checks_are_relative_to_the_reference() {
+        let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
+        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\necn_k_pkts = 20\nloss_pct = 1.0\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"cubic\"]\nmin_share_pct = 50\n";
+        let s = crate::scenario::parse(text, "t", &avail).unwrap();
+        let ok = checks(&s, &[pass("ref", 40.0, 3, 9), pass("cubic", 30.0, 2, 4)]);
+        assert_eq!(ok.failed, 0, "{:?}", ok.results);
+        let cases: &[(Pass, &str)] = &[
+            (pass("cubic", 15.0, 2, 4), "every long flow >= 50%"),
+            (pass("cubic", 30.0, 0, 4), "retransmissions"),
+        ];
+        for (p, want) in cases {
+            let r = checks(&s, &[pass("ref", 40.0, 3, 9), p.clone()]);
+            assert!(
+                r.results
+                    .iter()
+                    .any(|x| x.outcome == crate::ktap::Outcome::Fail && x.name.contains(want)),
+                "{want}: {:?}",
+                r.results
+            );
+        }
+        let no_marks = checks(&s, &[pass("ref", 40.0, 3, 0), pass("cubic", 30.0, 2, 0)]);
+        assert!(no_marks.failed > 0);
+        let no_ref = checks(&s, &[pass("cubic", 30.0, 2, 4)]);
+        assert_eq!(no_ref.failed, 1);
+    }
+}
