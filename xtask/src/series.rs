@@ -550,12 +550,12 @@ pub fn path_label(sc: &Scenario, kvm: bool) -> String {
     let p = &sc.path;
     let mut s = format!(
         "{}, {} Mbit/s, {} ms",
-        if kvm { "KVM" } else { "QEMU TCG" },
+        if kvm { "KVM" } else { "TCG" },
         p.rate_mbit,
         p.delay_us as f64 / 1000.0
     );
     if p.ecn_k_pkts > 0 {
-        let _ = write!(s, ", ECN K={} pkts", p.ecn_k_pkts);
+        let _ = write!(s, ", ECN K={}", p.ecn_k_pkts);
     } else {
         let _ = write!(s, ", drop-tail {} pkts", p.queue_pkts);
     }
@@ -828,7 +828,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         chart(
             &path,
             &format!(
-                "{}: {} per-flow goodput /100 ms, trial 1 of {} ({label})",
+                "{}: {} goodput /100 ms, trial 1/{} ({label})",
                 sc.name,
                 p.algo,
                 ntr(p)
@@ -859,7 +859,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         chart(
             &path,
             &format!(
-                "{}: {} window, trial 1 of {} ({label})",
+                "{}: {} window, trial 1/{} ({label})",
                 sc.name,
                 p.algo,
                 ntr(p)
@@ -898,10 +898,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
     let path = dir.join("rtt_cdf.png");
     chart(
         &path,
-        &format!(
-            "{}: CDF of per-ACK smoothed RTT, all trials ({label})",
-            sc.name
-        ),
+        &format!("{}: per-ACK sRTT CDF, all trials ({label})", sc.name),
         "RTT (ms)",
         "fraction of ACKs",
         &cdf,
@@ -921,10 +918,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
     let path = dir.join("queue.png");
     chart(
         &path,
-        &format!(
-            "{}: bottleneck queue every 100 ms, trial 1 ({label})",
-            sc.name
-        ),
+        &format!("{}: queue /100 ms, trial 1 ({label})", sc.name),
         "time (s)",
         "backlog (packets)",
         &q,
