@@ -9,7 +9,7 @@ CARGO ?= cargo
 all: run
 
 run:
-	$(CARGO) xtask run
+	$(CARGO) xtask run --scenario default
 
 test:
 	$(CARGO) xtask test

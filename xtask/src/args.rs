@@ -163,6 +163,13 @@ pub struct RunArgs {
     /// iperf3 duration of each single-flow run, s [1..=3600].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(DURATION_S), default_value_t = 8)]
     pub duration: u32,
+    /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
+    /// baseline, eight_flows, late_joiner, incast, lossy), a path to a TOML file, or `default`
+    /// (baseline and eight_flows, what `make` runs). Per-flow CSV, JSON and PNG land in
+    /// results/vm/<scenario>/; --algos replaces the scenario's algorithms. The file is checked
+    /// before anything is built.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub scenario: Option<String>,
 }
 
 impl RunArgs {
@@ -347,8 +354,35 @@ impl Cli {
     /// The checks that need more than one value (or the files of the work tree).
     pub fn check(&self) -> Result<Checked, String> {
         Ok(match &self.cmd {
-            Cmd::Run(r) => Checked { algos: r.check()? },
-            Cmd::Bench(b) => Checked { algos: b.check()? },
+            Cmd::Run(r) => {
+                let algos = r.check()?;
+                let scenarios = match &r.scenario {
+                    None => vec![],
+                    Some(s) => {
+                        let avail = crate::algos::available(r.kernel).map_err(|e| e.msg)?;
+                        let names: Vec<&str> = if s == "default" {
+                            crate::scenario::DEFAULT_SET.to_vec()
+                        } else {
+                            vec![s.as_str()]
+                        };
+                        let mut v = Vec::new();
+                        for n in names {
+                            let mut sc = crate::scenario::load(n, &avail)
+                                .map_err(|e| format!("--scenario: {e}"))?;
+                            if r.algos.is_some() {
+                                sc.algos = algos.clone();
+                            }
+                            v.push(sc);
+                        }
+                        v
+                    }
+                };
+                Checked { algos, scenarios }
+            }
+            Cmd::Bench(b) => Checked {
+                algos: b.check()?,
+                scenarios: vec![],
+            },
             _ => Checked::default(),
         })
     }
@@ -358,6 +392,8 @@ impl Cli {
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Checked {
     pub algos: Vec<String>,
+    /// `run --scenario`: the parsed, validated scenarios.
+    pub scenarios: Vec<crate::scenario::Scenario>,
 }
 
 #[cfg(test)]

@@ -7,12 +7,15 @@ mod bench;
 mod cli;
 mod deps;
 mod dkms;
+mod experiment;
 mod kernel;
 mod ktap;
 mod modules;
 mod progress;
 mod report;
 mod rxstamp;
+mod scenario;
+mod series;
 mod sim;
 mod util;
 mod vm;
@@ -42,6 +45,9 @@ fn main() -> ExitCode {
         Cmd::Dkms(a) => cmd_dkms(&a),
         Cmd::Vm(a) => cmd_vm(&a),
         Cmd::Test(a) => cmd_test(&a),
+        Cmd::Run(a) if a.scenario.is_some() => {
+            experiment::run(a.kernel, &checked.scenarios, a.timeout.max(3600), a.quiet)
+        }
         Cmd::Run(a) => cmd_run(&a, &checked.algos),
         Cmd::Bench(a) => bench::run(&checked.algos, a.before.as_deref(), a.timeout, a.quiet),
         Cmd::Sim(a) => sim::run(&a),
@@ -135,6 +141,7 @@ fn cmd_vm(o: &VmArgs) -> Result<u8> {
         interactive,
         stream: !o.quiet,
         timeout: Duration::from_secs(o.timeout),
+        data_out: Some(out_dir()?.join("vm-data.bin")),
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("vm-console.log");
@@ -346,6 +353,12 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
             code == 0,
         );
         total.extend("bench/", b);
+        // 4. Every built-in scenario, shortened, in one boot: the data channel, the series and
+        //    each scenario's functional checks against a reference flow of that boot.
+        total.extend(
+            "scenario/",
+            experiment::test(&kernel::PROFILES[0], o.quiet)?,
+        );
     }
 
     for res in total

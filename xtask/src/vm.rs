@@ -283,6 +283,10 @@ pub struct Boot {
     /// Instruction counting (`cargo xtask bench`): TCG with `-icount shift=0`, so the guest's
     /// virtual clock advances exactly 1 ns per executed instruction. Ignores `kvm`.
     pub icount: bool,
+    /// The data channel: a second serial port (the guest's /dev/ttyS1) written to this host
+    /// file. The guest frames and checksums what it sends (`series::read_frames`); the console
+    /// stays free of bulk data.
+    pub data_out: Option<PathBuf>,
 }
 
 impl Default for Boot {
@@ -295,6 +299,7 @@ impl Default for Boot {
             append: String::new(),
             mem_mib: 1024,
             icount: false,
+            data_out: None,
         }
     }
 }
@@ -315,6 +320,12 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
         c.args(["-enable-kvm", "-cpu", "host"]);
     } else {
         c.args(["-accel", "tcg", "-cpu", "max"]);
+    }
+    if let Some(p) = &b.data_out {
+        // serial0 stays the console (what -nographic makes it by default, given explicitly
+        // because a second -serial turns the default off); serial1 is the guest's ttyS1.
+        c.args(["-serial", "mon:stdio", "-serial"])
+            .arg(format!("file:{}", p.display()));
     }
     c.args(["-nic", "none", "-kernel"])
         .arg(&k.bzimage)

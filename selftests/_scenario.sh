@@ -1,0 +1,274 @@
+#!/bin/sh
+# shellcheck shell=sh
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC3043 # 'local' is an ash/dash extension; the guest shell is busybox ash.
+#
+# _scenario.sh ENVFILE - run one VM experiment scenario (written by `cargo xtask run
+# --scenario`, xtask/src/scenario.rs, which validated it) and send its raw data to the host.
+# Not a selftest (the leading _ keeps `xtask test` from running it on its own).
+#
+# ENVFILE sets SCN_NAME, SCN_RATE_MBIT, SCN_DELAY_US, SCN_QLIMIT_PKTS, SCN_ECN_K_PKTS,
+# SCN_LOSS_PCT, SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
+# SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
+# algorithm) and SCN_REF (test runs: a reference algorithm; a pass "ref" with one flow of it
+# runs first).
+#
+# Path (lib.sh's three namespaces, then changed):
+#   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
+#     SCN_ECN_K_PKTS = K > 0, RED with ecn, min K, max K+1 packets, probability 1: every ECT
+#     packet arriving to a queue above K is marked CE (a DCTCP-style step), non-ECT dropped.
+#     The endpoints negotiate ECN (lib.sh sets net.ipv4.tcp_ecn=1 in both namespaces).
+#   router egress to the sender (ACKs): netem delay D. The base RTT is on the ACK direction so
+#     the bottleneck's backlog (sampled below) is the queue alone, not netem's delay line.
+#   sender egress: netem loss P% when SCN_LOSS_PCT > 0 (no delay: nothing is held, so TCP
+#     Small Queues do not throttle the flows).
+#
+# Per trial, with every flow its own iperf3 client and server (ports 5201...), the kernel's
+# trace buffer records (clock "mono", one timeline):
+#   tcp:tcp_probe   every ACK the senders receive (dport 5201-5299): snd_una, cwnd, srtt;
+#   tcp_<ours>:decision  every decision of our laws: per-ACK RTT, window with its fraction,
+#                   pacing rate;
+#   trace_marker    "rdccq <backlog bytes> <backlog pkts> <dropped> <marked>" every 100 ms
+#                   from `tc -s qdisc`, and "rdccflow <i> start" when a flow is launched.
+# After the trial the trace is compacted (one short line per event), gzipped and sent with
+# each flow's iperf3 summary over /dev/ttyS1, the harness's data channel, as frames:
+#   RDCC-FILE <name> <bytes> <sha256>\n<bytes raw bytes>\nRDCC-FILE-END <name>\n
+# The console gets one progress line per trial.
+
+case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
+ENVFILE=${1:?usage: _scenario.sh ENVFILE}
+# shellcheck source=/dev/null
+. "$ENVFILE"
+RDCC_RATE_MBIT=$SCN_RATE_MBIT
+RDCC_DELAY_US=$SCN_DELAY_US
+RDCC_QLIMIT_PKTS=$SCN_QLIMIT_PKTS
+# shellcheck source=lib.sh
+. "$RDCC_SELFTEST_DIR/lib.sh"
+# shellcheck source=lib_profile.sh
+. "$RDCC_SELFTEST_DIR/lib_profile.sh"
+
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || T=/sys/kernel/debug/tracing
+DATA=/dev/ttyS1
+OURS=" swift swift_vaisf timely theta_powertcp "
+
+say() { printf 'RDCC-SCN %s: %s\n' "$SCN_NAME" "$*"; }
+fail() {
+	say "FAILED: $*"
+	exit 1
+}
+
+# send NAME FILE : one frame on the data channel (fd 3).
+send() {
+	local sz sum
+	sz=$(wc -c <"$2")
+	sum=$(sha256sum "$2" | cut -d' ' -f1)
+	printf 'RDCC-FILE %s %s %s\n' "$1" "$sz" "$sum" >&3
+	cat "$2" >&3
+	printf '\nRDCC-FILE-END %s\n' "$1" >&3
+}
+
+require_root
+rdcc_find_tools
+rdcc_check_env >/dev/null || fail "environment (iproute2, iperf3)"
+[ -c "$DATA" ] || fail "no data channel $DATA"
+stty -F "$DATA" raw -echo 2>/dev/null || fail "stty raw $DATA"
+exec 3>"$DATA"
+
+rdcc_topo_setup >"$RDCC_TMP/topo.log" 2>&1 || {
+	cat "$RDCC_TMP/topo.log"
+	fail "topology"
+}
+BN="$TC -n $RDCC_BN_NS"
+$BN qdisc del dev "$RDCC_BN_IF" parent 1:10 handle 10: 2>/dev/null
+if [ "$SCN_ECN_K_PKTS" -gt 0 ]; then
+	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: red limit $((SCN_QLIMIT_PKTS * 1514)) \
+		min $((SCN_ECN_K_PKTS * 1514)) max $(((SCN_ECN_K_PKTS + 1) * 1514)) avpkt 1514 \
+		burst $((SCN_ECN_K_PKTS + 1)) probability 1.0 ecn 2>"$RDCC_TMP/tc.err" ||
+		fail "red ecn: $(cat "$RDCC_TMP/tc.err")"
+else
+	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: pfifo limit "$SCN_QLIMIT_PKTS" ||
+		fail "pfifo"
+fi
+if [ "$SCN_DELAY_US" -gt 0 ]; then
+	$BN qdisc add dev "$RDCC_SW_SND_IF" root netem delay "${SCN_DELAY_US}us" limit 100000 ||
+		fail "netem delay on the ACK path"
+fi
+if [ "$SCN_LOSS_PCT" != 0 ]; then
+	"$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" root netem loss "${SCN_LOSS_PCT}%" ||
+		fail "netem loss"
+fi
+say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
+
+# Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
+# ACK per segment is ~52 k).
+echo 0 >"$T/tracing_on"
+echo mono >"$T/trace_clock" || fail "trace clock"
+echo 16384 >"$T/buffer_size_kb" || fail "trace buffer"
+echo 'dport >= 5201 && dport < 5300' >"$T/events/tcp/tcp_probe/filter" || fail "tcp_probe filter"
+echo 1 >"$T/events/tcp/tcp_probe/enable" || fail "tcp_probe (CONFIG_TRACEPOINTS)"
+
+# Queue sampler: every 100 ms the bottleneck's backlog, drops and CE marks into the trace.
+qsampler() {
+	while [ ! -e "$RDCC_TMP/qstop" ]; do
+		$BN -s qdisc show dev "$RDCC_BN_IF" 2>/dev/null | awk '
+			/^qdisc htb/ { root = 1; next }
+			/^qdisc/ { root = 0; next }
+			root && /dropped/ { d = $7; sub(/,/, "", d) }
+			root && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
+			/marked/ { for (i = 1; i < NF; i++) if ($i == "marked") m = $(i + 1) }
+			END { printf "rdccq %s %s %s %s\n", b + 0, p + 0, d + 0, m + 0 }' >"$T/trace_marker"
+		sleep 0.1
+	done
+}
+
+# compact < trace > lines: "P t_ns sport dport una_hex cwnd srtt_us ssthresh",
+# "D t_ns sport dport rtt_ns cwnd_bytes pacing_bps", "Q t_ns bytes pkts drops marks",
+# "F t_ns flow start". t_ns from the trace's seconds.microseconds stamp.
+compact() {
+	awk '
+	# (busybox awk reads a leading-zero string as octal: strip the zeros of the microseconds)
+	function tns(s,   a, us) {
+		sub(/:$/, "", s); split(s, a, "."); us = substr(a[2] "000000", 1, 6); sub(/^0+/, "", us)
+		return a[1] * 1000000000 + (us + 0) * 1000
+	}
+	function port(s,   n, a) { n = split(s, a, ":"); return a[n] }
+	function kv(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	{
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+		if (i > NF) next
+		t = tns($i); ev = $(i + 1)
+		if (ev == "tcp_probe:") {
+			printf "P %.0f %s %s %s %s %s %s\n", t, port(kv("src")), port(kv("dest")), kv("snd_una"), kv("snd_cwnd"), kv("srtt"), kv("ssthresh")
+		} else if (ev == "decision:") {
+			split($(i + 3), ad, ">")
+			printf "D %.0f %s %s %s %s %s\n", t, port(ad[1]), port(ad[2]), kv("rtt_ns"), kv("cwnd_bytes"), kv("pacing")
+		} else if (ev == "tracing_mark_write:") {
+			if ($(i + 2) == "rdccq") printf "Q %.0f %s %s %s %s\n", t, $(i + 3), $(i + 4), $(i + 5), $(i + 6)
+			else if ($(i + 2) == "rdccflow") printf "F %.0f %s %s\n", t, $(i + 3), $(i + 4)
+		}
+	}'
+}
+
+# load ALGO : make ALGO available; our modules with the VM profile's parameters.
+load() {
+	local ko="" d
+	case $OURS in
+	*" $1 "*)
+		rmmod "tcp_$1" 2>/dev/null
+		for d in $RDCC_MODULE_DIRS; do [ -f "$d/tcp_$1.ko" ] && ko="$d/tcp_$1.ko" && break; done
+		# shellcheck disable=SC2046 # the parameters are a word list
+		[ -n "$ko" ] && insmod "$ko" $(profile_params "$1") ss_info=2 && rdcc_cc_available "$1"
+		;;
+	*) load_cc "$1" >/dev/null ;;
+	esac
+}
+
+# run_trial PASS ALGO K FLOWS : one trial; sends its files as <scenario>/<pass>/t<K>/...
+run_trial() {
+	local pass="$1" algo="$2" k="$3" flows="$4" i=0 f a st kind amt port pids="" dir t0 wait_s
+	dir="$RDCC_TMP/$pass-t$k"
+	mkdir -p "$dir"
+	echo 0 >"$T/tracing_on"
+	: >"$T/trace"
+	for a in $OURS; do
+		[ -d "$T/events/tcp_$a/decision" ] || continue
+		if [ "$a" = "$algo" ] || case " $flows " in *" $a:"*) true ;; *) false ;; esac; then
+			echo 1 >"$T/events/tcp_$a/decision/enable"
+		else
+			echo 0 >"$T/events/tcp_$a/decision/enable"
+		fi
+	done
+	# One server per flow.
+	for f in $flows; do
+		port=$((5201 + i))
+		"$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -1 -p "$port" >"$dir/srv$i.log" 2>&1 &
+		rdcc_track "$!"
+		i=$((i + 1))
+	done
+	sleep 1
+	rm -f "$RDCC_TMP/qstop"
+	echo 1 >"$T/tracing_on"
+	qsampler &
+	rdcc_track "$!"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	i=0
+	: >"$dir/flows.txt"
+	for f in $flows; do
+		a=${f%%:*} st=${f#*:} st=${st%%:*} kind=${f#*:*:} amt=${kind#*:} kind=${kind%%:*}
+		[ "$a" = under_test ] && a=$algo
+		[ "$a" = REF ] && a=$SCN_REF
+		port=$((5201 + i))
+		echo "$i $a $port $st $kind $amt" >>"$dir/flows.txt"
+		(
+			# Sleep until this flow's start (relative to the trial start).
+			now=$(cut -d' ' -f1 /proc/uptime)
+			s=$(awk -v a="$now" -v b="$t0" -v st="$st" 'BEGIN { d = b + st / 1000 - a; printf "%.2f", d > 0 ? d : 0 }')
+			sleep "$s"
+			echo "rdccflow $i start" >"$T/trace_marker"
+			if [ "$kind" = b ]; then
+				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -n "$amt" \
+					>"$dir/f$i.json" 2>"$dir/f$i.err"
+			else
+				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -t "$amt" \
+					>"$dir/f$i.json" 2>"$dir/f$i.err"
+			fi
+			echo "$?" >"$dir/f$i.rc"
+		) &
+		pids="$pids $!"
+		rdcc_track "$!"
+		i=$((i + 1))
+	done
+	# Wait for every flow, at most the trial plus 30 s (then the stragglers are killed).
+	wait_s=$((SCN_DURATION_S + 30))
+	i=0
+	for p in $pids; do
+		while rdcc_alive "$p" && [ "$i" -lt $((wait_s * 10)) ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		rdcc_alive "$p" && rdcc_kill "$p"
+	done
+	: >"$RDCC_TMP/qstop"
+	sleep 0.3
+	echo 0 >"$T/tracing_on"
+	# Per-flow summary: index algo port start_ms kind amount rc tput_mbit retrans bytes err.
+	i=0
+	while read -r i a port st kind amt; do
+		rdcc_iperf_json "$dir/f$i.json" >"$dir/f$i.kv"
+		printf '%s %s %s %s %s %s rc=%s %s\n' "$i" "$a" "$port" "$st" "$kind" "$amt" \
+			"$(cat "$dir/f$i.rc" 2>/dev/null || echo 124)" "$(tr '\n' ' ' <"$dir/f$i.kv" | tr -s ' ' | sed 's/err= *$/err=/')"
+	done <"$dir/flows.txt" >"$dir/summary.txt"
+	compact <"$T/trace" | gzip -c >"$dir/trace.gz"
+	$BN -s qdisc show dev "$RDCC_BN_IF" >"$dir/qdisc.txt" 2>&1
+	send "$SCN_NAME/$pass/t$k/summary.txt" "$dir/summary.txt"
+	send "$SCN_NAME/$pass/t$k/qdisc.txt" "$dir/qdisc.txt"
+	send "$SCN_NAME/$pass/t$k/trace.gz" "$dir/trace.gz"
+	say "$pass trial $k: $(awk '{ printf "%s ", $0 }' "$dir/summary.txt" | cut -c1-300)"
+	# Kill leftover servers of this trial (a flow that never connected leaves one).
+	"$IP" netns pids "$RDCC_NS_RCV" 2>/dev/null | while read -r p; do kill "$p" 2>/dev/null; done
+	rm -rf "$dir"
+}
+
+if [ -n "$SCN_REF" ]; then
+	load "$SCN_REF" || fail "reference algorithm $SCN_REF not available"
+	run_trial ref "$SCN_REF" 1 "REF:0:t:$SCN_DURATION_S"
+fi
+for algo in $SCN_PASSES; do
+	if ! load "$algo"; then
+		say "pass $algo: algorithm not available: SKIPPED"
+		continue
+	fi
+	for f in $SCN_FLOWS; do
+		a=${f%%:*}
+		[ "$a" = under_test ] || load "$a" || fail "flow algorithm $a not available"
+	done
+	k=1
+	while [ "$k" -le "$SCN_TRIALS" ]; do
+		run_trial "$algo" "$algo" "$k" "$SCN_FLOWS"
+		k=$((k + 1))
+	done
+done
+echo 0 >"$T/events/tcp/tcp_probe/enable"
+printf 'RDCC-DATA-DONE %s\n' "$SCN_NAME" >&3
+say "done"

@@ -1,0 +1,393 @@
+//! `cargo xtask run --scenario` and the scenario part of `cargo xtask test`: one VM boot runs
+//! the (already validated) scenarios with `selftests/_scenario.sh`; their data comes back on the
+//! data channel (`vm::Boot::data_out`) and becomes files, plots, a table and, for `test`,
+//! functional checks judged against a reference flow of the same boot.
+
+use crate::ktap::Summary;
+use crate::scenario::Scenario;
+use crate::series::{self, Pass};
+use crate::util::{err, fmt_dur, out_dir, repo_root, Result};
+use crate::{kernel, say, vm};
+use std::time::Duration;
+
+/// The guest job: every scenario's variable file, then the runner on each.
+fn job(scs: &[Scenario], test: bool) -> String {
+    let mut j = String::from("rc=0\nmodprobe ipv6 2>/dev/null\n");
+    for s in scs {
+        j.push_str(&format!(
+            "cat > /tmp/scn-{n}.env <<'RDCC_EOF'\n{}RDCC_EOF\nsh /selftests/_scenario.sh /tmp/scn-{n}.env || rc=1\n",
+            s.guest_env(test),
+            n = s.name
+        ));
+    }
+    j.push_str("sync\nexit $rc\n");
+    j
+}
+
+/// Each scenario with its passes (or why there are none), the path was KVM, the boot ended
+/// with status 0.
+type Booted = (
+    Vec<(Scenario, std::result::Result<Vec<Pass>, String>)>,
+    bool,
+    bool,
+);
+
+/// Boot once with the scenarios; the passes of each (scenario order), the boot's success.
+fn boot(
+    p: &'static kernel::Profile,
+    scs: &[Scenario],
+    test: bool,
+    timeout_s: u64,
+    quiet: bool,
+) -> Result<Booted> {
+    let (k, mods, kvm, bins) = crate::prepare(p)?;
+    let img = vm::build_initramfs(
+        &k,
+        &vm::Contents {
+            our_modules: mods,
+            our_bins: bins,
+            job: job(scs, test),
+        },
+    )?;
+    let data = out_dir()?.join(if test {
+        "scenario-test-data.bin"
+    } else {
+        "run-data.bin"
+    });
+    let b = vm::Boot {
+        kvm,
+        stream: !quiet,
+        timeout: Duration::from_secs(timeout_s),
+        data_out: Some(data.clone()),
+        ..vm::Boot::default()
+    };
+    let log = out_dir()?.join(if test {
+        "scenario-test-console.log"
+    } else {
+        "run-console.log"
+    });
+    say!(
+        "run: {} scenario(s) in one {} boot; console log {}",
+        scs.len(),
+        if kvm { "KVM" } else { "TCG" },
+        log.display()
+    );
+    let r = vm::boot(&k, &img, &b, &log)?;
+    say!(
+        "run: VM finished in {} (status {:?}{})",
+        fmt_dur(r.elapsed),
+        r.status,
+        if r.timed_out { ", timed out" } else { "" }
+    );
+    for l in r
+        .console
+        .lines()
+        .filter(|l| l.contains("RDCC-SCN") && l.contains("FAILED"))
+    {
+        eprintln!("{l}");
+    }
+    let bytes = std::fs::read(&data)?;
+    let (frames, done) = series::read_frames(&bytes).map_err(|e| crate::util::Error {
+        msg: format!("run: {e} ({})", data.display()),
+        detail: vec![],
+    })?;
+    let mut out = Vec::new();
+    for s in scs {
+        let (dur, warm) = if test {
+            (
+                s.test.duration_s,
+                s.warmup_s * s.test.duration_s / s.duration_s,
+            )
+        } else {
+            (s.duration_s, s.warmup_s)
+        };
+        let mut res = series::passes(s, &frames, warm as f64, dur as f64);
+        if !done.contains(&s.name) {
+            res = Err(format!(
+                "{}: the guest did not finish it (see {})",
+                s.name,
+                log.display()
+            ));
+        }
+        out.push((s.clone(), res));
+    }
+    Ok((out, kvm, r.status == Some(0) && !r.timed_out))
+}
+
+/// `cargo xtask run --scenario`: table, files and plots per scenario.
+pub fn run(
+    p: &'static kernel::Profile,
+    scs: &[Scenario],
+    timeout_s: u64,
+    quiet: bool,
+) -> Result<u8> {
+    let (res, kvm, ok) = boot(p, scs, false, timeout_s, quiet)?;
+    let mut code = if ok { 0 } else { 1 };
+    for (s, passes) in res {
+        let passes = match passes {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("run: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        let label = series::path_label(&s, kvm);
+        let dir = repo_root().join("results/vm").join(&s.name);
+        let files =
+            series::write_outputs(&s, &passes, &dir, &label).map_err(|e| crate::util::Error {
+                msg: e,
+                detail: vec![],
+            })?;
+        println!();
+        println!("{}: {} ({label})", s.name, s.description);
+        println!(
+            "medians over trials [min-max]; sRTT = kernel smoothed RTT at every ACK; RTT (law) = our laws' per-ACK samples"
+        );
+        print!("{}", series::table(&s, &passes));
+        println!("files in {}:", dir.display());
+        for f in files.iter().filter(|f| {
+            f.extension().is_some_and(|e| e == "png" || e == "json")
+                || f.file_name().is_some_and(|n| n == "summary.txt")
+        }) {
+            println!("  {}", f.display());
+        }
+        println!(
+            "  ... and {} per-trial CSV files (acks, tput, decisions, queue, flows)",
+            files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "csv"))
+                .count()
+        );
+    }
+    Ok(code)
+}
+
+/// The functional checks of one scenario's test run (reference pass first).
+pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
+    let mut sum = Summary::default();
+    let n = &s.name;
+    let Some(reference) = passes.iter().find(|p| p.algo == "ref") else {
+        sum.record(&format!("{n}: reference flow ran"), false);
+        return sum;
+    };
+    let ref_mbit = reference.stats.first().map_or(0.0, |st| st.tput_mbit);
+    sum.record(
+        &format!(
+            "{n}: reference {} moved data ({ref_mbit:.1} Mbit/s)",
+            s.test.reference
+        ),
+        ref_mbit > 0.0,
+    );
+    let marks_any = passes.iter().flat_map(|p| &p.stats).any(|st| st.marks > 0);
+    if s.path.ecn_k_pkts > 0 {
+        sum.record(
+            &format!(
+                "{n}: the bottleneck marked CE (RED ecn, K={})",
+                s.path.ecn_k_pkts
+            ),
+            marks_any,
+        );
+    }
+    for want in &s.test.algos {
+        let Some(p) = passes.iter().find(|p| &p.algo == want) else {
+            sum.record(&format!("{n}/{want}: pass ran"), false);
+            continue;
+        };
+        for (tr, st) in p.trials.iter().zip(&p.stats) {
+            let expected = s.expand(s.test.duration_s).len();
+            sum.record(
+                &format!(
+                    "{n}/{want}: all {expected} flows reported ({} did)",
+                    tr.flows.len()
+                ),
+                tr.flows.len() == expected,
+            );
+            let bad: Vec<String> = tr
+                .flows
+                .iter()
+                .filter(|f| f.rc != 0 || f.bytes == 0)
+                .map(|f| format!("flow {} rc={} bytes={} {}", f.idx, f.rc, f.bytes, f.err))
+                .collect();
+            sum.record(
+                &format!("{n}/{want}: every flow moved data {bad:?}"),
+                bad.is_empty(),
+            );
+            let no_acks: Vec<usize> = tr
+                .flows
+                .iter()
+                .filter(|f| tr.acks.get(&f.idx).is_none_or(|a| a.is_empty()))
+                .map(|f| f.idx)
+                .collect();
+            sum.record(
+                &format!("{n}/{want}: per-ACK samples for every flow (missing: {no_acks:?})"),
+                no_acks.is_empty(),
+            );
+            if crate::algos::ours().unwrap_or_default().contains(want) {
+                sum.record(
+                    &format!("{n}/{want}: decision tracepoint samples ({})", st.decisions),
+                    st.decisions > 0,
+                );
+            }
+            let qn = tr.queue.len();
+            sum.record(
+                &format!(
+                    "{n}/{want}: queue sampled ({qn} samples in {} s)",
+                    s.test.duration_s
+                ),
+                // Nominally 10 per second; a loaded emulated CPU (17 iperf3 clients) gives fewer.
+                qn as u32 >= s.test.duration_s,
+            );
+            if s.path.loss_pct > 0.0 {
+                sum.record(
+                    &format!(
+                        "{n}/{want}: random loss caused retransmissions ({})",
+                        st.retrans
+                    ),
+                    st.retrans > 0,
+                );
+            }
+            let sized = tr.flows.iter().filter(|f| f.size.is_some()).count();
+            if sized > 0 {
+                // A completion time needs the last ACK traced, which a socket closed before it
+                // arrived does not give (series::fct); at least one must be measured.
+                sum.record(
+                    &format!(
+                        "{n}/{want}: short flows' completion times measured ({} of {sized})",
+                        st.fct_ms.len()
+                    ),
+                    !st.fct_ms.is_empty(),
+                );
+            }
+            let need = ref_mbit * s.test.min_total_pct as f64 / 100.0;
+            sum.record(
+                &format!(
+                    "{n}/{want}: total goodput {:.1} >= {}% of the reference's {ref_mbit:.1} Mbit/s",
+                    st.tput_mbit, s.test.min_total_pct
+                ),
+                st.tput_mbit >= need,
+            );
+            if s.test.min_share_pct > 0 {
+                let need = ref_mbit * s.test.min_share_pct as f64 / 100.0;
+                let low: Vec<String> = st
+                    .per_flow_mbit
+                    .iter()
+                    .filter(|&&x| x < need)
+                    .map(|x| format!("{x:.1}"))
+                    .collect();
+                sum.record(
+                    &format!(
+                        "{n}/{want}: every long flow >= {}% of the reference ({need:.1} Mbit/s; below: {low:?})",
+                        s.test.min_share_pct
+                    ),
+                    low.is_empty(),
+                );
+            }
+        }
+    }
+    sum
+}
+
+/// `cargo xtask test`: every built-in scenario, shortened, in one boot; their checks.
+pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
+    let avail = crate::algos::available(p)?;
+    let mut scs = Vec::new();
+    for n in crate::scenario::BUILT_IN {
+        match crate::scenario::load(n, &avail) {
+            Ok(s) => scs.push(s),
+            Err(e) => return err(e),
+        }
+    }
+    let (res, _, ok) = boot(p, &scs, true, 1500, quiet)?;
+    let mut sum = Summary::default();
+    sum.record("scenario test boot finished with status 0", ok);
+    for (s, passes) in res {
+        match passes {
+            Ok(p) => sum.extend("", checks(&s, &p)),
+            Err(e) => sum.record(&format!("{}: data ({e})", s.name), false),
+        }
+    }
+    Ok(sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::series::{Ack, FlowInfo, QSample, Trial, TrialStats};
+
+    fn pass(algo: &str, mbit: f64, retrans: u64, marks: u64) -> Pass {
+        let f = FlowInfo {
+            idx: 0,
+            algo: algo.into(),
+            port: 5201,
+            rc: 0,
+            bytes: 1000,
+            retrans,
+            ..FlowInfo::default()
+        };
+        let mut tr = Trial {
+            flows: vec![f],
+            ..Trial::default()
+        };
+        tr.acks.insert(
+            0,
+            vec![Ack {
+                t_s: 0.1,
+                acked: 0,
+                cwnd_pkts: 10,
+                srtt_us: 3000,
+            }],
+        );
+        tr.queue = (0..40)
+            .map(|i| QSample {
+                t_s: i as f64 / 10.0,
+                bytes: 0,
+                pkts: 0,
+                drops: 0,
+                marks: if i == 39 { marks } else { 0 },
+            })
+            .collect();
+        let st = TrialStats {
+            tput_mbit: mbit,
+            per_flow_mbit: vec![mbit],
+            retrans,
+            marks,
+            decisions: 5,
+            ..TrialStats::default()
+        };
+        Pass {
+            algo: algo.into(),
+            trials: vec![tr],
+            stats: vec![st],
+        }
+    }
+
+    /// Each check passes on a healthy run and fails on the defect it exists for; throughput
+    /// is judged only against the reference pass of the same boot.
+    #[test]
+    fn scenario_checks_are_relative_to_the_reference() {
+        let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
+        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\necn_k_pkts = 20\nloss_pct = 1.0\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"cubic\"]\nmin_share_pct = 50\n";
+        let s = crate::scenario::parse(text, "t", &avail).unwrap();
+        let ok = checks(&s, &[pass("ref", 40.0, 3, 9), pass("cubic", 30.0, 2, 4)]);
+        assert_eq!(ok.failed, 0, "{:?}", ok.results);
+        let cases: &[(Pass, &str)] = &[
+            (pass("cubic", 15.0, 2, 4), "every long flow >= 50%"),
+            (pass("cubic", 30.0, 0, 4), "retransmissions"),
+        ];
+        for (p, want) in cases {
+            let r = checks(&s, &[pass("ref", 40.0, 3, 9), p.clone()]);
+            assert!(
+                r.results
+                    .iter()
+                    .any(|x| x.outcome == crate::ktap::Outcome::Fail && x.name.contains(want)),
+                "{want}: {:?}",
+                r.results
+            );
+        }
+        let no_marks = checks(&s, &[pass("ref", 40.0, 3, 0), pass("cubic", 30.0, 2, 0)]);
+        assert!(no_marks.failed > 0);
+        let no_ref = checks(&s, &[pass("cubic", 30.0, 2, 4)]);
+        assert_eq!(no_ref.failed, 1);
+    }
+}

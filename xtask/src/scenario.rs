@@ -1,0 +1,567 @@
+//! VM experiment scenarios: TOML files under `scenarios/vm/` (or any path) describing the
+//! bottleneck (rate, delay, queue limit, ECN marking threshold, random loss) and the flows
+//! (algorithm, start time, size or duration). `cargo xtask run --scenario NAME|PATH` runs one;
+//! the file is parsed and validated here, on the host, before anything is built or booted, and
+//! handed to the guest (`selftests/_scenario.sh`) as a flat shell-variable file.
+//!
+//! A flow's `algo` is either an algorithm name (a fixed flow, e.g. a reference) or
+//! `"under_test"`: the scenario is run once per algorithm in `algos` (a "pass"), with the
+//! algorithm of that pass in those flows.
+
+use crate::util::repo_root;
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The placeholder for the algorithm of the current pass.
+pub const UNDER_TEST: &str = "under_test";
+
+/// The default algorithm set of a scenario without `algos`: the baselines a researcher
+/// compares against, then ours.
+pub const DEFAULT_BASELINES: &[&str] = &["cubic", "bbr", "vegas", "dctcp"];
+
+/// Largest accepted values (beyond them the emulated path or the guest's memory fails, not
+/// the algorithm): 1 Gbit/s, 1 s one-way delay, 100 000 packets of queue, 64 flows, 10 min.
+pub const MAX_RATE_MBIT: u32 = 1000;
+pub const MAX_DELAY_US: u32 = 1_000_000;
+pub const MAX_QUEUE_PKTS: u32 = 100_000;
+pub const MAX_FLOWS: u32 = 64;
+pub const MAX_DURATION_S: u32 = 600;
+pub const MAX_TRIALS: u32 = 15;
+
+/// A scenario file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Name: the output directory `results/vm/<name>` (default: the file stem).
+    #[serde(default)]
+    pub name: String,
+    /// One line on what this measures.
+    #[serde(default)]
+    pub description: String,
+    /// Algorithms of the passes (default: cubic bbr vegas dctcp and every module we build).
+    #[serde(default)]
+    pub algos: Vec<String>,
+    /// Trials per pass; figures are medians over trials, with min and max.
+    #[serde(default = "one")]
+    pub trials: u32,
+    /// Length of one trial, s: the flows given a duration end by then, sized flows are
+    /// waited for up to `duration_s` + 30 s.
+    pub duration_s: u32,
+    /// Seconds at the start of a trial left out of the throughput and RTT statistics.
+    #[serde(default)]
+    pub warmup_s: u32,
+    /// The bottleneck.
+    pub path: PathSpec,
+    /// Flow groups.
+    pub flows: Vec<FlowGroup>,
+    /// `cargo xtask test`: the shortened run and its functional checks.
+    #[serde(default)]
+    pub test: TestSpec,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The bottleneck: the router's egress towards the receiver.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PathSpec {
+    /// HTB rate, Mbit/s.
+    pub rate_mbit: u32,
+    /// Base RTT added by netem (on the ACK direction, so the bottleneck's backlog is the queue
+    /// alone), us.
+    pub delay_us: u32,
+    /// Queue limit of the bottleneck, packets.
+    #[serde(default = "default_queue")]
+    pub queue_pkts: u32,
+    /// ECN marking threshold K, packets: a RED queue with min = K and max = K + 1 packet,
+    /// probability 1 (a DCTCP-style step). 0 = drop-tail FIFO.
+    #[serde(default)]
+    pub ecn_k_pkts: u32,
+    /// Random loss on the data direction, percent (netem on the sender's link).
+    #[serde(default)]
+    pub loss_pct: f64,
+}
+
+fn default_queue() -> u32 {
+    1000
+}
+
+/// A group of identical flows.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FlowGroup {
+    /// Algorithm name, or `"under_test"`.
+    pub algo: String,
+    /// Number of flows.
+    #[serde(default = "one")]
+    pub count: u32,
+    /// Start time after the trial starts, ms.
+    #[serde(default)]
+    pub start_ms: u32,
+    /// Bytes to send, KiB (a short flow; its completion time is measured).
+    #[serde(default)]
+    pub size_kb: Option<u32>,
+    /// Seconds to send (default: until the end of the trial).
+    #[serde(default)]
+    pub duration_s: Option<u32>,
+}
+
+/// The shortened run of `cargo xtask test` and its checks.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TestSpec {
+    /// Algorithms of the test passes.
+    #[serde(default = "test_algos")]
+    pub algos: Vec<String>,
+    /// Trial length, s (flow durations are scaled by the same factor).
+    #[serde(default = "test_duration")]
+    pub duration_s: u32,
+    /// Each flow's throughput must be at least this % of the reference flow's (a single
+    /// `reference` flow run through the same path, in the same boot, just before). 0 = no
+    /// throughput check (e.g. short flows).
+    #[serde(default)]
+    pub min_share_pct: u32,
+    /// The scenario's total goodput must be at least this % of the reference flow's.
+    #[serde(default = "min_total")]
+    pub min_total_pct: u32,
+    /// The reference algorithm.
+    #[serde(default = "ref_algo")]
+    pub reference: String,
+}
+
+fn test_algos() -> Vec<String> {
+    vec!["cubic".into(), "swift".into()]
+}
+fn test_duration() -> u32 {
+    4
+}
+fn min_total() -> u32 {
+    50
+}
+fn ref_algo() -> String {
+    "cubic".into()
+}
+
+impl Default for TestSpec {
+    fn default() -> Self {
+        TestSpec {
+            algos: test_algos(),
+            duration_s: test_duration(),
+            min_share_pct: 0,
+            min_total_pct: min_total(),
+            reference: ref_algo(),
+        }
+    }
+}
+
+/// Every algorithm a scenario may name on the default (qemu) kernel profile.
+#[cfg(test)]
+pub fn available_algos() -> Vec<String> {
+    crate::algos::available(&crate::kernel::PROFILES[0]).unwrap_or_default()
+}
+
+/// The default passes: baselines, then ours.
+pub fn default_algos() -> Vec<String> {
+    DEFAULT_BASELINES
+        .iter()
+        .map(|s| s.to_string())
+        .chain(crate::algos::ours().unwrap_or_default())
+        .collect()
+}
+
+/// The built-in scenarios (`scenarios/vm/<name>.toml`), in the order `make` runs the default
+/// set.
+pub const BUILT_IN: &[&str] = &["baseline", "eight_flows", "late_joiner", "incast", "lossy"];
+/// What `cargo xtask run` (and `make`) runs without `--scenario`.
+pub const DEFAULT_SET: &[&str] = &["baseline", "eight_flows"];
+
+/// Where scenario NAME lives.
+pub fn builtin_path(name: &str) -> PathBuf {
+    repo_root()
+        .join("scenarios/vm")
+        .join(format!("{name}.toml"))
+}
+
+/// Resolve NAME (a file in `scenarios/vm/`) or PATH, parse and validate it.
+pub fn load(name_or_path: &str, available: &[String]) -> Result<Scenario, String> {
+    let p = Path::new(name_or_path);
+    let path = if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
+        p.to_path_buf()
+    } else {
+        builtin_path(name_or_path)
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        let names = BUILT_IN.join(", ");
+        format!(
+            "scenario {name_or_path}: cannot read {}: {e} (built-in scenarios: {names})",
+            path.display()
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("scenario");
+    parse(&text, stem, available).map_err(|e| format!("scenario {}: {e}", path.display()))
+}
+
+/// Parse and validate scenario text; `stem` is the default name.
+pub fn parse(text: &str, stem: &str, available: &[String]) -> Result<Scenario, String> {
+    let mut s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
+    if s.name.is_empty() {
+        s.name = stem.to_string();
+    }
+    if s.algos.is_empty() {
+        s.algos = default_algos();
+    }
+    validate(&s, available)?;
+    Ok(s)
+}
+
+fn check_algo(a: &str, available: &[String], what: &str) -> Result<(), String> {
+    if available.iter().any(|x| x == a) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: unknown algorithm {a:?}; available: {}",
+            available.join(" ")
+        ))
+    }
+}
+
+/// Every value in range, every name known; the first problem found, in words.
+pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
+    let name_ok = !s.name.is_empty()
+        && s.name.len() <= 64
+        && s.name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !name_ok {
+        return Err(format!(
+            "name {:?}: 1-64 characters of [A-Za-z0-9_-] (it names the output directory)",
+            s.name
+        ));
+    }
+    if s.description.contains('\n') {
+        return Err("description: one line".into());
+    }
+    for a in &s.algos {
+        check_algo(a, available, "algos")?;
+    }
+    for a in &s.test.algos {
+        check_algo(a, available, "test.algos")?;
+    }
+    check_algo(&s.test.reference, available, "test.reference")?;
+    if s.test.algos.is_empty() {
+        return Err("test.algos: at least one algorithm".into());
+    }
+    if !(1..=MAX_TRIALS).contains(&s.trials) {
+        return Err(format!("trials = {}: 1..={MAX_TRIALS}", s.trials));
+    }
+    if !(1..=MAX_DURATION_S).contains(&s.duration_s) {
+        return Err(format!(
+            "duration_s = {}: 1..={MAX_DURATION_S}",
+            s.duration_s
+        ));
+    }
+    if !(1..=s.duration_s).contains(&s.test.duration_s) {
+        return Err(format!(
+            "test.duration_s = {}: 1..=duration_s ({})",
+            s.test.duration_s, s.duration_s
+        ));
+    }
+    if s.warmup_s >= s.duration_s {
+        return Err(format!(
+            "warmup_s = {} must be below duration_s = {}",
+            s.warmup_s, s.duration_s
+        ));
+    }
+    if s.test.min_share_pct > 100 || s.test.min_total_pct > 100 {
+        return Err("test.min_share_pct and test.min_total_pct: 0..=100".into());
+    }
+    let p = &s.path;
+    if !(1..=MAX_RATE_MBIT).contains(&p.rate_mbit) {
+        return Err(format!(
+            "path.rate_mbit = {}: 1..={MAX_RATE_MBIT}",
+            p.rate_mbit
+        ));
+    }
+    if p.delay_us > MAX_DELAY_US {
+        return Err(format!(
+            "path.delay_us = {}: 0..={MAX_DELAY_US}",
+            p.delay_us
+        ));
+    }
+    if !(2..=MAX_QUEUE_PKTS).contains(&p.queue_pkts) {
+        return Err(format!(
+            "path.queue_pkts = {}: 2..={MAX_QUEUE_PKTS}",
+            p.queue_pkts
+        ));
+    }
+    if p.ecn_k_pkts >= p.queue_pkts {
+        return Err(format!(
+            "path.ecn_k_pkts = {} must be below path.queue_pkts = {} (0 = no marking)",
+            p.ecn_k_pkts, p.queue_pkts
+        ));
+    }
+    if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
+        return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
+    }
+    if s.flows.is_empty() {
+        return Err("flows: at least one [[flows]] group".into());
+    }
+    let mut total = 0u32;
+    for (i, f) in s.flows.iter().enumerate() {
+        let at = format!("flows[{i}]");
+        if f.algo != UNDER_TEST {
+            check_algo(
+                &f.algo,
+                available,
+                &format!("{at}.algo (or \"{UNDER_TEST}\")"),
+            )?;
+        }
+        if f.count == 0 {
+            return Err(format!("{at}.count: at least 1"));
+        }
+        total = total.saturating_add(f.count);
+        if f.start_ms >= s.duration_s.saturating_mul(1000) {
+            return Err(format!(
+                "{at}.start_ms = {} is not within the trial ({} s)",
+                f.start_ms, s.duration_s
+            ));
+        }
+        match (f.size_kb, f.duration_s) {
+            (Some(_), Some(_)) => {
+                return Err(format!("{at}: size_kb or duration_s, not both"));
+            }
+            (Some(0), _) => return Err(format!("{at}.size_kb: at least 1")),
+            (Some(kb), _) if kb > 1_048_576 => {
+                return Err(format!("{at}.size_kb = {kb}: at most 1048576 (1 GiB)"));
+            }
+            (_, Some(d))
+                if d == 0 || f.start_ms as u64 + d as u64 * 1000 > s.duration_s as u64 * 1000 =>
+            {
+                return Err(format!(
+                    "{at}.duration_s = {d}: at least 1, and start_ms + duration within the trial ({} s)",
+                    s.duration_s
+                ));
+            }
+            _ => {}
+        }
+    }
+    if total > MAX_FLOWS {
+        return Err(format!("{total} flows: at most {MAX_FLOWS}"));
+    }
+    Ok(())
+}
+
+/// One flow of a trial, as the guest runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flow {
+    /// `under_test` or an algorithm.
+    pub algo: String,
+    pub start_ms: u32,
+    /// Bytes (sized flow) or None (timed).
+    pub bytes: Option<u64>,
+    /// Seconds (timed flow).
+    pub secs: u32,
+}
+
+impl Scenario {
+    /// The individual flows, with durations scaled to a trial of `trial_s` seconds.
+    pub fn expand(&self, trial_s: u32) -> Vec<Flow> {
+        let scale = |v: u64| v * trial_s as u64 / self.duration_s as u64;
+        let mut v = Vec::new();
+        for g in &self.flows {
+            for _ in 0..g.count {
+                let start_ms = scale(g.start_ms as u64) as u32;
+                let secs = match g.duration_s {
+                    Some(d) => (scale(d as u64) as u32).max(1),
+                    None => (trial_s - start_ms / 1000).max(1),
+                };
+                v.push(Flow {
+                    algo: g.algo.clone(),
+                    start_ms,
+                    bytes: g.size_kb.map(|k| k as u64 * 1024),
+                    secs,
+                });
+            }
+        }
+        v
+    }
+
+    /// The guest's input: shell variables (every value validated, so no quoting issues but
+    /// the description, which is single-quoted). `test`: the shortened run with a reference
+    /// pass first.
+    pub fn guest_env(&self, test: bool) -> String {
+        let (algos, trials, dur, warm) = if test {
+            let w = self.warmup_s * self.test.duration_s / self.duration_s;
+            (self.test.algos.clone(), 1, self.test.duration_s, w)
+        } else {
+            (
+                self.algos.clone(),
+                self.trials,
+                self.duration_s,
+                self.warmup_s,
+            )
+        };
+        let flows: Vec<String> = self
+            .expand(dur)
+            .iter()
+            .map(|f| match f.bytes {
+                Some(b) => format!("{}:{}:b:{b}", f.algo, f.start_ms),
+                None => format!("{}:{}:t:{}", f.algo, f.start_ms, f.secs),
+            })
+            .collect();
+        let mut e = String::new();
+        let p = &self.path;
+        let _ = writeln!(e, "SCN_NAME={}", self.name);
+        let _ = writeln!(e, "SCN_RATE_MBIT={}", p.rate_mbit);
+        let _ = writeln!(e, "SCN_DELAY_US={}", p.delay_us);
+        let _ = writeln!(e, "SCN_QLIMIT_PKTS={}", p.queue_pkts);
+        let _ = writeln!(e, "SCN_ECN_K_PKTS={}", p.ecn_k_pkts);
+        let _ = writeln!(e, "SCN_LOSS_PCT={}", p.loss_pct);
+        let _ = writeln!(e, "SCN_DURATION_S={dur}");
+        let _ = writeln!(e, "SCN_WARMUP_S={warm}");
+        let _ = writeln!(e, "SCN_TRIALS={trials}");
+        let _ = writeln!(e, "SCN_PASSES='{}'", algos.join(" "));
+        let _ = writeln!(e, "SCN_FLOWS='{}'", flows.join(" "));
+        let _ = writeln!(
+            e,
+            "SCN_REF='{}'",
+            if test {
+                self.test.reference.as_str()
+            } else {
+                ""
+            }
+        );
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn avail() -> Vec<String> {
+        ["cubic", "dctcp", "bbr", "vegas", "reno", "swift", "timely"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    const GOOD: &str = r#"
+description = "two flows"
+algos = ["cubic", "swift"]
+trials = 3
+duration_s = 10
+warmup_s = 2
+[path]
+rate_mbit = 50
+delay_us = 2000
+queue_pkts = 500
+ecn_k_pkts = 20
+loss_pct = 0.5
+[[flows]]
+algo = "under_test"
+count = 2
+[[flows]]
+algo = "cubic"
+start_ms = 4000
+size_kb = 64
+"#;
+
+    #[test]
+    fn good_file_parses_with_defaults() {
+        let s = parse(GOOD, "two", &avail()).unwrap();
+        assert_eq!(s.name, "two");
+        assert_eq!(s.flows.len(), 2);
+        assert_eq!(s.test, TestSpec::default());
+        let f = s.expand(10);
+        assert_eq!(f.len(), 3);
+        assert_eq!(f[0].secs, 10);
+        assert_eq!(f[2].bytes, Some(65536));
+        assert_eq!(f[2].start_ms, 4000);
+        // A 5 s trial halves start times.
+        assert_eq!(s.expand(5)[2].start_ms, 2000);
+        let env = s.guest_env(false);
+        assert!(
+            env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"),
+            "{env}"
+        );
+        assert!(env.contains("SCN_ECN_K_PKTS=20\n"));
+        assert!(env.contains("SCN_REF=''\n"));
+        let t = s.guest_env(true);
+        assert!(
+            t.contains("SCN_PASSES='cubic swift'") && t.contains("SCN_REF='cubic'"),
+            "{t}"
+        );
+        assert!(
+            t.contains("SCN_DURATION_S=4\n") && t.contains("SCN_TRIALS=1\n"),
+            "{t}"
+        );
+    }
+
+    /// Each mutation of the good file, and the words its refusal must contain.
+    #[test]
+    fn malformed_files_are_refused() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("rate_mbit = 50", "rate_mbit = 0", "rate_mbit = 0"),
+            ("rate_mbit = 50", "rate_mbit = 5000", "rate_mbit = 5000"),
+            ("rate_mbit = 50", "rate_mbit = -1", "invalid value"),
+            ("rate_mbit = 50", "rate_mbit = \"fast\"", "invalid type"),
+            ("rate_mbit = 50\n", "", "missing field `rate_mbit`"),
+            ("delay_us = 2000", "delay_us = 2000000", "delay_us"),
+            ("queue_pkts = 500", "queue_pkts = 1", "queue_pkts = 1"),
+            ("ecn_k_pkts = 20", "ecn_k_pkts = 500", "ecn_k_pkts = 500"),
+            ("loss_pct = 0.5", "loss_pct = 60.0", "loss_pct = 60"),
+            ("loss_pct = 0.5", "loss_pct = nan", "loss_pct = NaN"),
+            ("trials = 3", "trials = 0", "trials = 0"),
+            ("duration_s = 10", "duration_s = 0", "duration_s = 0"),
+            ("warmup_s = 2", "warmup_s = 10", "warmup_s = 10"),
+            ("algos = [\"cubic\", \"swift\"]", "algos = [\"nosuch\"]", "unknown algorithm \"nosuch\"; available: cubic"),
+            ("algo = \"cubic\"", "algo = \"cubik\"", "flows[1].algo"),
+            ("count = 2", "count = 0", "flows[0].count"),
+            ("count = 2", "count = 70", "71 flows: at most 64"),
+            ("start_ms = 4000", "start_ms = 10000", "flows[1].start_ms = 10000"),
+            ("size_kb = 64", "size_kb = 64\nduration_s = 2", "size_kb or duration_s, not both"),
+            ("size_kb = 64", "size_kb = 0", "size_kb: at least 1"),
+            ("size_kb = 64", "duration_s = 7", "flows[1].duration_s = 7"),
+            ("description = \"two flows\"", "descriptio = \"x\"", "unknown field `descriptio`"),
+            ("[path]", "[pth]", "unknown field `pth`"),
+            ("description = \"two flows\"", "name = \"../etc\"", "name \"../etc\""),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nalgos = []", "test.algos: at least one"),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 11", "test.duration_s = 11"),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nreference = \"x\"", "test.reference"),
+            ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
+            ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
+        ];
+        for (from, to, want) in cases {
+            assert!(GOOD.contains(from), "case {from:?} does not apply");
+            let text = GOOD.replacen(from, to, 1);
+            match parse(&text, "x", &avail()) {
+                Ok(_) => panic!("accepted with {from:?} -> {to:?}"),
+                Err(e) => assert!(e.contains(want), "{from:?} -> {to:?}: {e:?} lacks {want:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn built_in_scenarios_are_valid() {
+        let avail = available_algos();
+        for n in BUILT_IN {
+            let s = load(n, &avail).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(&s.name, n);
+            assert!(!s.description.is_empty(), "{n}: description");
+            assert!(!s.expand(s.test.duration_s).is_empty());
+        }
+        for n in DEFAULT_SET {
+            assert!(BUILT_IN.contains(n));
+        }
+        assert!(load("nosuch", &avail)
+            .unwrap_err()
+            .contains("built-in scenarios: baseline"));
+    }
+}

@@ -1,0 +1,1047 @@
+//! What a scenario run brings out of the guest, and what becomes of it: the data channel's
+//! frames (checked), the per-trial traces turned into per-flow time series (throughput per
+//! 100 ms, per-ACK RTT, window with its fraction, pacing rate) and the queue's, written as CSV
+//! and JSON under `results/vm/<scenario>/`, plotted with the simulator's plotting code
+//! (`rdcc_sim::plot`), and summarised as medians over trials with their spread.
+
+use crate::scenario::Scenario;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+/// One file sent by the guest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+/// SHA-256 of `data`, hex, by the host's `sha256sum` (coreutils).
+fn sha256_hex(data: &[u8]) -> Result<String, String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut c = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("sha256sum: {e}"))?;
+    let mut stdin = c.stdin.take().ok_or("sha256sum: no stdin")?;
+    let buf = data.to_vec();
+    let h = std::thread::spawn(move || stdin.write_all(&buf));
+    let out = c
+        .wait_with_output()
+        .map_err(|e| format!("sha256sum: {e}"))?;
+    let _ = h.join();
+    let s = String::from_utf8_lossy(&out.stdout);
+    Ok(s.split_whitespace().next().unwrap_or("").to_string())
+}
+
+/// Split the data channel into frames (`RDCC-FILE name size sha256\n` + bytes +
+/// `\nRDCC-FILE-END name\n`). A frame whose length, end marker or checksum does not match is
+/// an error naming it: nothing is silently dropped.
+pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> {
+    let mut frames = Vec::new();
+    let mut done = Vec::new();
+    loop {
+        // Skip blank bytes between frames.
+        while let Some((&b, rest)) = buf.split_first() {
+            if b == b'\n' || b == b'\r' {
+                buf = rest;
+            } else {
+                break;
+            }
+        }
+        if buf.is_empty() {
+            break;
+        }
+        let nl = buf
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or("data channel: a header line without its end (guest cut off?)")?;
+        let header = String::from_utf8_lossy(&buf[..nl]).to_string();
+        buf = &buf[nl + 1..];
+        let w: Vec<&str> = header.split_whitespace().collect();
+        match w.as_slice() {
+            ["RDCC-DATA-DONE", name] => {
+                done.push(name.to_string());
+                continue;
+            }
+            ["RDCC-FILE", name, size, sum] => {
+                let size: usize = size
+                    .parse()
+                    .map_err(|_| format!("data channel: bad size in {header:?}"))?;
+                if buf.len() < size {
+                    return Err(format!(
+                        "data channel: {name}: {} of {size} bytes arrived",
+                        buf.len()
+                    ));
+                }
+                let data = buf[..size].to_vec();
+                buf = &buf[size..];
+                let end = format!("\nRDCC-FILE-END {name}\n");
+                if !buf.starts_with(end.as_bytes()) {
+                    return Err(format!(
+                        "data channel: {name}: no end marker after {size} bytes"
+                    ));
+                }
+                buf = &buf[end.len()..];
+                let got = sha256_hex(&data)?;
+                if got != *sum {
+                    return Err(format!(
+                        "data channel: {name}: checksum {got} differs from the guest's {sum}"
+                    ));
+                }
+                frames.push(Frame {
+                    name: name.to_string(),
+                    data,
+                });
+            }
+            _ => return Err(format!("data channel: unexpected line {header:?}")),
+        }
+    }
+    Ok((frames, done))
+}
+
+/// A flow of a trial, from the guest's summary line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FlowInfo {
+    pub idx: usize,
+    pub algo: String,
+    pub port: u16,
+    pub start_ms: u32,
+    /// Bytes of a sized flow.
+    pub size: Option<u64>,
+    pub rc: i32,
+    pub iperf_mbit: f64,
+    pub retrans: u64,
+    pub bytes: u64,
+    pub err: String,
+}
+
+/// Parse `summary.txt`: `idx algo port start_ms t|b amount rc=N tput=X sent=X retrans=N bytes=N cc=X err=...`.
+pub fn parse_summary(text: &str) -> Result<Vec<FlowInfo>, String> {
+    let mut v = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() < 6 {
+            return Err(format!("summary: short line {line:?}"));
+        }
+        let num = |s: &str| -> Result<u64, String> {
+            s.parse().map_err(|_| format!("summary: {s:?} in {line:?}"))
+        };
+        let mut f = FlowInfo {
+            idx: num(w[0])? as usize,
+            algo: w[1].to_string(),
+            port: num(w[2])? as u16,
+            start_ms: num(w[3])? as u32,
+            size: if w[4] == "b" { Some(num(w[5])?) } else { None },
+            rc: -1,
+            ..FlowInfo::default()
+        };
+        for kv in &w[6..] {
+            let Some((k, val)) = kv.split_once('=') else {
+                continue;
+            };
+            match k {
+                "rc" => f.rc = val.parse().unwrap_or(-1),
+                "tput" => f.iperf_mbit = val.parse().unwrap_or(0.0),
+                "retrans" => f.retrans = val.parse().unwrap_or(0),
+                "bytes" => f.bytes = val.parse().unwrap_or(0),
+                "err" => f.err = line[line.find("err=").unwrap_or(0) + 4..].trim().into(),
+                _ => {}
+            }
+        }
+        v.push(f);
+    }
+    Ok(v)
+}
+
+/// One ACK of a flow's data socket (tcp:tcp_probe).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ack {
+    pub t_s: f64,
+    /// Bytes acknowledged since the socket's first event.
+    pub acked: u64,
+    pub cwnd_pkts: u32,
+    pub srtt_us: u32,
+}
+
+/// One decision of our laws (tcp_<name>:decision).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    pub t_s: f64,
+    pub rtt_us: f64,
+    /// Window in bytes, with its fraction (the law's Q16 value).
+    pub cwnd_bytes: f64,
+    pub pacing_mbit: f64,
+}
+
+/// One queue sample (`tc -s qdisc` every 100 ms).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QSample {
+    pub t_s: f64,
+    pub bytes: u64,
+    pub pkts: u64,
+    pub drops: u64,
+    pub marks: u64,
+}
+
+/// A trial's series.
+#[derive(Debug, Clone, Default)]
+pub struct Trial {
+    pub flows: Vec<FlowInfo>,
+    /// Per flow index.
+    pub acks: BTreeMap<usize, Vec<Ack>>,
+    pub decisions: BTreeMap<usize, Vec<Decision>>,
+    pub queue: Vec<QSample>,
+}
+
+/// (server port, local port) of a socket.
+type SocketKey = (u16, u16);
+/// (t_ns, snd_una, cwnd packets, srtt us) of a tcp_probe line.
+type RawAck = (u64, u32, u32, u32);
+/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s) of a decision line.
+type RawDecision = (u64, f64, f64, f64);
+
+/// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
+/// seconds since the first ACK of any flow. Per flow (server port), the data socket is the
+/// local port with the most bytes acknowledged (the iperf3 control connection carries a few
+/// hundred).
+pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
+    let mut t0: Option<u64> = None;
+    // (dport, sport) -> raw (t, una, cwnd, srtt)
+    let mut raw: BTreeMap<SocketKey, Vec<RawAck>> = BTreeMap::new();
+    let mut dec: BTreeMap<SocketKey, Vec<RawDecision>> = BTreeMap::new();
+    let mut q = Vec::new();
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let t: Option<u64> = w.get(1).and_then(|s| s.parse().ok());
+        let Some(t) = t else { continue };
+        let port = |i: usize| w.get(i).and_then(|s| s.parse::<u16>().ok());
+        match w[0] {
+            "F" => t0 = Some(t0.map_or(t, |x| x.min(t))),
+            "P" if w.len() >= 7 => {
+                let (Some(sp), Some(dp)) = (port(2), port(3)) else {
+                    continue;
+                };
+                let una = u32::from_str_radix(w[4].trim_start_matches("0x"), 16).unwrap_or(0);
+                let cwnd = w[5].parse().unwrap_or(0);
+                let srtt = w[6].parse().unwrap_or(0);
+                raw.entry((dp, sp)).or_default().push((t, una, cwnd, srtt));
+            }
+            "D" if w.len() >= 7 => {
+                let (Some(sp), Some(dp)) = (port(2), port(3)) else {
+                    continue;
+                };
+                let rtt_ns: f64 = w[4].parse().unwrap_or(f64::NAN);
+                let cwnd: f64 = w[5].parse().unwrap_or(f64::NAN);
+                let pacing: f64 = w[6].parse().unwrap_or(f64::NAN);
+                dec.entry((dp, sp))
+                    .or_default()
+                    .push((t, rtt_ns / 1e3, cwnd, pacing / 1e6));
+            }
+            "Q" if w.len() >= 6 => {
+                let n = |i: usize| w[i].parse::<u64>().unwrap_or(0);
+                q.push((t, n(2), n(3), n(4), n(5)));
+            }
+            _ => {}
+        }
+    }
+    // Time zero: the first ACK of any flow (data moving), not the first launch: under TCG
+    // starting many iperf3 clients at once delays their data by up to seconds.
+    let t0 = raw
+        .values()
+        .filter_map(|v| v.first())
+        .map(|x| x.0)
+        .min()
+        .or(t0)
+        .or_else(|| q.first().map(|x| x.0))
+        .unwrap_or(0);
+    let secs = |t: u64| (t as f64 - t0 as f64) / 1e9;
+    let mut tr = Trial {
+        queue: q
+            .iter()
+            .map(|&(t, b, p, d, m)| QSample {
+                t_s: secs(t),
+                bytes: b,
+                pkts: p,
+                drops: d,
+                marks: m,
+            })
+            .collect(),
+        ..Trial::default()
+    };
+    for f in &flows {
+        // The data socket of this flow's server port.
+        let best = raw
+            .iter()
+            .filter(|((dp, _), _)| *dp == f.port)
+            .max_by_key(|(_, v)| {
+                let (a, b) = (v.first().map_or(0, |x| x.1), v.last().map_or(0, |x| x.1));
+                b.wrapping_sub(a)
+            })
+            .map(|(k, v)| (*k, v));
+        let Some((key, v)) = best else { continue };
+        let una0 = v[0].1;
+        tr.acks.insert(
+            f.idx,
+            v.iter()
+                .map(|&(t, una, cwnd, srtt)| Ack {
+                    t_s: secs(t),
+                    acked: una.wrapping_sub(una0) as u64,
+                    cwnd_pkts: cwnd,
+                    srtt_us: srtt,
+                })
+                .collect(),
+        );
+        if let Some(d) = dec.get(&key) {
+            tr.decisions.insert(
+                f.idx,
+                d.iter()
+                    .map(|&(t, rtt, cw, pr)| Decision {
+                        t_s: secs(t),
+                        rtt_us: rtt,
+                        cwnd_bytes: cw,
+                        pacing_mbit: pr,
+                    })
+                    .collect(),
+            );
+        }
+    }
+    tr.flows = flows;
+    tr
+}
+
+/// Throughput per `bin_s` from cumulative acked bytes: (bin start, Mbit/s).
+pub fn throughput_bins(acks: &[Ack], bin_s: f64) -> Vec<(f64, f64)> {
+    let Some(last) = acks.last() else {
+        return vec![];
+    };
+    let first_bin = (acks[0].t_s / bin_s).floor() as i64;
+    let nbins = ((last.t_s / bin_s).floor() as i64 - first_bin + 1).max(0) as usize;
+    let mut acked_at_end = vec![None; nbins];
+    for a in acks {
+        let i = ((a.t_s / bin_s).floor() as i64 - first_bin) as usize;
+        acked_at_end[i] = Some(a.acked);
+    }
+    let mut prev = acks[0].acked;
+    let mut out = Vec::with_capacity(nbins);
+    for (i, v) in acked_at_end.iter().enumerate() {
+        let cur = v.unwrap_or(prev);
+        out.push((
+            (first_bin + i as i64) as f64 * bin_s,
+            (cur - prev) as f64 * 8.0 / bin_s / 1e6,
+        ));
+        prev = cur;
+    }
+    out
+}
+
+/// Goodput over [from_s, to_s], Mbit/s: bytes acknowledged in the window over its length.
+pub fn goodput(acks: &[Ack], from_s: f64, to_s: f64) -> f64 {
+    let at = |t: f64| {
+        acks.iter()
+            .take_while(|a| a.t_s <= t)
+            .last()
+            .map_or(0, |a| a.acked)
+    };
+    if to_s <= from_s {
+        return 0.0;
+    }
+    (at(to_s) - at(from_s)) as f64 * 8.0 / (to_s - from_s) / 1e6
+}
+
+/// Nearest-rank percentile (p in 0..=100) of unsorted values.
+pub fn percentile(vals: &[f64], p: f64) -> Option<f64> {
+    let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
+    Some(v[rank.min(v.len()) - 1])
+}
+
+/// Jain's fairness index.
+pub fn jain(x: &[f64]) -> Option<f64> {
+    let s: f64 = x.iter().sum();
+    let q: f64 = x.iter().map(|v| v * v).sum();
+    (x.len() > 1 && q > 0.0).then(|| s * s / (x.len() as f64 * q))
+}
+
+/// Completion time of a sized flow, s: from its first ACK back one smoothed RTT (the first
+/// segment's send) to the ACK covering `size` bytes. None if that ACK was not traced:
+/// tcp:tcp_probe fires only in the established state, so a flow whose application closed
+/// before its last ACK arrived (iperf3 -n does) has no completion time; tables show n.
+pub fn fct(acks: &[Ack], size: u64) -> Option<f64> {
+    let first = acks.first()?;
+    // The data socket's first tcp_probe event is the first ACK of data; the control
+    // exchange of iperf3 is on its own socket.
+    let done = acks.iter().find(|a| a.acked + 1 >= size)?;
+    Some(done.t_s - first.t_s + first.srtt_us as f64 / 1e6)
+}
+
+/// Per-trial figures of one pass.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrialStats {
+    pub tput_mbit: f64,
+    pub per_flow_mbit: Vec<f64>,
+    pub jain: Option<f64>,
+    pub retrans: u64,
+    pub srtt_p50_us: Option<f64>,
+    pub srtt_p99_us: Option<f64>,
+    pub rtt_p50_us: Option<f64>,
+    pub rtt_p99_us: Option<f64>,
+    pub queue_mean_pkts: Option<f64>,
+    pub marks: u64,
+    pub drops: u64,
+    pub fct_ms: Vec<f64>,
+    pub acks: usize,
+    pub decisions: usize,
+}
+
+/// The figures of a trial over [warmup_s, duration_s] (long flows) or whole (sized flows).
+pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
+    let mut st = TrialStats::default();
+    let mut srtts = Vec::new();
+    let mut rtts = Vec::new();
+    for f in &tr.flows {
+        st.retrans += f.retrans;
+        let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+        st.acks += acks.len();
+        let in_win = |t: f64| t >= warmup_s && t <= duration_s;
+        srtts.extend(
+            acks.iter()
+                .filter(|a| in_win(a.t_s))
+                .map(|a| a.srtt_us as f64),
+        );
+        if let Some(d) = tr.decisions.get(&f.idx) {
+            st.decisions += d.len();
+            rtts.extend(d.iter().filter(|x| in_win(x.t_s)).map(|x| x.rtt_us));
+        }
+        match f.size {
+            Some(sz) => {
+                if let Some(t) = fct(acks, sz) {
+                    st.fct_ms.push(t * 1e3);
+                }
+            }
+            None => {
+                let from = warmup_s.max(f.start_ms as f64 / 1e3);
+                let g = goodput(acks, from, duration_s);
+                st.per_flow_mbit.push(g);
+            }
+        }
+    }
+    // Total: every byte acknowledged in the window, sized flows included.
+    st.tput_mbit = tr
+        .flows
+        .iter()
+        .map(|f| {
+            let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+            goodput(acks, warmup_s, duration_s)
+        })
+        .sum();
+    st.jain = jain(&st.per_flow_mbit);
+    st.srtt_p50_us = percentile(&srtts, 50.0);
+    st.srtt_p99_us = percentile(&srtts, 99.0);
+    st.rtt_p50_us = percentile(&rtts, 50.0);
+    st.rtt_p99_us = percentile(&rtts, 99.0);
+    let qs: Vec<&QSample> = tr
+        .queue
+        .iter()
+        .filter(|q| q.t_s >= warmup_s && q.t_s <= duration_s)
+        .collect();
+    if !qs.is_empty() {
+        st.queue_mean_pkts = Some(qs.iter().map(|q| q.pkts as f64).sum::<f64>() / qs.len() as f64);
+    }
+    if let (Some(a), Some(b)) = (tr.queue.first(), tr.queue.last()) {
+        st.marks = b.marks.saturating_sub(a.marks);
+        st.drops = b.drops.saturating_sub(a.drops);
+    }
+    st
+}
+
+/// Median and spread of a figure over trials.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub n: usize,
+}
+
+/// Median (upper median for even counts: a value that was measured) with min and max.
+pub fn spread(vals: &[f64]) -> Option<Spread> {
+    let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Some(Spread {
+        median: v[v.len() / 2],
+        min: v[0],
+        max: v[v.len() - 1],
+        n: v.len(),
+    })
+}
+
+/// A pass: one algorithm's trials.
+#[derive(Debug, Clone, Default)]
+pub struct Pass {
+    pub algo: String,
+    pub trials: Vec<Trial>,
+    pub stats: Vec<TrialStats>,
+}
+
+/// Group a scenario's frames into passes (`<scenario>/<pass>/t<k>/<file>`).
+pub fn passes(
+    sc: &Scenario,
+    frames: &[Frame],
+    warmup_s: f64,
+    duration_s: f64,
+) -> Result<Vec<Pass>, String> {
+    let mut by: BTreeMap<(String, u32), BTreeMap<String, &[u8]>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for f in frames {
+        let parts: Vec<&str> = f.name.split('/').collect();
+        let [scn, pass, trial, file] = parts.as_slice() else {
+            return Err(format!("data channel: unexpected file name {}", f.name));
+        };
+        if *scn != sc.name {
+            continue;
+        }
+        let k: u32 = trial
+            .strip_prefix('t')
+            .and_then(|k| k.parse().ok())
+            .ok_or_else(|| format!("data channel: bad trial in {}", f.name))?;
+        if !order.iter().any(|p| p == pass) {
+            order.push(pass.to_string());
+        }
+        by.entry((pass.to_string(), k))
+            .or_default()
+            .insert(file.to_string(), &f.data);
+    }
+    let mut out: Vec<Pass> = order
+        .iter()
+        .map(|p| Pass {
+            algo: p.clone(),
+            ..Pass::default()
+        })
+        .collect();
+    for ((pass, k), files) in by {
+        let get = |n: &str| {
+            files
+                .get(n)
+                .copied()
+                .ok_or_else(|| format!("{}/{pass}/t{k}: {n} missing", sc.name))
+        };
+        let flows = parse_summary(&String::from_utf8_lossy(get("summary.txt")?))?;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(get("trace.gz")?)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("{}/{pass}/t{k}: trace.gz: {e}", sc.name))?;
+        let tr = parse_trace(&text, flows);
+        let st = trial_stats(&tr, warmup_s, duration_s);
+        let p = out
+            .iter_mut()
+            .find(|p| p.algo == pass)
+            .ok_or("pass order")?;
+        p.trials.push(tr);
+        p.stats.push(st);
+    }
+    Ok(out)
+}
+
+/// "TCG, 50 Mbit/s, 2 ms, ECN K=20, 1% loss": the path a figure was measured on.
+pub fn path_label(sc: &Scenario, kvm: bool) -> String {
+    let p = &sc.path;
+    let mut s = format!(
+        "{}, {} Mbit/s, {} ms",
+        if kvm { "KVM" } else { "TCG" },
+        p.rate_mbit,
+        p.delay_us as f64 / 1000.0
+    );
+    if p.ecn_k_pkts > 0 {
+        let _ = write!(s, ", ECN K={}", p.ecn_k_pkts);
+    } else {
+        let _ = write!(s, ", drop-tail {} pkts", p.queue_pkts);
+    }
+    if p.loss_pct > 0.0 {
+        let _ = write!(s, ", {}% loss", p.loss_pct);
+    }
+    s
+}
+
+fn fmt_spread(s: Option<Spread>, scale: f64, prec: usize) -> String {
+    match s {
+        None => "-".into(),
+        Some(s) if s.n == 1 => format!("{:.*}", prec, s.median * scale),
+        Some(s) => format!(
+            "{:.*} [{:.*}-{:.*}]",
+            prec,
+            s.median * scale,
+            prec,
+            s.min * scale,
+            prec,
+            s.max * scale
+        ),
+    }
+}
+
+fn col<F: Fn(&TrialStats) -> Option<f64>>(p: &Pass, f: F) -> Option<Spread> {
+    spread(&p.stats.iter().filter_map(f).collect::<Vec<_>>())
+}
+
+/// The table: one row per pass, medians over trials with [min-max].
+pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
+    let hdr = [
+        "algorithm",
+        "trials",
+        "goodput Mbit/s",
+        "% of rate",
+        "Jain",
+        "sRTT p50 ms",
+        "sRTT p99 ms",
+        "RTT p99 ms (law)",
+        "queue pkts",
+        "CE marks",
+        "retrans",
+        "FCT p50/p99 ms",
+    ];
+    let rate = sc.path.rate_mbit as f64;
+    let rows: Vec<Vec<String>> = passes
+        .iter()
+        .map(|p| {
+            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
+            vec![
+                p.algo.clone(),
+                p.stats.len().to_string(),
+                fmt_spread(col(p, |s| Some(s.tput_mbit)), 1.0, 1),
+                fmt_spread(col(p, |s| Some(s.tput_mbit)), 100.0 / rate, 0),
+                fmt_spread(col(p, |s| s.jain), 1.0, 3),
+                fmt_spread(col(p, |s| s.srtt_p50_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.srtt_p99_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.rtt_p99_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.queue_mean_pkts), 1.0, 0),
+                fmt_spread(col(p, |s| Some(s.marks as f64)), 1.0, 0),
+                fmt_spread(col(p, |s| Some(s.retrans as f64)), 1.0, 0),
+                match (percentile(&fcts, 50.0), percentile(&fcts, 99.0)) {
+                    (Some(a), Some(b)) => format!("{a:.0}/{b:.0} (n={})", fcts.len()),
+                    _ => "-".into(),
+                },
+            ]
+        })
+        .collect();
+    let w: Vec<usize> = (0..hdr.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].len())
+                .chain([hdr[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(l, "{:<w$}  ", c, w = w[i]);
+            } else {
+                let _ = write!(l, "{:>w$}  ", c, w = w[i]);
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut out = line(&hdr.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    out.push_str(&line(&w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>()));
+    for r in &rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
+fn opt(v: Option<f64>) -> serde_json::Value {
+    v.map_or(serde_json::Value::Null, |x| serde_json::json!(x))
+}
+
+fn spread_json(s: Option<Spread>) -> serde_json::Value {
+    match s {
+        None => serde_json::Value::Null,
+        Some(s) => {
+            serde_json::json!({"median": s.median, "min": s.min, "max": s.max, "trials": s.n})
+        }
+    }
+}
+
+/// Write CSV, JSON and PNG files of a scenario's passes into `dir`; returns the paths.
+pub fn write_outputs(
+    sc: &Scenario,
+    passes: &[Pass],
+    dir: &Path,
+    label: &str,
+) -> Result<Vec<PathBuf>, String> {
+    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut files = Vec::new();
+    // Per pass and trial: the time series.
+    for p in passes {
+        for (k, tr) in p.trials.iter().enumerate() {
+            let base = format!("{}-t{}", p.algo, k + 1);
+            let mut acks = String::from("t_s,flow,algo,acked_bytes,cwnd_pkts,srtt_us\n");
+            let mut tput = String::from("t_s,flow,algo,mbit_per_s\n");
+            let mut dec = String::from("t_s,flow,algo,rtt_us,cwnd_bytes,pacing_mbit_per_s\n");
+            for f in &tr.flows {
+                if let Some(a) = tr.acks.get(&f.idx) {
+                    for x in a {
+                        let _ = writeln!(
+                            acks,
+                            "{:.6},{},{},{},{},{}",
+                            x.t_s, f.idx, f.algo, x.acked, x.cwnd_pkts, x.srtt_us
+                        );
+                    }
+                    for (t, m) in throughput_bins(a, 0.1) {
+                        let _ = writeln!(tput, "{t:.1},{},{},{m:.3}", f.idx, f.algo);
+                    }
+                }
+                if let Some(d) = tr.decisions.get(&f.idx) {
+                    for x in d {
+                        let _ = writeln!(
+                            dec,
+                            "{:.6},{},{},{:.1},{:.4},{:.3}",
+                            x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit
+                        );
+                    }
+                }
+            }
+            let mut q = String::from("t_s,backlog_bytes,backlog_pkts,dropped,ce_marked\n");
+            for x in &tr.queue {
+                let _ = writeln!(
+                    q,
+                    "{:.3},{},{},{},{}",
+                    x.t_s, x.bytes, x.pkts, x.drops, x.marks
+                );
+            }
+            let mut fl = String::from(
+                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n",
+            );
+            for f in &tr.flows {
+                let fc = f
+                    .size
+                    .and_then(|s| fct(tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]), s));
+                let _ = writeln!(
+                    fl,
+                    "{},{},{},{},{},{},{},{},{}",
+                    f.idx,
+                    f.algo,
+                    f.start_ms,
+                    f.size.map_or(String::new(), |s| s.to_string()),
+                    f.rc,
+                    f.iperf_mbit,
+                    f.retrans,
+                    f.bytes,
+                    fc.map_or(String::new(), |t| format!("{:.2}", t * 1e3))
+                );
+            }
+            for (suffix, text) in [
+                ("acks", acks),
+                ("tput", tput),
+                ("decisions", dec),
+                ("queue", q),
+                ("flows", fl),
+            ] {
+                let path = dir.join(format!("{base}-{suffix}.csv"));
+                std::fs::write(&path, text).map_err(io)?;
+                files.push(path);
+            }
+        }
+    }
+    // Summary JSON and CSV.
+    let rows: Vec<serde_json::Value> = passes
+        .iter()
+        .map(|p| {
+            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
+            serde_json::json!({
+                "algo": p.algo,
+                "goodput_mbit": spread_json(col(p, |s| Some(s.tput_mbit))),
+                "jain": spread_json(col(p, |s| s.jain)),
+                "srtt_p50_us": spread_json(col(p, |s| s.srtt_p50_us)),
+                "srtt_p99_us": spread_json(col(p, |s| s.srtt_p99_us)),
+                "rtt_p50_us_law": spread_json(col(p, |s| s.rtt_p50_us)),
+                "rtt_p99_us_law": spread_json(col(p, |s| s.rtt_p99_us)),
+                "queue_mean_pkts": spread_json(col(p, |s| s.queue_mean_pkts)),
+                "ce_marks": spread_json(col(p, |s| Some(s.marks as f64))),
+                "drops": spread_json(col(p, |s| Some(s.drops as f64))),
+                "retrans": spread_json(col(p, |s| Some(s.retrans as f64))),
+                "fct_p50_ms": opt(percentile(&fcts, 50.0)),
+                "fct_p99_ms": opt(percentile(&fcts, 99.0)),
+                "trials": p.stats.iter().map(|s| serde_json::json!({
+                    "goodput_mbit": s.tput_mbit, "per_flow_mbit": s.per_flow_mbit, "jain": opt(s.jain),
+                    "srtt_p50_us": opt(s.srtt_p50_us), "srtt_p99_us": opt(s.srtt_p99_us),
+                    "rtt_p50_us_law": opt(s.rtt_p50_us), "rtt_p99_us_law": opt(s.rtt_p99_us),
+                    "queue_mean_pkts": opt(s.queue_mean_pkts), "ce_marks": s.marks, "drops": s.drops,
+                    "retrans": s.retrans, "fct_ms": s.fct_ms, "ack_samples": s.acks, "decision_samples": s.decisions,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let j = serde_json::json!({
+        "scenario": sc.name,
+        "description": sc.description,
+        "path": label,
+        "rate_mbit": sc.path.rate_mbit,
+        "delay_us": sc.path.delay_us,
+        "queue_pkts": sc.path.queue_pkts,
+        "ecn_k_pkts": sc.path.ecn_k_pkts,
+        "loss_pct": sc.path.loss_pct,
+        "note": "medians over trials with min and max; sRTT: the kernel's smoothed RTT at every ACK (tcp:tcp_probe), every algorithm; RTT (law): the per-ACK RTT sample our laws act on (tcp_<name>:decision)",
+        "passes": rows,
+    });
+    let path = dir.join("summary.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&j).unwrap_or_default()).map_err(io)?;
+    files.push(path);
+    let path = dir.join("summary.txt");
+    std::fs::write(
+        &path,
+        format!("{} ({label})\n{}", sc.name, table(sc, passes)),
+    )
+    .map_err(io)?;
+    files.push(path);
+    files.extend(plots(sc, passes, dir, label)?);
+    Ok(files)
+}
+
+/// The plots: per algorithm (trial 1) per-flow throughput and window over time; across
+/// algorithms the RTT CDF (every trial's per-ACK samples) and the queue over time (trial 1).
+fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
+    use rdcc_sim::plot::{chart, Line};
+    let mut files = Vec::new();
+    let ntr = |p: &Pass| p.trials.len();
+    for p in passes {
+        let Some(tr) = p.trials.first() else { continue };
+        let flows_line = |f: &FlowInfo, pts: Vec<(f64, f64)>| Line {
+            name: format!("flow {} ({})", f.idx, f.algo),
+            pts,
+        };
+        let tput: Vec<Line> = tr
+            .flows
+            .iter()
+            .filter_map(|f| {
+                tr.acks
+                    .get(&f.idx)
+                    .map(|a| flows_line(f, throughput_bins(a, 0.1)))
+            })
+            .collect();
+        let path = dir.join(format!("{}-tput.png", p.algo));
+        chart(
+            &path,
+            &format!(
+                "{}: {} goodput /100 ms, trial 1/{} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
+            "time (s)",
+            "Mbit/s",
+            &tput,
+            Some(0.0),
+            false,
+        )?;
+        files.push(path);
+        // Window: the law's (bytes with fraction, in packets of 1448) where it reports it,
+        // else the kernel's snd_cwnd.
+        let win: Vec<Line> = tr
+            .flows
+            .iter()
+            .filter_map(|f| match tr.decisions.get(&f.idx) {
+                Some(d) if !d.is_empty() => Some(flows_line(
+                    f,
+                    d.iter().map(|x| (x.t_s, x.cwnd_bytes / 1448.0)).collect(),
+                )),
+                _ => tr.acks.get(&f.idx).map(|a| {
+                    flows_line(f, a.iter().map(|x| (x.t_s, x.cwnd_pkts as f64)).collect())
+                }),
+            })
+            .collect();
+        let path = dir.join(format!("{}-cwnd.png", p.algo));
+        chart(
+            &path,
+            &format!(
+                "{}: {} window, trial 1/{} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
+            "time (s)",
+            "window (packets of 1448 B)",
+            &win,
+            Some(0.0),
+            false,
+        )?;
+        files.push(path);
+    }
+    // RTT CDF per algorithm: every per-ACK sRTT sample of every trial.
+    let cdf: Vec<Line> = passes
+        .iter()
+        .map(|p| {
+            let mut v: Vec<f64> = p
+                .trials
+                .iter()
+                .flat_map(|t| t.acks.values().flatten().map(|a| a.srtt_us as f64 / 1e3))
+                .collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            let n = v.len().max(1) as f64;
+            let step = (v.len() / 400).max(1);
+            Line {
+                name: p.algo.clone(),
+                pts: v
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % step == 0 || *i + 1 == v.len())
+                    .map(|(i, x)| (*x, (i + 1) as f64 / n))
+                    .collect(),
+            }
+        })
+        .collect();
+    let path = dir.join("rtt_cdf.png");
+    chart(
+        &path,
+        &format!("{}: per-ACK sRTT CDF, all trials ({label})", sc.name),
+        "RTT (ms)",
+        "fraction of ACKs",
+        &cdf,
+        Some(0.0),
+        false,
+    )?;
+    files.push(path);
+    let q: Vec<Line> = passes
+        .iter()
+        .filter_map(|p| {
+            p.trials.first().map(|t| Line {
+                name: p.algo.clone(),
+                pts: t.queue.iter().map(|x| (x.t_s, x.pkts as f64)).collect(),
+            })
+        })
+        .collect();
+    let path = dir.join("queue.png");
+    chart(
+        &path,
+        &format!("{}: queue /100 ms, trial 1 ({label})", sc.name),
+        "time (s)",
+        "backlog (packets)",
+        &q,
+        Some(0.0),
+        false,
+    )?;
+    files.push(path);
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(name: &str, data: &[u8]) -> Vec<u8> {
+        let sum = sha256_hex(data).unwrap();
+        let mut v = format!("RDCC-FILE {name} {} {sum}\n", data.len()).into_bytes();
+        v.extend_from_slice(data);
+        v.extend_from_slice(format!("\nRDCC-FILE-END {name}\n").as_bytes());
+        v
+    }
+
+    #[test]
+    fn frames_round_trip_and_damage_is_refused() {
+        let mut buf = frame("a/b/t1/x.txt", b"hello\nworld");
+        buf.extend(frame("a/b/t1/bin", &[0, 10, 255, 13]));
+        buf.extend_from_slice(b"RDCC-DATA-DONE a\n");
+        let (f, done) = read_frames(&buf).unwrap();
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[1].data, vec![0, 10, 255, 13]);
+        assert_eq!(done, vec!["a".to_string()]);
+        // One flipped payload byte, a truncated stream, a missing end marker.
+        let mut bad = frame("x", b"abcdef");
+        let at = bad.len() - 20;
+        bad[at] ^= 1;
+        assert!(read_frames(&bad).unwrap_err().contains("checksum"));
+        let good = frame("x", b"abcdef");
+        let e = read_frames(&good[..good.len() - 20]).unwrap_err();
+        assert!(e.contains("3 of 6 bytes arrived"), "{e}");
+        let mut noend = frame("x", b"abcdef");
+        noend.truncate(noend.len() - 5);
+        noend.extend_from_slice(b"zzzz\n");
+        assert!(read_frames(&noend).unwrap_err().contains("end marker"));
+        assert!(read_frames(b"garbage\n")
+            .unwrap_err()
+            .contains("unexpected line"));
+    }
+
+    #[test]
+    fn trace_to_series() {
+        let summary = "0 cubic 5201 0 t 8 rc=0 tput=40.0 sent=41.0 retrans=2 bytes=40000000 cc=cubic err=\n\
+                       1 swift 5202 1000 b 3000 rc=0 tput=1.0 sent=1.0 retrans=0 bytes=3000 cc=swift err=\n";
+        let flows = parse_summary(summary).unwrap();
+        assert_eq!(flows[1].size, Some(3000));
+        assert_eq!(flows[0].retrans, 2);
+        // t0 = the first flow marker at 10 s; the control socket 40000 carries 100 bytes.
+        let trace = "F 10000000000 0 start\n\
+            P 10100000000 40000 5201 0x10 10 3000 100\n\
+            P 10200000000 40000 5201 0x74 10 3000 100\n\
+            P 10100000000 40001 5201 0xfffffff0 10 3000 100\n\
+            P 10150000000 40001 5201 0x00000010 12 3000 100\n\
+            P 10250000000 40001 5201 0x00001010 14 3100 100\n\
+            F 11000000000 1 start\n\
+            P 11100000000 40002 5202 0x0 10 2000 100\n\
+            P 11104000000 40002 5202 0xbb8 10 2000 100\n\
+            D 11104000000 40002 5202 2500000 14480.5000 50000000\n\
+            Q 10100000000 3000 2 0 1\n\
+            Q 10200000000 6000 4 1 5\n";
+        let tr = parse_trace(trace, flows);
+        let a = &tr.acks[&0];
+        assert_eq!(a.len(), 3, "the data socket (port 40001) is chosen");
+        // una wrapped from 0xfffffff0 to 0x10: 32 bytes, then 4096 more.
+        assert_eq!(a[1].acked, 32);
+        assert_eq!(a[2].acked, 4128);
+        assert!(a[0].t_s.abs() < 1e-9, "time zero is the first ACK");
+        let d = &tr.decisions[&1];
+        assert_eq!(d[0].rtt_us, 2500.0);
+        assert_eq!(d[0].cwnd_bytes, 14480.5);
+        assert_eq!(d[0].pacing_mbit, 50.0);
+        assert_eq!(tr.queue[1].marks, 5);
+        // Flow 1: 3000 bytes acked 4 ms after its first ACK, whose sRTT was 2 ms: FCT 6 ms.
+        let f = fct(&tr.acks[&1], 3000).unwrap();
+        assert!((f - 0.006).abs() < 1e-9, "{f}");
+        let st = trial_stats(&tr, 0.0, 8.0);
+        assert_eq!(st.fct_ms.len(), 1);
+        assert_eq!(st.marks, 4);
+        assert_eq!(st.drops, 1);
+        assert_eq!(st.retrans, 2);
+        assert_eq!(st.rtt_p99_us, Some(2500.0));
+    }
+
+    #[test]
+    fn bins_percentiles_spread_jain() {
+        let acks: Vec<Ack> = [(0.05, 0), (0.15, 12500), (0.25, 25000), (0.45, 50000)]
+            .iter()
+            .map(|&(t, b)| Ack {
+                t_s: t,
+                acked: b,
+                cwnd_pkts: 1,
+                srtt_us: 1,
+            })
+            .collect();
+        // 12500 B per 100 ms = 1 Mbit/s; the bin at 0.3 s saw nothing, 0.4 s saw 25000 B.
+        let b = throughput_bins(&acks, 0.1);
+        let mb: Vec<f64> = b.iter().map(|x| (x.1 * 1000.0).round() / 1000.0).collect();
+        assert_eq!(mb, vec![0.0, 1.0, 1.0, 0.0, 2.0]);
+        assert!((goodput(&acks, 0.15, 0.45) - (37500.0 * 8.0 / 0.3 / 1e6)).abs() < 1e-9);
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&v, 99.0), Some(99.0));
+        assert_eq!(percentile(&v, 50.0), Some(50.0));
+        assert_eq!(percentile(&[], 50.0), None);
+        let s = spread(&[3.0, 1.0, 2.0]).unwrap();
+        assert_eq!((s.median, s.min, s.max, s.n), (2.0, 1.0, 3.0, 3));
+        assert_eq!(jain(&[1.0, 1.0]), Some(1.0));
+        assert_eq!(jain(&[1.0, 0.0]), Some(0.5));
+        assert_eq!(jain(&[1.0]), None);
+    }
+}
