@@ -309,7 +309,7 @@ pub fn run(algos: &[String], before: Option<&str>, timeout_s: u64, quiet: bool) 
     let nsets = if before.is_some() { 2 } else { 1 };
     let complete = rep.done.len() == nsets
         && rep.errors.is_empty()
-        && rep.rows.len() == nsets * rows_per_set(&algos);
+        && rep.rows.len() == nsets * rows_per_set(algos);
     if !complete {
         println!("bench: incomplete (see above and {})", log.display());
     }
