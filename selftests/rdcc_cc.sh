@@ -59,7 +59,12 @@
 #                  queue episodes of 35 ms (Documentation/results/swift_vm_path.md).
 #                  Bound: mean RTT <= base_target + Token_Thresh + J: above it VAI mints tokens
 #                  (SL's "heavy congestion"), below it the law operates.
-#   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta R/20 (rounded up),
+#   timely         T_low 4 ms, T_high 12 ms, minRTT normaliser 10 ms, delta R/50 (rounded up;
+#                  TIMELY's additive step is per flow, so N flows add N delta per update: with
+#                  R/20 eight flows averaged 12.6 ms in the VM, above T_high, and 11.8 ms in the
+#                  simulator's model of this path (sim, 8 flows, 50 Mbit/s, 3.5 ms base RTT);
+#                  R/50 = 1 Mbit/s gives 9.3 ms there at 99.4 % use; the paper's delta is 0.1 % of
+#                  its 10 Gbit/s link),
 #                  line rate and initial rate R, rate floor 1 Mbit/s (the smallest the parameter
 #                  takes; the core's 10 Mbit/s default is for datacenter links: 8 flows x 10 Mbit/s
 #                  exceed a 40 Mbit/s path, no flow can go lower, the queue stays full: 26 of 40
