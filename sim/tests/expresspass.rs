@@ -6,12 +6,11 @@
 
 use rdcc_sim::scenario::{RunResult, Scenario};
 
+mod common;
+use common::run;
+
 fn scenario(text: &str) -> Scenario {
     Scenario::parse(text).unwrap()
-}
-
-fn run(sc: &Scenario, alg: &str) -> RunResult {
-    sc.run_one(alg, false).unwrap()
 }
 
 fn incast(n: u32, size: u64, dur_us: u32, algos: &str) -> Scenario {

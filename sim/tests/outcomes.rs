@@ -4,18 +4,9 @@
 use rdcc_sim::metrics::run_csvs;
 use rdcc_sim::scenario::RunResult;
 use rdcc_sim::Scenario;
-use std::path::Path;
 
-fn scenario_file(name: &str) -> Scenario {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
-        .join(name);
-    Scenario::load(&p).unwrap()
-}
-
-fn run(sc: &Scenario, alg: &str) -> RunResult {
-    sc.run_one(alg, false).unwrap()
-}
+mod common;
+use common::{run, scenario_file};
 
 /// A lossy mix: DCTCP and Reno into an 8-1 incast with a 30 KB buffer, plus Swift, finite
 /// flows, delayed ACKs and RTT noise, so drops, retransmissions and timeouts all happen.

@@ -11,9 +11,11 @@
 //! one flow add the whole link per RTT (8 flows: feedback episodes with an RTT p99 of 12 and
 //! 46 ms in 2 of 12 seeded runs).
 
-use rdcc_sim::scenario::RunResult;
 use rdcc_sim::Scenario;
 use std::path::Path;
+
+mod common;
+use common::run;
 
 fn vm_path(flows: u32) -> Scenario {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/vm_8flow_50mbit.toml");
@@ -22,10 +24,6 @@ fn vm_path(flows: u32) -> Scenario {
         .replace("count = 8\n", &format!("count = {flows}\n"))
         .replace("conns_per_src = 8\n", &format!("conns_per_src = {flows}\n"));
     Scenario::parse(&text).unwrap()
-}
-
-fn run(sc: &Scenario, alg: &str) -> RunResult {
-    sc.run_one(alg, false).unwrap()
 }
 
 /// The equilibrium delay of the profile: the 6 ms base target (no hop count on this path).

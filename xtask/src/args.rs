@@ -511,17 +511,7 @@ mod tests {
         }
     }
 
-    const ALL_BENCH: &[&str] = &[
-        "reno",
-        "cubic",
-        "dctcp",
-        "bbr",
-        "vegas",
-        "swift",
-        "swift_vaisf",
-        "timely",
-        "theta_powertcp",
-    ];
+    const ALL_BENCH: &[&str] = crate::bench::ALGOS;
 
     #[test]
     fn algorithms_are_checked_after_parsing() {
