@@ -203,7 +203,7 @@ run_trial() {
 		(
 			# Sleep until this flow's start (relative to the trial start).
 			now=$(cut -d' ' -f1 /proc/uptime)
-			s=$(awk -v a="$now" -v b="$t0" -v st="$st" 'BEGIN { d = b + st / 1000 - a; printf "%.2f", d > 0 ? d : 0 }')
+			s=$(awk -v a="$now" -v b="$t0" -v st="$st" 'BEGIN { d = b + st / 1000 - a; printf "%.2f", (d > 0 ? d : 0) }')
 			sleep "$s"
 			echo "rdccflow $i start" >"$T/trace_marker"
 			if [ "$kind" = b ]; then

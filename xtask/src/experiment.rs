@@ -223,6 +223,29 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 &format!("{n}/{want}: per-ACK samples for every flow (missing: {no_acks:?})"),
                 no_acks.is_empty(),
             );
+            // A flow that starts late must not move data before its start: time zero is the
+            // first ACK of any flow, so a late flow's first ACK comes at least (its start - the
+            // earliest start) after it, less the earliest flow's own launch-to-ACK delay (well
+            // under half a second of TCG); half the gap is the bound. (A busybox awk `printf x,
+            // d > 0 ? d : 0` redirected to a file named 0 and every flow started at once.)
+            let first_start = tr.flows.iter().map(|f| f.start_ms).min().unwrap_or(0);
+            let early: Vec<String> = tr
+                .flows
+                .iter()
+                .filter(|f| f.start_ms > first_start)
+                .filter_map(|f| {
+                    let gap_s = f64::from(f.start_ms - first_start) / 1e3;
+                    let t = tr.acks.get(&f.idx)?.first()?.t_s;
+                    (t < gap_s / 2.0)
+                        .then(|| format!("flow {} at {t:.2} s, start {gap_s:.2} s", f.idx))
+                })
+                .collect();
+            if tr.flows.iter().any(|f| f.start_ms > first_start) {
+                sum.record(
+                    &format!("{n}/{want}: late flows start at their start time (early: {early:?})"),
+                    early.is_empty(),
+                );
+            }
             if crate::algos::ours().unwrap_or_default().contains(want) {
                 sum.record(
                     &format!("{n}/{want}: decision tracepoint samples ({})", st.decisions),
@@ -389,5 +412,43 @@ mod tests {
         assert!(no_marks.failed > 0);
         let no_ref = checks(&s, &[pass("cubic", 30.0, 2, 4)]);
         assert_eq!(no_ref.failed, 1);
+    }
+
+    /// A flow with a start time must not move data before it: (first ACK of the late flow,
+    /// s after time zero; its start is 2 s after the first flow's) -> the check passes.
+    #[test]
+    fn late_flows_start_at_their_start_time() {
+        let avail: Vec<String> = ["cubic"].iter().map(|s| s.to_string()).collect();
+        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\n[test]\nduration_s = 4\nalgos = [\"cubic\"]\n";
+        let s = crate::scenario::parse(text, "t", &avail).unwrap();
+        for &(first_ack_s, ok) in &[(0.1, false), (0.9, false), (1.1, true), (2.2, true)] {
+            let mut p = pass("cubic", 30.0, 2, 0);
+            let tr = &mut p.trials[0];
+            tr.flows.push(FlowInfo {
+                idx: 1,
+                start_ms: 2000,
+                ..tr.flows[0].clone()
+            });
+            tr.acks.insert(
+                1,
+                vec![Ack {
+                    t_s: first_ack_s,
+                    acked: 0,
+                    cwnd_pkts: 10,
+                    srtt_us: 3000,
+                }],
+            );
+            let r = checks(&s, &[pass("ref", 40.0, 3, 0), p]);
+            let late = r
+                .results
+                .iter()
+                .find(|x| x.name.contains("late flows start"))
+                .expect("the check runs when a flow starts late");
+            assert_eq!(
+                late.outcome == crate::ktap::Outcome::Pass,
+                ok,
+                "first ACK at {first_ack_s} s: {late:?}"
+            );
+        }
     }
 }
