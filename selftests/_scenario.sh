@@ -15,8 +15,14 @@
 #
 # Path (lib.sh's three namespaces, then changed):
 #   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
-#     SCN_ECN_K_PKTS = K > 0, RED with ecn, min K, max K+1 packets, probability 1: every ECT
-#     packet arriving to a queue above K is marked CE (a DCTCP-style step), non-ECT dropped.
+#     SCN_ECN_K_PKTS = K > 0, a DCTCP-style step marker: fq_codel with one flow queue (a FIFO),
+#     ce_threshold = the time R takes to send K full-size packets, CoDel's own dropping and
+#     marking off (target 30 s, longer than any sojourn the queue limit allows), head drop of
+#     one packet at the limit. Every ECT packet that waited longer than K packets' worth is
+#     marked CE; non-ECT packets (SYNs, retransmissions, pure ACKs) pass unmarked and are
+#     dropped only at the limit. RED with ecn, the obvious alternative, drops every non-ECT
+#     packet above K: SYNs of flows starting into a busy queue were lost (flows started 1-11 s
+#     late) and retransmissions were dropped again (5000 per flow), measured 2026-11-23.
 #     The endpoints negotiate ECN (lib.sh sets net.ipv4.tcp_ecn=1 in both namespaces).
 #   router egress to the sender (ACKs): netem delay D. The base RTT is on the ACK direction so
 #     the bottleneck's backlog (sampled below) is the queue alone, not netem's delay line.
@@ -82,10 +88,11 @@ rdcc_topo_setup >"$RDCC_TMP/topo.log" 2>&1 || {
 BN="$TC -n $RDCC_BN_NS"
 $BN qdisc del dev "$RDCC_BN_IF" parent 1:10 handle 10: 2>/dev/null
 if [ "$SCN_ECN_K_PKTS" -gt 0 ]; then
-	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: red limit $((SCN_QLIMIT_PKTS * 1514)) \
-		min $((SCN_ECN_K_PKTS * 1514)) max $(((SCN_ECN_K_PKTS + 1) * 1514)) avpkt 1514 \
-		burst $((SCN_ECN_K_PKTS + 1)) probability 1.0 ecn 2>"$RDCC_TMP/tc.err" ||
-		fail "red ecn: $(cat "$RDCC_TMP/tc.err")"
+	# K packets of 1514 bytes at R Mbit/s take K * 1514 * 8 / R us (rounded up).
+	ce_us=$(((SCN_ECN_K_PKTS * 1514 * 8 + SCN_RATE_MBIT - 1) / SCN_RATE_MBIT))
+	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: fq_codel limit "$SCN_QLIMIT_PKTS" \
+		flows 1 target 30s interval 100s ce_threshold "${ce_us}us" drop_batch 1 ecn \
+		2>"$RDCC_TMP/tc.err" || fail "fq_codel ce_threshold: $(cat "$RDCC_TMP/tc.err")"
 else
 	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: pfifo limit "$SCN_QLIMIT_PKTS" ||
 		fail "pfifo"
@@ -116,7 +123,7 @@ qsampler() {
 			/^qdisc/ { root = 0; next }
 			root && /dropped/ { d = $7; sub(/,/, "", d) }
 			root && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
-			/marked/ { for (i = 1; i < NF; i++) if ($i == "marked") m = $(i + 1) }
+			/ce_mark/ { for (i = 1; i < NF; i++) if ($i == "ce_mark") m = $(i + 1) }
 			END { printf "rdccq %s %s %s %s\n", b + 0, p + 0, d + 0, m + 0 }' >"$T/trace_marker"
 		sleep 0.1
 	done

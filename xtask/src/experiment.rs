@@ -183,7 +183,7 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
     if s.path.ecn_k_pkts > 0 {
         sum.record(
             &format!(
-                "{n}: the bottleneck marked CE (RED ecn, K={})",
+                "{n}: the bottleneck marked CE (fq_codel ce_threshold, K={} packets)",
                 s.path.ecn_k_pkts
             ),
             marks_any,

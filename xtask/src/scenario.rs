@@ -25,6 +25,11 @@ pub const DEFAULT_BASELINES: &[&str] = &["cubic", "bbr", "vegas", "dctcp"];
 pub const MAX_RATE_MBIT: u32 = 1000;
 pub const MAX_DELAY_US: u32 = 1_000_000;
 pub const MAX_QUEUE_PKTS: u32 = 100_000;
+/// The ECN marker's CoDel target (selftests/_scenario.sh: `target 30s`): a full queue must
+/// drain within it, or CoDel's own dropping would start on top of the step marker.
+pub const MARKER_MAX_SOJOURN_US: u64 = 30_000_000;
+/// Bits of a full-size frame on the bottleneck (1514 bytes), for queue drain times.
+const FRAME_BITS: u64 = 1514 * 8;
 pub const MAX_FLOWS: u32 = 64;
 pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
@@ -76,8 +81,9 @@ pub struct PathSpec {
     /// Queue limit of the bottleneck, packets.
     #[serde(default = "default_queue")]
     pub queue_pkts: u32,
-    /// ECN marking threshold K, packets: a RED queue with min = K and max = K + 1 packet,
-    /// probability 1 (a DCTCP-style step). 0 = drop-tail FIFO.
+    /// ECN marking threshold K, packets: a DCTCP-style step (fq_codel as a FIFO with
+    /// `ce_threshold` = K packets' transmission time at `rate_mbit`; non-ECT packets are never
+    /// dropped below the limit). 0 = drop-tail FIFO.
     #[serde(default)]
     pub ecn_k_pkts: u32,
     /// Random loss on the data direction, percent (netem on the sender's link).
@@ -306,6 +312,18 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
             p.ecn_k_pkts, p.queue_pkts
         ));
     }
+    // Drain time of a full queue, us: at most 100,000 * 12,112 / 1 = 1.2e9, no overflow in u64.
+    let drain_us = u64::from(p.queue_pkts) * FRAME_BITS / u64::from(p.rate_mbit);
+    if p.ecn_k_pkts > 0 && drain_us > MARKER_MAX_SOJOURN_US {
+        return Err(format!(
+            "path.queue_pkts = {} at rate_mbit = {} drains in {:.1} s: with ecn_k_pkts the queue \
+             must drain within {} s (the marker's CoDel target)",
+            p.queue_pkts,
+            p.rate_mbit,
+            drain_us as f64 / 1e6,
+            MARKER_MAX_SOJOURN_US / 1_000_000
+        ));
+    }
     if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
         return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
     }
@@ -516,6 +534,7 @@ size_kb = 64
             ("delay_us = 2000", "delay_us = 2000000", "delay_us"),
             ("queue_pkts = 500", "queue_pkts = 1", "queue_pkts = 1"),
             ("ecn_k_pkts = 20", "ecn_k_pkts = 500", "ecn_k_pkts = 500"),
+            ("rate_mbit = 50\ndelay_us = 2000\nqueue_pkts = 500", "rate_mbit = 1\ndelay_us = 2000\nqueue_pkts = 5000", "drains in 60.6 s"),
             ("loss_pct = 0.5", "loss_pct = 60.0", "loss_pct = 60"),
             ("loss_pct = 0.5", "loss_pct = nan", "loss_pct = NaN"),
             ("trials = 3", "trials = 0", "trials = 0"),
