@@ -87,7 +87,7 @@ fn boot(
         eprintln!("{l}");
     }
     let bytes = std::fs::read(&data)?;
-    let (frames, done) = series::read_frames(&bytes).map_err(|e| crate::util::Error {
+    let (frames, done) = crate::frames::read_frames(&bytes).map_err(|e| crate::util::Error {
         msg: format!("run: {e} ({})", data.display()),
         detail: vec![],
     })?;
@@ -132,19 +132,20 @@ pub fn run(
                 continue;
             }
         };
-        let label = series::path_label(&s, kvm);
+        let label = crate::outputs::path_label(&s, kvm);
         let dir = repo_root().join("results/vm").join(&s.name);
-        let files =
-            series::write_outputs(&s, &passes, &dir, &label).map_err(|e| crate::util::Error {
+        let files = crate::outputs::write_outputs(&s, &passes, &dir, &label).map_err(|e| {
+            crate::util::Error {
                 msg: e,
                 detail: vec![],
-            })?;
+            }
+        })?;
         println!();
         println!("{}: {} ({label})", s.name, s.description);
         println!(
             "medians over trials [min-max]; sRTT = kernel smoothed RTT at every ACK; RTT (law) = our laws' per-ACK samples"
         );
-        print!("{}", series::table(&s, &passes));
+        print!("{}", crate::outputs::table(&s, &passes));
         println!("files in {}:", dir.display());
         for f in files.iter().filter(|f| {
             f.extension().is_some_and(|e| e == "png" || e == "json")

@@ -1,107 +1,11 @@
-//! What a scenario run brings out of the guest, and what becomes of it: the data channel's
-//! frames (checked), the per-trial traces turned into per-flow time series (throughput per
-//! 100 ms, per-ACK RTT, window with its fraction, pacing rate) and the queue's, written as CSV
-//! and JSON under `results/vm/<scenario>/`, plotted with the simulator's plotting code
-//! (`rdcc_sim::plot`), and summarised as medians over trials with their spread.
+//! The per-trial traces of a scenario run turned into per-flow time series (throughput per
+//! 100 ms, per-ACK RTT, window with its fraction, pacing rate) and the queue's, and summarised
+//! per trial; `outputs.rs` writes and plots them, `frames.rs` brings them out of the guest.
 
+use crate::frames::Frame;
 use crate::scenario::Scenario;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
-
-/// One file sent by the guest.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frame {
-    pub name: String,
-    pub data: Vec<u8>,
-}
-
-/// SHA-256 of `data`, hex, by the host's `sha256sum` (coreutils).
-fn sha256_hex(data: &[u8]) -> Result<String, String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut c = Command::new("sha256sum")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("sha256sum: {e}"))?;
-    let mut stdin = c.stdin.take().ok_or("sha256sum: no stdin")?;
-    let buf = data.to_vec();
-    let h = std::thread::spawn(move || stdin.write_all(&buf));
-    let out = c
-        .wait_with_output()
-        .map_err(|e| format!("sha256sum: {e}"))?;
-    let _ = h.join();
-    let s = String::from_utf8_lossy(&out.stdout);
-    Ok(s.split_whitespace().next().unwrap_or("").to_string())
-}
-
-/// Split the data channel into frames (`RDCC-FILE name size sha256\n` + bytes +
-/// `\nRDCC-FILE-END name\n`). A frame whose length, end marker or checksum does not match is
-/// an error naming it: nothing is silently dropped.
-pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> {
-    let mut frames = Vec::new();
-    let mut done = Vec::new();
-    loop {
-        // Skip blank bytes between frames.
-        while let Some((&b, rest)) = buf.split_first() {
-            if b == b'\n' || b == b'\r' {
-                buf = rest;
-            } else {
-                break;
-            }
-        }
-        if buf.is_empty() {
-            break;
-        }
-        let nl = buf
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or("data channel: a header line without its end (guest cut off?)")?;
-        let header = String::from_utf8_lossy(&buf[..nl]).to_string();
-        buf = &buf[nl + 1..];
-        let w: Vec<&str> = header.split_whitespace().collect();
-        match w.as_slice() {
-            ["RDCC-DATA-DONE", name] => {
-                done.push(name.to_string());
-                continue;
-            }
-            ["RDCC-FILE", name, size, sum] => {
-                let size: usize = size
-                    .parse()
-                    .map_err(|_| format!("data channel: bad size in {header:?}"))?;
-                if buf.len() < size {
-                    return Err(format!(
-                        "data channel: {name}: {} of {size} bytes arrived",
-                        buf.len()
-                    ));
-                }
-                let data = buf[..size].to_vec();
-                buf = &buf[size..];
-                let end = format!("\nRDCC-FILE-END {name}\n");
-                if !buf.starts_with(end.as_bytes()) {
-                    return Err(format!(
-                        "data channel: {name}: no end marker after {size} bytes"
-                    ));
-                }
-                buf = &buf[end.len()..];
-                let got = sha256_hex(&data)?;
-                if got != *sum {
-                    return Err(format!(
-                        "data channel: {name}: checksum {got} differs from the guest's {sum}"
-                    ));
-                }
-                frames.push(Frame {
-                    name: name.to_string(),
-                    data,
-                });
-            }
-            _ => return Err(format!("data channel: unexpected line {header:?}")),
-        }
-    }
-    Ok((frames, done))
-}
 
 /// A flow of a trial, from the guest's summary line.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -195,6 +99,8 @@ pub struct Trial {
     pub acks: BTreeMap<usize, Vec<Ack>>,
     pub decisions: BTreeMap<usize, Vec<Decision>>,
     pub queue: Vec<QSample>,
+    /// Per flow index: when the guest launched its iperf3 client ("rdccflow <i> start"), s.
+    pub launch_s: BTreeMap<usize, f64>,
 }
 
 /// (server port, local port) of a socket.
@@ -214,13 +120,19 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     let mut raw: BTreeMap<SocketKey, Vec<RawAck>> = BTreeMap::new();
     let mut dec: BTreeMap<SocketKey, Vec<RawDecision>> = BTreeMap::new();
     let mut q = Vec::new();
+    let mut launch: BTreeMap<usize, u64> = BTreeMap::new();
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         let t: Option<u64> = w.get(1).and_then(|s| s.parse().ok());
         let Some(t) = t else { continue };
         let port = |i: usize| w.get(i).and_then(|s| s.parse::<u16>().ok());
         match w[0] {
-            "F" => t0 = Some(t0.map_or(t, |x| x.min(t))),
+            "F" => {
+                t0 = Some(t0.map_or(t, |x| x.min(t)));
+                if let Some(i) = w.get(2).and_then(|s| s.parse::<usize>().ok()) {
+                    launch.entry(i).or_insert(t);
+                }
+            }
             "P" if w.len() >= 7 => {
                 let (Some(sp), Some(dp)) = (port(2), port(3)) else {
                     continue;
@@ -270,6 +182,7 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
                 marks: m,
             })
             .collect(),
+        launch_s: launch.iter().map(|(&i, &t)| (i, secs(t))).collect(),
         ..Trial::default()
     };
     for f in &flows {
@@ -399,7 +312,13 @@ pub struct TrialStats {
     pub fct_ms: Vec<f64>,
     pub acks: usize,
     pub decisions: usize,
+    /// Flows whose data began more than `LATE_START_S` after their launch: (flow, delay s).
+    pub late_starts: Vec<(usize, f64)>,
 }
+
+/// A flow whose first ACK comes this long after its iperf3 client was launched started late:
+/// a lost SYN costs 1 s (the initial RTO); iperf3's start under TCG takes 0.1-0.5 s.
+pub const LATE_START_S: f64 = 1.0;
 
 /// The figures of a trial over [warmup_s, duration_s] (long flows) or whole (sized flows).
 pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
@@ -409,6 +328,11 @@ pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
     for f in &tr.flows {
         st.retrans += f.retrans;
         let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+        if let (Some(l), Some(a)) = (tr.launch_s.get(&f.idx), acks.first()) {
+            if a.t_s - l > LATE_START_S {
+                st.late_starts.push((f.idx, a.t_s - l));
+            }
+        }
         st.acks += acks.len();
         let in_win = |t: f64| t >= warmup_s && t <= duration_s;
         srtts.extend(
@@ -553,427 +477,9 @@ pub fn passes(
     Ok(out)
 }
 
-/// "TCG, 50 Mbit/s, 2 ms, ECN K=20, 1% loss": the path a figure was measured on.
-pub fn path_label(sc: &Scenario, kvm: bool) -> String {
-    let p = &sc.path;
-    let mut s = format!(
-        "{}, {} Mbit/s, {} ms",
-        if kvm { "KVM" } else { "TCG" },
-        p.rate_mbit,
-        p.delay_us as f64 / 1000.0
-    );
-    if p.ecn_k_pkts > 0 {
-        let _ = write!(s, ", ECN K={}", p.ecn_k_pkts);
-    } else {
-        let _ = write!(s, ", drop-tail {} pkts", p.queue_pkts);
-    }
-    if p.loss_pct > 0.0 {
-        let _ = write!(s, ", {}% loss", p.loss_pct);
-    }
-    s
-}
-
-fn fmt_spread(s: Option<Spread>, scale: f64, prec: usize) -> String {
-    match s {
-        None => "-".into(),
-        Some(s) if s.n == 1 => format!("{:.*}", prec, s.median * scale),
-        Some(s) => format!(
-            "{:.*} [{:.*}-{:.*}]",
-            prec,
-            s.median * scale,
-            prec,
-            s.min * scale,
-            prec,
-            s.max * scale
-        ),
-    }
-}
-
-fn col<F: Fn(&TrialStats) -> Option<f64>>(p: &Pass, f: F) -> Option<Spread> {
-    spread(&p.stats.iter().filter_map(f).collect::<Vec<_>>())
-}
-
-/// The table: one row per pass, medians over trials with [min-max].
-pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
-    let hdr = [
-        "algorithm",
-        "trials",
-        "goodput Mbit/s",
-        "% of rate",
-        "Jain",
-        "sRTT p50 ms",
-        "sRTT p99 ms",
-        "RTT p99 ms (law)",
-        "queue pkts",
-        "CE marks",
-        "retrans",
-        "FCT p50/p99 ms",
-    ];
-    let rate = sc.path.rate_mbit as f64;
-    let rows: Vec<Vec<String>> = passes
-        .iter()
-        .map(|p| {
-            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
-            vec![
-                p.algo.clone(),
-                p.stats.len().to_string(),
-                fmt_spread(col(p, |s| Some(s.tput_mbit)), 1.0, 1),
-                fmt_spread(col(p, |s| Some(s.tput_mbit)), 100.0 / rate, 0),
-                fmt_spread(col(p, |s| s.jain), 1.0, 3),
-                fmt_spread(col(p, |s| s.srtt_p50_us), 1e-3, 1),
-                fmt_spread(col(p, |s| s.srtt_p99_us), 1e-3, 1),
-                fmt_spread(col(p, |s| s.rtt_p99_us), 1e-3, 1),
-                fmt_spread(col(p, |s| s.queue_mean_pkts), 1.0, 0),
-                fmt_spread(col(p, |s| Some(s.marks as f64)), 1.0, 0),
-                fmt_spread(col(p, |s| Some(s.retrans as f64)), 1.0, 0),
-                match (percentile(&fcts, 50.0), percentile(&fcts, 99.0)) {
-                    (Some(a), Some(b)) => format!("{a:.0}/{b:.0} (n={})", fcts.len()),
-                    _ => "-".into(),
-                },
-            ]
-        })
-        .collect();
-    let w: Vec<usize> = (0..hdr.len())
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].len())
-                .chain([hdr[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: &[String]| {
-        let mut l = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i == 0 {
-                let _ = write!(l, "{:<w$}  ", c, w = w[i]);
-            } else {
-                let _ = write!(l, "{:>w$}  ", c, w = w[i]);
-            }
-        }
-        l.trim_end().to_string() + "\n"
-    };
-    let mut out = line(&hdr.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    out.push_str(&line(&w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>()));
-    for r in &rows {
-        out.push_str(&line(r));
-    }
-    out
-}
-
-fn opt(v: Option<f64>) -> serde_json::Value {
-    v.map_or(serde_json::Value::Null, |x| serde_json::json!(x))
-}
-
-fn spread_json(s: Option<Spread>) -> serde_json::Value {
-    match s {
-        None => serde_json::Value::Null,
-        Some(s) => {
-            serde_json::json!({"median": s.median, "min": s.min, "max": s.max, "trials": s.n})
-        }
-    }
-}
-
-/// Write CSV, JSON and PNG files of a scenario's passes into `dir`; returns the paths.
-pub fn write_outputs(
-    sc: &Scenario,
-    passes: &[Pass],
-    dir: &Path,
-    label: &str,
-) -> Result<Vec<PathBuf>, String> {
-    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let mut files = Vec::new();
-    // Per pass and trial: the time series.
-    for p in passes {
-        for (k, tr) in p.trials.iter().enumerate() {
-            let base = format!("{}-t{}", p.algo, k + 1);
-            let mut acks = String::from("t_s,flow,algo,acked_bytes,cwnd_pkts,srtt_us\n");
-            let mut tput = String::from("t_s,flow,algo,mbit_per_s\n");
-            let mut dec = String::from("t_s,flow,algo,rtt_us,cwnd_bytes,pacing_mbit_per_s\n");
-            for f in &tr.flows {
-                if let Some(a) = tr.acks.get(&f.idx) {
-                    for x in a {
-                        let _ = writeln!(
-                            acks,
-                            "{:.6},{},{},{},{},{}",
-                            x.t_s, f.idx, f.algo, x.acked, x.cwnd_pkts, x.srtt_us
-                        );
-                    }
-                    for (t, m) in throughput_bins(a, 0.1) {
-                        let _ = writeln!(tput, "{t:.1},{},{},{m:.3}", f.idx, f.algo);
-                    }
-                }
-                if let Some(d) = tr.decisions.get(&f.idx) {
-                    for x in d {
-                        let _ = writeln!(
-                            dec,
-                            "{:.6},{},{},{:.1},{:.4},{:.3}",
-                            x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit
-                        );
-                    }
-                }
-            }
-            let mut q = String::from("t_s,backlog_bytes,backlog_pkts,dropped,ce_marked\n");
-            for x in &tr.queue {
-                let _ = writeln!(
-                    q,
-                    "{:.3},{},{},{},{}",
-                    x.t_s, x.bytes, x.pkts, x.drops, x.marks
-                );
-            }
-            let mut fl = String::from(
-                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n",
-            );
-            for f in &tr.flows {
-                let fc = f
-                    .size
-                    .and_then(|s| fct(tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]), s));
-                let _ = writeln!(
-                    fl,
-                    "{},{},{},{},{},{},{},{},{}",
-                    f.idx,
-                    f.algo,
-                    f.start_ms,
-                    f.size.map_or(String::new(), |s| s.to_string()),
-                    f.rc,
-                    f.iperf_mbit,
-                    f.retrans,
-                    f.bytes,
-                    fc.map_or(String::new(), |t| format!("{:.2}", t * 1e3))
-                );
-            }
-            for (suffix, text) in [
-                ("acks", acks),
-                ("tput", tput),
-                ("decisions", dec),
-                ("queue", q),
-                ("flows", fl),
-            ] {
-                let path = dir.join(format!("{base}-{suffix}.csv"));
-                std::fs::write(&path, text).map_err(io)?;
-                files.push(path);
-            }
-        }
-    }
-    // Summary JSON and CSV.
-    let rows: Vec<serde_json::Value> = passes
-        .iter()
-        .map(|p| {
-            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
-            serde_json::json!({
-                "algo": p.algo,
-                "goodput_mbit": spread_json(col(p, |s| Some(s.tput_mbit))),
-                "jain": spread_json(col(p, |s| s.jain)),
-                "srtt_p50_us": spread_json(col(p, |s| s.srtt_p50_us)),
-                "srtt_p99_us": spread_json(col(p, |s| s.srtt_p99_us)),
-                "rtt_p50_us_law": spread_json(col(p, |s| s.rtt_p50_us)),
-                "rtt_p99_us_law": spread_json(col(p, |s| s.rtt_p99_us)),
-                "queue_mean_pkts": spread_json(col(p, |s| s.queue_mean_pkts)),
-                "ce_marks": spread_json(col(p, |s| Some(s.marks as f64))),
-                "drops": spread_json(col(p, |s| Some(s.drops as f64))),
-                "retrans": spread_json(col(p, |s| Some(s.retrans as f64))),
-                "fct_p50_ms": opt(percentile(&fcts, 50.0)),
-                "fct_p99_ms": opt(percentile(&fcts, 99.0)),
-                "trials": p.stats.iter().map(|s| serde_json::json!({
-                    "goodput_mbit": s.tput_mbit, "per_flow_mbit": s.per_flow_mbit, "jain": opt(s.jain),
-                    "srtt_p50_us": opt(s.srtt_p50_us), "srtt_p99_us": opt(s.srtt_p99_us),
-                    "rtt_p50_us_law": opt(s.rtt_p50_us), "rtt_p99_us_law": opt(s.rtt_p99_us),
-                    "queue_mean_pkts": opt(s.queue_mean_pkts), "ce_marks": s.marks, "drops": s.drops,
-                    "retrans": s.retrans, "fct_ms": s.fct_ms, "ack_samples": s.acks, "decision_samples": s.decisions,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let j = serde_json::json!({
-        "scenario": sc.name,
-        "description": sc.description,
-        "path": label,
-        "rate_mbit": sc.path.rate_mbit,
-        "delay_us": sc.path.delay_us,
-        "queue_pkts": sc.path.queue_pkts,
-        "ecn_k_pkts": sc.path.ecn_k_pkts,
-        "loss_pct": sc.path.loss_pct,
-        "note": "medians over trials with min and max; sRTT: the kernel's smoothed RTT at every ACK (tcp:tcp_probe), every algorithm; RTT (law): the per-ACK RTT sample our laws act on (tcp_<name>:decision)",
-        "passes": rows,
-    });
-    let path = dir.join("summary.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&j).unwrap_or_default()).map_err(io)?;
-    files.push(path);
-    let path = dir.join("summary.txt");
-    std::fs::write(
-        &path,
-        format!("{} ({label})\n{}", sc.name, table(sc, passes)),
-    )
-    .map_err(io)?;
-    files.push(path);
-    files.extend(plots(sc, passes, dir, label)?);
-    Ok(files)
-}
-
-/// The plots: per algorithm (trial 1) per-flow throughput and window over time; across
-/// algorithms the RTT CDF (every trial's per-ACK samples) and the queue over time (trial 1).
-fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
-    use rdcc_sim::plot::{chart, Line};
-    let mut files = Vec::new();
-    let ntr = |p: &Pass| p.trials.len();
-    for p in passes {
-        let Some(tr) = p.trials.first() else { continue };
-        let flows_line = |f: &FlowInfo, pts: Vec<(f64, f64)>| Line {
-            name: format!("flow {} ({})", f.idx, f.algo),
-            pts,
-        };
-        let tput: Vec<Line> = tr
-            .flows
-            .iter()
-            .filter_map(|f| {
-                tr.acks
-                    .get(&f.idx)
-                    .map(|a| flows_line(f, throughput_bins(a, 0.1)))
-            })
-            .collect();
-        let path = dir.join(format!("{}-tput.png", p.algo));
-        chart(
-            &path,
-            &format!(
-                "{}: {} goodput /100 ms, trial 1/{} ({label})",
-                sc.name,
-                p.algo,
-                ntr(p)
-            ),
-            "time (s)",
-            "Mbit/s",
-            &tput,
-            Some(0.0),
-            false,
-        )?;
-        files.push(path);
-        // Window: the law's (bytes with fraction, in packets of 1448) where it reports it,
-        // else the kernel's snd_cwnd.
-        let win: Vec<Line> = tr
-            .flows
-            .iter()
-            .filter_map(|f| match tr.decisions.get(&f.idx) {
-                Some(d) if !d.is_empty() => Some(flows_line(
-                    f,
-                    d.iter().map(|x| (x.t_s, x.cwnd_bytes / 1448.0)).collect(),
-                )),
-                _ => tr.acks.get(&f.idx).map(|a| {
-                    flows_line(f, a.iter().map(|x| (x.t_s, x.cwnd_pkts as f64)).collect())
-                }),
-            })
-            .collect();
-        let path = dir.join(format!("{}-cwnd.png", p.algo));
-        chart(
-            &path,
-            &format!(
-                "{}: {} window, trial 1/{} ({label})",
-                sc.name,
-                p.algo,
-                ntr(p)
-            ),
-            "time (s)",
-            "window (packets of 1448 B)",
-            &win,
-            Some(0.0),
-            false,
-        )?;
-        files.push(path);
-    }
-    // RTT CDF per algorithm: every per-ACK sRTT sample of every trial.
-    let cdf: Vec<Line> = passes
-        .iter()
-        .map(|p| {
-            let mut v: Vec<f64> = p
-                .trials
-                .iter()
-                .flat_map(|t| t.acks.values().flatten().map(|a| a.srtt_us as f64 / 1e3))
-                .collect();
-            v.sort_by(|a, b| a.total_cmp(b));
-            let n = v.len().max(1) as f64;
-            let step = (v.len() / 400).max(1);
-            Line {
-                name: p.algo.clone(),
-                pts: v
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i % step == 0 || *i + 1 == v.len())
-                    .map(|(i, x)| (*x, (i + 1) as f64 / n))
-                    .collect(),
-            }
-        })
-        .collect();
-    let path = dir.join("rtt_cdf.png");
-    chart(
-        &path,
-        &format!("{}: per-ACK sRTT CDF, all trials ({label})", sc.name),
-        "RTT (ms)",
-        "fraction of ACKs",
-        &cdf,
-        Some(0.0),
-        false,
-    )?;
-    files.push(path);
-    let q: Vec<Line> = passes
-        .iter()
-        .filter_map(|p| {
-            p.trials.first().map(|t| Line {
-                name: p.algo.clone(),
-                pts: t.queue.iter().map(|x| (x.t_s, x.pkts as f64)).collect(),
-            })
-        })
-        .collect();
-    let path = dir.join("queue.png");
-    chart(
-        &path,
-        &format!("{}: queue /100 ms, trial 1 ({label})", sc.name),
-        "time (s)",
-        "backlog (packets)",
-        &q,
-        Some(0.0),
-        false,
-    )?;
-    files.push(path);
-    Ok(files)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn frame(name: &str, data: &[u8]) -> Vec<u8> {
-        let sum = sha256_hex(data).unwrap();
-        let mut v = format!("RDCC-FILE {name} {} {sum}\n", data.len()).into_bytes();
-        v.extend_from_slice(data);
-        v.extend_from_slice(format!("\nRDCC-FILE-END {name}\n").as_bytes());
-        v
-    }
-
-    #[test]
-    fn frames_round_trip_and_damage_is_refused() {
-        let mut buf = frame("a/b/t1/x.txt", b"hello\nworld");
-        buf.extend(frame("a/b/t1/bin", &[0, 10, 255, 13]));
-        buf.extend_from_slice(b"RDCC-DATA-DONE a\n");
-        let (f, done) = read_frames(&buf).unwrap();
-        assert_eq!(f.len(), 2);
-        assert_eq!(f[1].data, vec![0, 10, 255, 13]);
-        assert_eq!(done, vec!["a".to_string()]);
-        // One flipped payload byte, a truncated stream, a missing end marker.
-        let mut bad = frame("x", b"abcdef");
-        let at = bad.len() - 20;
-        bad[at] ^= 1;
-        assert!(read_frames(&bad).unwrap_err().contains("checksum"));
-        let good = frame("x", b"abcdef");
-        let e = read_frames(&good[..good.len() - 20]).unwrap_err();
-        assert!(e.contains("3 of 6 bytes arrived"), "{e}");
-        let mut noend = frame("x", b"abcdef");
-        noend.truncate(noend.len() - 5);
-        noend.extend_from_slice(b"zzzz\n");
-        assert!(read_frames(&noend).unwrap_err().contains("end marker"));
-        assert!(read_frames(b"garbage\n")
-            .unwrap_err()
-            .contains("unexpected line"));
-    }
 
     #[test]
     fn trace_to_series() {
@@ -1016,6 +522,29 @@ mod tests {
         assert_eq!(st.drops, 1);
         assert_eq!(st.retrans, 2);
         assert_eq!(st.rtt_p99_us, Some(2500.0));
+        assert!(st.late_starts.is_empty(), "{:?}", st.late_starts);
+    }
+
+    /// A flow whose first ACK arrives 1.5 s after its launch (a lost SYN) is reported; one
+    /// 0.9 s late and one that never moved data are not (the latter fails elsewhere).
+    #[test]
+    fn late_starts_are_reported() {
+        let summary = "0 cubic 5201 0 t 8 rc=0 tput=1 sent=1 retrans=0 bytes=1 cc=cubic err=\n\
+                       1 cubic 5202 0 t 8 rc=0 tput=1 sent=1 retrans=0 bytes=1 cc=cubic err=\n\
+                       2 cubic 5203 0 t 8 rc=0 tput=1 sent=1 retrans=0 bytes=1 cc=cubic err=\n\
+                       3 cubic 5204 0 t 8 rc=0 tput=1 sent=1 retrans=0 bytes=1 cc=cubic err=\n";
+        let trace = "F 1000000000 0 start\n\
+            F 1000000000 1 start\n\
+            F 1000000000 2 start\n\
+            F 1000000000 3 start\n\
+            P 1100000000 40000 5201 0x0 10 3000 100\n\
+            P 1900000000 40001 5202 0x0 10 3000 100\n\
+            P 2500000000 40002 5203 0x0 10 3000 100\n";
+        let tr = parse_trace(trace, parse_summary(summary).unwrap());
+        let st = trial_stats(&tr, 0.0, 8.0);
+        assert_eq!(st.late_starts.len(), 1, "{:?}", st.late_starts);
+        assert_eq!(st.late_starts[0].0, 2);
+        assert!((st.late_starts[0].1 - 1.5).abs() < 1e-9);
     }
 
     #[test]

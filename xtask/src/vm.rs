@@ -284,7 +284,7 @@ pub struct Boot {
     /// virtual clock advances exactly 1 ns per executed instruction. Ignores `kvm`.
     pub icount: bool,
     /// The data channel: a second serial port (the guest's /dev/ttyS1) written to this host
-    /// file. The guest frames and checksums what it sends (`series::read_frames`); the console
+    /// file. The guest frames and checksums what it sends (`frames::read_frames`); the console
     /// stays free of bulk data.
     pub data_out: Option<PathBuf>,
 }

@@ -1,0 +1,134 @@
+//! The guest's data channel (/dev/ttyS1, `selftests/_scenario.sh`'s `send`): framed files, each
+//! checked against its length and SHA-256 before anything is parsed.
+
+/// One file sent by the guest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+/// SHA-256 of `data`, hex, by the host's `sha256sum` (coreutils).
+fn sha256_hex(data: &[u8]) -> Result<String, String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut c = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("sha256sum: {e}"))?;
+    let mut stdin = c.stdin.take().ok_or("sha256sum: no stdin")?;
+    let buf = data.to_vec();
+    let h = std::thread::spawn(move || stdin.write_all(&buf));
+    let out = c
+        .wait_with_output()
+        .map_err(|e| format!("sha256sum: {e}"))?;
+    let _ = h.join();
+    let s = String::from_utf8_lossy(&out.stdout);
+    Ok(s.split_whitespace().next().unwrap_or("").to_string())
+}
+
+/// Split the data channel into frames (`RDCC-FILE name size sha256\n` + bytes +
+/// `\nRDCC-FILE-END name\n`). A frame whose length, end marker or checksum does not match is
+/// an error naming it: nothing is silently dropped.
+pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> {
+    let mut frames = Vec::new();
+    let mut done = Vec::new();
+    loop {
+        // Skip blank bytes between frames.
+        while let Some((&b, rest)) = buf.split_first() {
+            if b == b'\n' || b == b'\r' {
+                buf = rest;
+            } else {
+                break;
+            }
+        }
+        if buf.is_empty() {
+            break;
+        }
+        let nl = buf
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or("data channel: a header line without its end (guest cut off?)")?;
+        let header = String::from_utf8_lossy(&buf[..nl]).to_string();
+        buf = &buf[nl + 1..];
+        let w: Vec<&str> = header.split_whitespace().collect();
+        match w.as_slice() {
+            ["RDCC-DATA-DONE", name] => {
+                done.push(name.to_string());
+                continue;
+            }
+            ["RDCC-FILE", name, size, sum] => {
+                let size: usize = size
+                    .parse()
+                    .map_err(|_| format!("data channel: bad size in {header:?}"))?;
+                if buf.len() < size {
+                    return Err(format!(
+                        "data channel: {name}: {} of {size} bytes arrived",
+                        buf.len()
+                    ));
+                }
+                let data = buf[..size].to_vec();
+                buf = &buf[size..];
+                let end = format!("\nRDCC-FILE-END {name}\n");
+                if !buf.starts_with(end.as_bytes()) {
+                    return Err(format!(
+                        "data channel: {name}: no end marker after {size} bytes"
+                    ));
+                }
+                buf = &buf[end.len()..];
+                let got = sha256_hex(&data)?;
+                if got != *sum {
+                    return Err(format!(
+                        "data channel: {name}: checksum {got} differs from the guest's {sum}"
+                    ));
+                }
+                frames.push(Frame {
+                    name: name.to_string(),
+                    data,
+                });
+            }
+            _ => return Err(format!("data channel: unexpected line {header:?}")),
+        }
+    }
+    Ok((frames, done))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(name: &str, data: &[u8]) -> Vec<u8> {
+        let sum = sha256_hex(data).unwrap();
+        let mut v = format!("RDCC-FILE {name} {} {sum}\n", data.len()).into_bytes();
+        v.extend_from_slice(data);
+        v.extend_from_slice(format!("\nRDCC-FILE-END {name}\n").as_bytes());
+        v
+    }
+
+    #[test]
+    fn frames_round_trip_and_damage_is_refused() {
+        let mut buf = frame("a/b/t1/x.txt", b"hello\nworld");
+        buf.extend(frame("a/b/t1/bin", &[0, 10, 255, 13]));
+        buf.extend_from_slice(b"RDCC-DATA-DONE a\n");
+        let (f, done) = read_frames(&buf).unwrap();
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[1].data, vec![0, 10, 255, 13]);
+        assert_eq!(done, vec!["a".to_string()]);
+        // One flipped payload byte, a truncated stream, a missing end marker.
+        let mut bad = frame("x", b"abcdef");
+        let at = bad.len() - 20;
+        bad[at] ^= 1;
+        assert!(read_frames(&bad).unwrap_err().contains("checksum"));
+        let good = frame("x", b"abcdef");
+        let e = read_frames(&good[..good.len() - 20]).unwrap_err();
+        assert!(e.contains("3 of 6 bytes arrived"), "{e}");
+        let mut noend = frame("x", b"abcdef");
+        noend.truncate(noend.len() - 5);
+        noend.extend_from_slice(b"zzzz\n");
+        assert!(read_frames(&noend).unwrap_err().contains("end marker"));
+        assert!(read_frames(b"garbage\n")
+            .unwrap_err()
+            .contains("unexpected line"));
+    }
+}

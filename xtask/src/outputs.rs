@@ -1,0 +1,409 @@
+//! What becomes of a scenario run's series: the table (medians over trials with their
+//! spread), CSV and JSON under `results/vm/<scenario>/`, and PNG plots drawn with the
+//! simulator's plotting code (`rdcc_sim::plot`).
+
+use crate::scenario::Scenario;
+use crate::series::{
+    fct, percentile, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
+};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+pub fn path_label(sc: &Scenario, kvm: bool) -> String {
+    let p = &sc.path;
+    let mut s = format!(
+        "{}, {} Mbit/s, {} ms",
+        if kvm { "KVM" } else { "TCG" },
+        p.rate_mbit,
+        p.delay_us as f64 / 1000.0
+    );
+    if p.ecn_k_pkts > 0 {
+        let _ = write!(s, ", ECN K={}", p.ecn_k_pkts);
+    } else {
+        let _ = write!(s, ", drop-tail {} pkts", p.queue_pkts);
+    }
+    if p.loss_pct > 0.0 {
+        let _ = write!(s, ", {}% loss", p.loss_pct);
+    }
+    s
+}
+
+fn fmt_spread(s: Option<Spread>, scale: f64, prec: usize) -> String {
+    match s {
+        None => "-".into(),
+        Some(s) if s.n == 1 => format!("{:.*}", prec, s.median * scale),
+        Some(s) => format!(
+            "{:.*} [{:.*}-{:.*}]",
+            prec,
+            s.median * scale,
+            prec,
+            s.min * scale,
+            prec,
+            s.max * scale
+        ),
+    }
+}
+
+fn col<F: Fn(&TrialStats) -> Option<f64>>(p: &Pass, f: F) -> Option<Spread> {
+    spread(&p.stats.iter().filter_map(f).collect::<Vec<_>>())
+}
+
+/// The table: one row per pass, medians over trials with [min-max].
+pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
+    let hdr = [
+        "algorithm",
+        "trials",
+        "goodput Mbit/s",
+        "% of rate",
+        "Jain",
+        "sRTT p50 ms",
+        "sRTT p99 ms",
+        "RTT p99 ms (law)",
+        "queue pkts",
+        "CE marks",
+        "retrans",
+        "FCT p50/p99 ms",
+    ];
+    let rate = sc.path.rate_mbit as f64;
+    let rows: Vec<Vec<String>> = passes
+        .iter()
+        .map(|p| {
+            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
+            vec![
+                p.algo.clone(),
+                p.stats.len().to_string(),
+                fmt_spread(col(p, |s| Some(s.tput_mbit)), 1.0, 1),
+                fmt_spread(col(p, |s| Some(s.tput_mbit)), 100.0 / rate, 0),
+                fmt_spread(col(p, |s| s.jain), 1.0, 3),
+                fmt_spread(col(p, |s| s.srtt_p50_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.srtt_p99_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.rtt_p99_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.queue_mean_pkts), 1.0, 0),
+                fmt_spread(col(p, |s| Some(s.marks as f64)), 1.0, 0),
+                fmt_spread(col(p, |s| Some(s.retrans as f64)), 1.0, 0),
+                match (percentile(&fcts, 50.0), percentile(&fcts, 99.0)) {
+                    (Some(a), Some(b)) => format!("{a:.0}/{b:.0} (n={})", fcts.len()),
+                    _ => "-".into(),
+                },
+            ]
+        })
+        .collect();
+    let w: Vec<usize> = (0..hdr.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].len())
+                .chain([hdr[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(l, "{:<w$}  ", c, w = w[i]);
+            } else {
+                let _ = write!(l, "{:>w$}  ", c, w = w[i]);
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut out = line(&hdr.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    out.push_str(&line(&w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>()));
+    for r in &rows {
+        out.push_str(&line(r));
+    }
+    // Flows that started late are named: their figures cover less of the window, and a Jain
+    // index over them measures the start, not the law.
+    for p in passes {
+        for (k, st) in p.stats.iter().enumerate() {
+            for (f, d) in &st.late_starts {
+                let _ = writeln!(
+                    out,
+                    "note: {} trial {}: flow {f}'s data began {d:.1} s after its launch \
+                     (more than {LATE_START_S} s: a lost SYN or a slow iperf3 start)",
+                    p.algo,
+                    k + 1
+                );
+            }
+        }
+    }
+    out
+}
+
+fn opt(v: Option<f64>) -> serde_json::Value {
+    v.map_or(serde_json::Value::Null, |x| serde_json::json!(x))
+}
+
+fn spread_json(s: Option<Spread>) -> serde_json::Value {
+    match s {
+        None => serde_json::Value::Null,
+        Some(s) => {
+            serde_json::json!({"median": s.median, "min": s.min, "max": s.max, "trials": s.n})
+        }
+    }
+}
+
+/// Write CSV, JSON and PNG files of a scenario's passes into `dir`; returns the paths.
+pub fn write_outputs(
+    sc: &Scenario,
+    passes: &[Pass],
+    dir: &Path,
+    label: &str,
+) -> Result<Vec<PathBuf>, String> {
+    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut files = Vec::new();
+    // Per pass and trial: the time series.
+    for p in passes {
+        for (k, tr) in p.trials.iter().enumerate() {
+            let base = format!("{}-t{}", p.algo, k + 1);
+            let mut acks = String::from("t_s,flow,algo,acked_bytes,cwnd_pkts,srtt_us\n");
+            let mut tput = String::from("t_s,flow,algo,mbit_per_s\n");
+            let mut dec = String::from("t_s,flow,algo,rtt_us,cwnd_bytes,pacing_mbit_per_s\n");
+            for f in &tr.flows {
+                if let Some(a) = tr.acks.get(&f.idx) {
+                    for x in a {
+                        let _ = writeln!(
+                            acks,
+                            "{:.6},{},{},{},{},{}",
+                            x.t_s, f.idx, f.algo, x.acked, x.cwnd_pkts, x.srtt_us
+                        );
+                    }
+                    for (t, m) in throughput_bins(a, 0.1) {
+                        let _ = writeln!(tput, "{t:.1},{},{},{m:.3}", f.idx, f.algo);
+                    }
+                }
+                if let Some(d) = tr.decisions.get(&f.idx) {
+                    for x in d {
+                        let _ = writeln!(
+                            dec,
+                            "{:.6},{},{},{:.1},{:.4},{:.3}",
+                            x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit
+                        );
+                    }
+                }
+            }
+            let mut q = String::from("t_s,backlog_bytes,backlog_pkts,dropped,ce_marked\n");
+            for x in &tr.queue {
+                let _ = writeln!(
+                    q,
+                    "{:.3},{},{},{},{}",
+                    x.t_s, x.bytes, x.pkts, x.drops, x.marks
+                );
+            }
+            let mut fl = String::from(
+                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n",
+            );
+            for f in &tr.flows {
+                let fc = f
+                    .size
+                    .and_then(|s| fct(tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]), s));
+                let _ = writeln!(
+                    fl,
+                    "{},{},{},{},{},{},{},{},{}",
+                    f.idx,
+                    f.algo,
+                    f.start_ms,
+                    f.size.map_or(String::new(), |s| s.to_string()),
+                    f.rc,
+                    f.iperf_mbit,
+                    f.retrans,
+                    f.bytes,
+                    fc.map_or(String::new(), |t| format!("{:.2}", t * 1e3))
+                );
+            }
+            for (suffix, text) in [
+                ("acks", acks),
+                ("tput", tput),
+                ("decisions", dec),
+                ("queue", q),
+                ("flows", fl),
+            ] {
+                let path = dir.join(format!("{base}-{suffix}.csv"));
+                std::fs::write(&path, text).map_err(io)?;
+                files.push(path);
+            }
+        }
+    }
+    // Summary JSON and CSV.
+    let rows: Vec<serde_json::Value> = passes
+        .iter()
+        .map(|p| {
+            let fcts: Vec<f64> = p.stats.iter().flat_map(|s| s.fct_ms.clone()).collect();
+            serde_json::json!({
+                "algo": p.algo,
+                "goodput_mbit": spread_json(col(p, |s| Some(s.tput_mbit))),
+                "jain": spread_json(col(p, |s| s.jain)),
+                "srtt_p50_us": spread_json(col(p, |s| s.srtt_p50_us)),
+                "srtt_p99_us": spread_json(col(p, |s| s.srtt_p99_us)),
+                "rtt_p50_us_law": spread_json(col(p, |s| s.rtt_p50_us)),
+                "rtt_p99_us_law": spread_json(col(p, |s| s.rtt_p99_us)),
+                "queue_mean_pkts": spread_json(col(p, |s| s.queue_mean_pkts)),
+                "ce_marks": spread_json(col(p, |s| Some(s.marks as f64))),
+                "drops": spread_json(col(p, |s| Some(s.drops as f64))),
+                "retrans": spread_json(col(p, |s| Some(s.retrans as f64))),
+                "fct_p50_ms": opt(percentile(&fcts, 50.0)),
+                "fct_p99_ms": opt(percentile(&fcts, 99.0)),
+                "trials": p.stats.iter().map(|s| serde_json::json!({
+                    "goodput_mbit": s.tput_mbit, "per_flow_mbit": s.per_flow_mbit, "jain": opt(s.jain),
+                    "srtt_p50_us": opt(s.srtt_p50_us), "srtt_p99_us": opt(s.srtt_p99_us),
+                    "rtt_p50_us_law": opt(s.rtt_p50_us), "rtt_p99_us_law": opt(s.rtt_p99_us),
+                    "queue_mean_pkts": opt(s.queue_mean_pkts), "ce_marks": s.marks, "drops": s.drops,
+                    "retrans": s.retrans, "fct_ms": s.fct_ms, "ack_samples": s.acks, "decision_samples": s.decisions,
+                    "late_starts": s.late_starts.iter().map(|(f, d)| serde_json::json!({"flow": f, "delay_s": d})).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let j = serde_json::json!({
+        "scenario": sc.name,
+        "description": sc.description,
+        "path": label,
+        "rate_mbit": sc.path.rate_mbit,
+        "delay_us": sc.path.delay_us,
+        "queue_pkts": sc.path.queue_pkts,
+        "ecn_k_pkts": sc.path.ecn_k_pkts,
+        "loss_pct": sc.path.loss_pct,
+        "note": "medians over trials with min and max; sRTT: the kernel's smoothed RTT at every ACK (tcp:tcp_probe), every algorithm; RTT (law): the per-ACK RTT sample our laws act on (tcp_<name>:decision)",
+        "passes": rows,
+    });
+    let path = dir.join("summary.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&j).unwrap_or_default()).map_err(io)?;
+    files.push(path);
+    let path = dir.join("summary.txt");
+    std::fs::write(
+        &path,
+        format!("{} ({label})\n{}", sc.name, table(sc, passes)),
+    )
+    .map_err(io)?;
+    files.push(path);
+    files.extend(plots(sc, passes, dir, label)?);
+    Ok(files)
+}
+
+/// The plots: per algorithm (trial 1) per-flow throughput and window over time; across
+/// algorithms the RTT CDF (every trial's per-ACK samples) and the queue over time (trial 1).
+fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
+    use rdcc_sim::plot::{chart, Line};
+    let mut files = Vec::new();
+    let ntr = |p: &Pass| p.trials.len();
+    for p in passes {
+        let Some(tr) = p.trials.first() else { continue };
+        let flows_line = |f: &FlowInfo, pts: Vec<(f64, f64)>| Line {
+            name: format!("flow {} ({})", f.idx, f.algo),
+            pts,
+        };
+        let tput: Vec<Line> = tr
+            .flows
+            .iter()
+            .filter_map(|f| {
+                tr.acks
+                    .get(&f.idx)
+                    .map(|a| flows_line(f, throughput_bins(a, 0.1)))
+            })
+            .collect();
+        let path = dir.join(format!("{}-tput.png", p.algo));
+        chart(
+            &path,
+            &format!(
+                "{}: {} goodput /100 ms, trial 1/{} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
+            "time (s)",
+            "Mbit/s",
+            &tput,
+            Some(0.0),
+            false,
+        )?;
+        files.push(path);
+        // Window: the law's (bytes with fraction, in packets of 1448) where it reports it,
+        // else the kernel's snd_cwnd.
+        let win: Vec<Line> = tr
+            .flows
+            .iter()
+            .filter_map(|f| match tr.decisions.get(&f.idx) {
+                Some(d) if !d.is_empty() => Some(flows_line(
+                    f,
+                    d.iter().map(|x| (x.t_s, x.cwnd_bytes / 1448.0)).collect(),
+                )),
+                _ => tr.acks.get(&f.idx).map(|a| {
+                    flows_line(f, a.iter().map(|x| (x.t_s, x.cwnd_pkts as f64)).collect())
+                }),
+            })
+            .collect();
+        let path = dir.join(format!("{}-cwnd.png", p.algo));
+        chart(
+            &path,
+            &format!(
+                "{}: {} window, trial 1/{} ({label})",
+                sc.name,
+                p.algo,
+                ntr(p)
+            ),
+            "time (s)",
+            "window (packets of 1448 B)",
+            &win,
+            Some(0.0),
+            false,
+        )?;
+        files.push(path);
+    }
+    // RTT CDF per algorithm: every per-ACK sRTT sample of every trial.
+    let cdf: Vec<Line> = passes
+        .iter()
+        .map(|p| {
+            let mut v: Vec<f64> = p
+                .trials
+                .iter()
+                .flat_map(|t| t.acks.values().flatten().map(|a| a.srtt_us as f64 / 1e3))
+                .collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            let n = v.len().max(1) as f64;
+            let step = (v.len() / 400).max(1);
+            Line {
+                name: p.algo.clone(),
+                pts: v
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % step == 0 || *i + 1 == v.len())
+                    .map(|(i, x)| (*x, (i + 1) as f64 / n))
+                    .collect(),
+            }
+        })
+        .collect();
+    let path = dir.join("rtt_cdf.png");
+    chart(
+        &path,
+        &format!("{}: per-ACK sRTT CDF, all trials ({label})", sc.name),
+        "RTT (ms)",
+        "fraction of ACKs",
+        &cdf,
+        Some(0.0),
+        false,
+    )?;
+    files.push(path);
+    let q: Vec<Line> = passes
+        .iter()
+        .filter_map(|p| {
+            p.trials.first().map(|t| Line {
+                name: p.algo.clone(),
+                pts: t.queue.iter().map(|x| (x.t_s, x.pkts as f64)).collect(),
+            })
+        })
+        .collect();
+    let path = dir.join("queue.png");
+    chart(
+        &path,
+        &format!("{}: queue /100 ms, trial 1 ({label})", sc.name),
+        "time (s)",
+        "backlog (packets)",
+        &q,
+        Some(0.0),
+        false,
+    )?;
+    files.push(path);
+    Ok(files)
+}
