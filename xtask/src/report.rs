@@ -38,7 +38,9 @@ pub fn parse_cargo(text: &str) -> (usize, usize, usize) {
 pub fn cargo_test() -> Result<Summary> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut child = Command::new(cargo)
-        .args(["test", "--workspace", "--color", "never"])
+        // --no-fail-fast: one failing test binary must not hide the others' results (a
+        // failure in core/tests stopped the count at 106 of ~300 host tests once).
+        .args(["test", "--workspace", "--no-fail-fast", "--color", "never"])
         .current_dir(repo_root())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
