@@ -107,7 +107,7 @@ pub struct Trial {
 type SocketKey = (u16, u16);
 /// (t_ns, snd_una, cwnd packets, srtt us) of a tcp_probe line.
 type RawAck = (u64, u32, u32, u32);
-/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s) of a decision line.
+/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s) of a decision line (the trace has bytes/s).
 type RawDecision = (u64, f64, f64, f64);
 
 /// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
@@ -148,10 +148,11 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
                 };
                 let rtt_ns: f64 = w[4].parse().unwrap_or(f64::NAN);
                 let cwnd: f64 = w[5].parse().unwrap_or(f64::NAN);
-                let pacing: f64 = w[6].parse().unwrap_or(f64::NAN);
+                // sk_pacing_rate: bytes per second (the project's `_bps`).
+                let pacing_bps: f64 = w[6].parse().unwrap_or(f64::NAN);
                 dec.entry((dp, sp))
                     .or_default()
-                    .push((t, rtt_ns / 1e3, cwnd, pacing / 1e6));
+                    .push((t, rtt_ns / 1e3, cwnd, pacing_bps * 8.0 / 1e6));
             }
             "Q" if w.len() >= 6 => {
                 let n = |i: usize| w[i].parse::<u64>().unwrap_or(0);
@@ -498,7 +499,7 @@ mod tests {
             F 11000000000 1 start\n\
             P 11100000000 40002 5202 0x0 10 2000 100\n\
             P 11104000000 40002 5202 0xbb8 10 2000 100\n\
-            D 11104000000 40002 5202 2500000 14480.5000 50000000\n\
+            D 11104000000 40002 5202 2500000 14480.5000 6250000\n\
             Q 10100000000 3000 2 0 1\n\
             Q 10200000000 6000 4 1 5\n";
         let tr = parse_trace(trace, flows);
@@ -511,7 +512,7 @@ mod tests {
         let d = &tr.decisions[&1];
         assert_eq!(d[0].rtt_us, 2500.0);
         assert_eq!(d[0].cwnd_bytes, 14480.5);
-        assert_eq!(d[0].pacing_mbit, 50.0);
+        assert_eq!(d[0].pacing_mbit, 50.0, "6,250,000 bytes/s is 50 Mbit/s");
         assert_eq!(tr.queue[1].marks, 5);
         // Flow 1: 3000 bytes acked 4 ms after its first ACK, whose sRTT was 2 ms: FCT 6 ms.
         let f = fct(&tr.acks[&1], 3000).unwrap();
