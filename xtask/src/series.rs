@@ -150,9 +150,12 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
                 let cwnd: f64 = w[5].parse().unwrap_or(f64::NAN);
                 // sk_pacing_rate: bytes per second (the project's `_bps`).
                 let pacing_bps: f64 = w[6].parse().unwrap_or(f64::NAN);
-                dec.entry((dp, sp))
-                    .or_default()
-                    .push((t, rtt_ns / 1e3, cwnd, pacing_bps * 8.0 / 1e6));
+                dec.entry((dp, sp)).or_default().push((
+                    t,
+                    rtt_ns / 1e3,
+                    cwnd,
+                    pacing_bps * 8.0 / 1e6,
+                ));
             }
             "Q" if w.len() >= 6 => {
                 let n = |i: usize| w[i].parse::<u64>().unwrap_or(0);
