@@ -193,15 +193,17 @@ pub fn write_outputs(
                 );
             }
             let mut fl = String::from(
-                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,bytes,fct_ms\n",
+                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,iperf_bytes,acked_bytes,fct_ms\n",
             );
             for f in &tr.flows {
-                let fc = f
-                    .size
-                    .and_then(|s| fct(tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]), s));
+                let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+                let fc = f.size.and_then(|s| fct(acks, s));
+                // iperf3's server count of a sized flow stops at the client's TEST_END; the
+                // traced ACKs say what the receiver acknowledged.
+                let acked = acks.last().map_or(0, |a| a.acked);
                 let _ = writeln!(
                     fl,
-                    "{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{}",
                     f.idx,
                     f.algo,
                     f.start_ms,
@@ -210,6 +212,7 @@ pub fn write_outputs(
                     f.iperf_mbit,
                     f.retrans,
                     f.bytes,
+                    acked,
                     fc.map_or(String::new(), |t| format!("{:.2}", t * 1e3))
                 );
             }
