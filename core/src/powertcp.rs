@@ -436,8 +436,17 @@ fn tau_ns(p: &Params, s: &State) -> u64 {
 /// Pacing rate for a window: `rate = cwnd / τ` (Alg. 2 line 11), bytes/s, capped at
 /// `MAX_RATE_BPS`. The window's fraction of a byte is dropped first: `cwnd_bytes < 2^31` and
 /// `NS_PER_S < 2^30` keep the product below 2^61. The error is below 10^9/τ_ns bytes/s.
+///
+/// Every window the law outputs is clamped to `max_cwnd_q16 ≤ MAX_CWND_BYTES << 16`, so the
+/// product fits and the quotient is computed inline, without `mul_div`'s call and its checks
+/// (issue #13); the same value as `mul_div` (which is used for any larger input).
 fn pacing_bps(tau_ns: u64, cwnd_q16: u64) -> u64 {
     let cwnd_bytes = cwnd_q16 >> Q16_SHIFT;
+    if cwnd_bytes <= MAX_CWND_BYTES && tau_ns != 0 {
+        // ≤ 2^31 · 10^9 < 2^61: no overflow; τ ≠ 0 checked.
+        let product = cwnd_bytes.wrapping_mul(NS_PER_S);
+        return product.checked_div(tau_ns).unwrap_or(0).min(MAX_RATE_BPS);
+    }
     mul_div(cwnd_bytes, NS_PER_S, tau_ns).min(MAX_RATE_BPS)
 }
 
@@ -449,6 +458,12 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
             ..Decision::default()
         };
     }
+    decision_tau(p, s, tau_ns(p, s), reason)
+}
+
+/// [`decision`] for an initialised state whose τ (`tau_ns(p, s)`) the caller has at hand: a
+/// hold in `on_ack` (issue #13: τ is not looked up twice).
+fn decision_tau(p: &Params, s: &State, tau_ns: u64, reason: Reason) -> Decision {
     // The stored window is always within the bounds; clamping again keeps the output within
     // them even if the parameters changed since (a module parameter write).
     let cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
@@ -459,7 +474,7 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
     };
     Decision {
         cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: pacing_bps(tau_ns(p, s), cwnd),
+        pacing_rate_bps: pacing_bps(tau_ns, cwnd),
         signal,
         reason,
         flags: 0,
@@ -625,7 +640,8 @@ impl Controller for ThetaPowerTcp {
         // Alg. 2 line 13: t_c^prev = t_c.
         s.last_ack_ns = ev.now_ns;
         if !due {
-            return decision(p, s, Reason::Hold);
+            // Nothing the decision depends on changed since `tau` (initialised state).
+            return decision_tau(p, s, tau, Reason::Hold);
         }
 
         let power_q16 = if p.per_ack {
