@@ -195,15 +195,12 @@ pub struct Params {
     rto_keep_q16: u64,
     rto_reset_count: u8,
     skip_delayed_acks: bool,
-    /// The parameters a hold decision depends on beyond the rate bounds, as the key of the
-    /// state's hold cache: `T_high | minRTT << 32` when both are below 2^32 ns (4.3 s), else
-    /// [`NO_HOLD_KEY`] (the cache is never used). Exact: both are at least 1 µs, so a key
-    /// is never 0 (an empty cache), and distinct pairs give distinct keys.
+    /// Key of the state's hold cache: `T_high | minRTT << 32` when both are below 2^32 ns, else
+    /// [`NO_HOLD_KEY`] (no cache). Exact, and never 0 (an empty cache): both are at least 1 µs.
     hold_key: u64,
 }
 
-/// `Params::hold_key` of parameters too large for the key: a state never stores it, so a
-/// lookup never matches.
+/// `Params::hold_key` of parameters too large for the key: never stored, so never matched.
 const NO_HOLD_KEY: u64 = u64::MAX;
 
 /// The hold cache holds a window below this many bytes (32 bits) and a signal within `i32`.
@@ -336,10 +333,9 @@ pub struct State {
     /// (below [`HOLD_WINDOW_LIMIT_BYTES`]), in the low 32 bits, and its signal (Q16, as `i32`)
     /// in the high 32 bits. Valid only while `hold_key` equals the parameters' key.
     hold_value: u64,
-    /// `Params::hold_key` of the parameters `hold_value` was computed with, or 0 = empty.
-    /// Stored only together with `hold_value`, for the current `rate_bps` (inside the rate
-    /// bounds), `prev_rtt_ns` and `rtt_diff_ns`: every path of the law that changes one of
-    /// those three ends with a full decision, which stores the cache again (or empties it).
+    /// `Params::hold_key` that `hold_value` was computed with (0 = empty), for the current
+    /// `rate_bps` (inside the rate bounds), `prev_rtt_ns` and `rtt_diff_ns`: every path that
+    /// changes one of those ends with a full decision, which stores the cache again or empties it.
     hold_key: u64,
 }
 
@@ -450,8 +446,7 @@ fn assemble(
     }
 }
 
-/// Build the decision for state `s` (which must be initialised) from scratch: the window
-/// (one `mul_div`) and the gradient (Alg. 1 line 4, one division). No cache involved.
+/// The decision for state `s` (initialised) from scratch: window and gradient, no cache.
 fn decision(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
     let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
     let bytes = window_bytes(p, s, rate);
@@ -465,9 +460,8 @@ fn decision(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
     )
 }
 
-/// [`decision`] that also stores the hold cache (or empties it when the values do not fit or
-/// the rate is outside the bounds): called after every change of `rate_bps`, `prev_rtt_ns` or
-/// `rtt_diff_ns`, and on a hold that found the cache empty.
+/// [`decision`] that also stores the hold cache (or empties it: values too large, rate outside
+/// the bounds); after every change of `R`, `prev_rtt`, `rtt_diff` and on a hold's cache miss.
 fn decide(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision {
     let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
     let bytes = window_bytes(p, s, rate);
@@ -483,27 +477,25 @@ fn decide(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision
     assemble(p, rate, bytes, signal, mss_bytes, reason)
 }
 
-/// The hold cache's window and signal when it is valid for `p` and the rate `rate_bps`
-/// (the clamped `R`): the cache was stored for `s.rate_bps`, so it must still be inside the
-/// bounds; and for `p`'s `T_high` and `minRTT` (the key).
-fn cached(p: &Params, s: &State, rate_bps: u64) -> Option<(u64, i64)> {
-    if s.hold_key == p.hold_key && rate_bps == s.rate_bps {
-        let bytes = s.hold_value & (HOLD_WINDOW_LIMIT_BYTES - 1);
-        let signal = i64::from((s.hold_value >> 32) as u32 as i32);
-        Some((bytes, signal))
-    } else {
-        None
+/// The decision from the hold cache, if it is valid for `p` (the key) and the clamped rate
+/// (it was stored for `s.rate_bps`, which must still be inside the bounds). Equal to
+/// [`decision`]: the cache holds exactly what that computed for these inputs, without the
+/// window's `mul_div` and the gradient's division (issue #13).
+fn from_cache(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Option<Decision> {
+    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
+    if s.hold_key != p.hold_key || rate != s.rate_bps {
+        return None;
     }
+    let bytes = s.hold_value & (HOLD_WINDOW_LIMIT_BYTES - 1);
+    let signal = i64::from((s.hold_value >> 32) as u32 as i32);
+    Some(assemble(p, rate, bytes, signal, mss_bytes, reason))
 }
 
-/// A decision on an event that changed none of `rate_bps`, `prev_rtt_ns`, `rtt_diff_ns`
-/// (98 % of the ACKs on a datacenter stream, issue #13): from the hold cache, without the
-/// window's `mul_div` and the gradient's division; equal to [`decision`] (the cache holds
-/// exactly what it computed for these inputs). An empty cache is filled.
+/// A decision on an event that changed none of `R`, `prev_rtt`, `rtt_diff` (98 % of the ACKs
+/// on a datacenter stream): from the hold cache; a miss fills it.
 fn hold(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision {
-    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
-    match cached(p, s, rate) {
-        Some((bytes, signal)) => assemble(p, rate, bytes, signal, mss_bytes, reason),
+    match from_cache(p, s, mss_bytes, reason) {
+        Some(d) => d,
         None => decide(p, s, mss_bytes, reason),
     }
 }
@@ -771,11 +763,8 @@ impl Controller for Timely {
             // Before init: what init would give (the host never sees a zero window).
             return decision(p, &fresh(p, 0), mss_bytes, Reason::Hold);
         }
-        let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
-        match cached(p, s, rate) {
-            Some((bytes, signal)) => assemble(p, rate, bytes, signal, mss_bytes, Reason::Hold),
-            None => decision(p, s, mss_bytes, Reason::Hold),
-        }
+        from_cache(p, s, mss_bytes, Reason::Hold)
+            .unwrap_or_else(|| decision(p, s, mss_bytes, Reason::Hold))
     }
 }
 
