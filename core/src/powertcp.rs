@@ -727,6 +727,51 @@ impl Controller for ThetaPowerTcp {
 mod tests {
     use super::*;
 
+    /// Issue #13: `pacing_bps` divides inline for every window the law outputs (at most
+    /// `MAX_CWND_BYTES`); the result is `mul_div`'s, as before the change. (window bytes, τ ns)
+    /// at the edges, then a deterministic sweep of every magnitude.
+    #[test]
+    fn pacing_inline_equals_mul_div() {
+        let reference = |tau_ns: u64, cwnd_q16: u64| {
+            mul_div(cwnd_q16 >> Q16_SHIFT, NS_PER_S, tau_ns).min(MAX_RATE_BPS)
+        };
+        let edges = [
+            (0, 1),
+            (1, 1),
+            (MAX_CWND_BYTES, 1),
+            (MAX_CWND_BYTES, 1_000),
+            (MAX_CWND_BYTES - 1, 7),
+            (MAX_CWND_BYTES + 1, 1_000),
+            (62_500, 20_000),
+            (1, u64::MAX),
+            (MAX_CWND_BYTES, u64::MAX),
+            (u64::MAX >> Q16_SHIFT, 3),
+        ];
+        let check = |w: u64, tau: u64, frac: u64| {
+            let q = (w << Q16_SHIFT) | (frac & 0xffff);
+            assert_eq!(
+                pacing_bps(tau, q),
+                reference(tau, q),
+                "window {w} B, τ {tau} ns"
+            );
+        };
+        for (w, tau) in edges {
+            check(w, tau, 0xffff);
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Windows of every magnitude up to 2^31 and a little above; τ of every magnitude.
+            let w = (x >> 32) >> (x % 33);
+            let tau = (x.rotate_left(21) >> (x % 64)).max(1);
+            check(w, tau, x);
+        }
+        // τ = 0 (never produced by `tau_ns`) gives what `mul_div` gives.
+        assert_eq!(pacing_bps(0, 1_000 << 16), reference(0, 1_000 << 16));
+    }
+
     #[test]
     fn default_config_is_valid() {
         let p = Params::new(&Config::DEFAULT).unwrap();
