@@ -8,9 +8,11 @@
 //!
 //! usage: ack_cost LAW ACKS [remote]   (LAW: swift | swift_vaisf | timely | theta_powertcp;
 //! `remote`: every ACK carries a 2-4 µs remote delay, Swift's endpoint split)
+//!        ack_cost rqd_scan ACKS        (the remote-delay hook's option scan, `rqd::scan`, on
+//! the bench's option bytes: NOP NOP TS(10) RQD(10) NOP NOP, TSval and delay new every ACK)
 
 use rdcc_core::event::{ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT};
-use rdcc_core::{powertcp, swift, timely, vaisf, AckEvent, Controller};
+use rdcc_core::{powertcp, rqd, swift, timely, vaisf, AckEvent, Controller};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -53,6 +55,30 @@ fn stream<C: Controller>(p: &C::Params, acks: u64, remote: bool) -> u64 {
     sum
 }
 
+/// The option scan of `rdcc_rqd.c`'s hook, alone: only the bytes an ACK changes are written.
+fn rqd_stream(acks: u64) -> u64 {
+    let mut opts = [0u8; 24];
+    opts[0] = 1;
+    opts[1] = 1;
+    opts[2] = rqd::TS_KIND;
+    opts[3] = rqd::TS_LEN;
+    opts[12..22].copy_from_slice(&rqd::encode(0, 62, rqd::SRC_TCP));
+    opts[22] = 1;
+    opts[23] = 1;
+    let mut rng: u32 = 2_463_534_242;
+    let mut sum = 0u64;
+    for tsval in 0..acks {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        opts[4..8].copy_from_slice(&(tsval as u32).to_be_bytes());
+        opts[16..20].copy_from_slice(&(1000 + rng % 4000).to_be_bytes());
+        let s = rqd::scan(black_box(&opts));
+        sum = sum.wrapping_add(u64::from(s.delay_ns) + u64::from(s.tsval));
+    }
+    sum
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(law), Some(Ok(acks))) = (args.first(), args.get(1).map(|a| a.parse::<u64>())) else {
@@ -60,6 +86,10 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let remote = args.get(2).is_some_and(|a| a == "remote");
+    if law == "rqd_scan" {
+        println!("{law} {acks} {}", rqd_stream(acks));
+        return ExitCode::SUCCESS;
+    }
     let sum = match law.as_str() {
         "swift" => swift::Params::new(&swift::Config::default())
             .map(|p| stream::<swift::Swift>(&p, acks, remote)),

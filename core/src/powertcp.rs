@@ -436,8 +436,17 @@ fn tau_ns(p: &Params, s: &State) -> u64 {
 /// Pacing rate for a window: `rate = cwnd / τ` (Alg. 2 line 11), bytes/s, capped at
 /// `MAX_RATE_BPS`. The window's fraction of a byte is dropped first: `cwnd_bytes < 2^31` and
 /// `NS_PER_S < 2^30` keep the product below 2^61. The error is below 10^9/τ_ns bytes/s.
+///
+/// Every window the law outputs is clamped to `max_cwnd_q16 ≤ MAX_CWND_BYTES << 16`, so the
+/// product fits and the quotient is computed inline, without `mul_div`'s call and its checks
+/// (issue #13); the same value as `mul_div` (which is used for any larger input).
 fn pacing_bps(tau_ns: u64, cwnd_q16: u64) -> u64 {
     let cwnd_bytes = cwnd_q16 >> Q16_SHIFT;
+    if cwnd_bytes <= MAX_CWND_BYTES && tau_ns != 0 {
+        // ≤ 2^31 · 10^9 < 2^61: no overflow; τ ≠ 0 checked.
+        let product = cwnd_bytes.wrapping_mul(NS_PER_S);
+        return product.checked_div(tau_ns).unwrap_or(0).min(MAX_RATE_BPS);
+    }
     mul_div(cwnd_bytes, NS_PER_S, tau_ns).min(MAX_RATE_BPS)
 }
 
@@ -449,6 +458,12 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
             ..Decision::default()
         };
     }
+    decision_tau(p, s, tau_ns(p, s), reason)
+}
+
+/// [`decision`] for an initialised state whose τ (`tau_ns(p, s)`) the caller has at hand: a
+/// hold in `on_ack` (issue #13: τ is not looked up twice).
+fn decision_tau(p: &Params, s: &State, tau_ns: u64, reason: Reason) -> Decision {
     // The stored window is always within the bounds; clamping again keeps the output within
     // them even if the parameters changed since (a module parameter write).
     let cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
@@ -459,7 +474,7 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
     };
     Decision {
         cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: pacing_bps(tau_ns(p, s), cwnd),
+        pacing_rate_bps: pacing_bps(tau_ns, cwnd),
         signal,
         reason,
         flags: 0,
@@ -625,7 +640,8 @@ impl Controller for ThetaPowerTcp {
         // Alg. 2 line 13: t_c^prev = t_c.
         s.last_ack_ns = ev.now_ns;
         if !due {
-            return decision(p, s, Reason::Hold);
+            // Nothing the decision depends on changed since `tau` (initialised state).
+            return decision_tau(p, s, tau, Reason::Hold);
         }
 
         let power_q16 = if p.per_ack {
@@ -710,6 +726,51 @@ impl Controller for ThetaPowerTcp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #13: `pacing_bps` divides inline for every window the law outputs (at most
+    /// `MAX_CWND_BYTES`); the result is `mul_div`'s, as before the change. (window bytes, τ ns)
+    /// at the edges, then a deterministic sweep of every magnitude.
+    #[test]
+    fn pacing_inline_equals_mul_div() {
+        let reference = |tau_ns: u64, cwnd_q16: u64| {
+            mul_div(cwnd_q16 >> Q16_SHIFT, NS_PER_S, tau_ns).min(MAX_RATE_BPS)
+        };
+        let edges = [
+            (0, 1),
+            (1, 1),
+            (MAX_CWND_BYTES, 1),
+            (MAX_CWND_BYTES, 1_000),
+            (MAX_CWND_BYTES - 1, 7),
+            (MAX_CWND_BYTES + 1, 1_000),
+            (62_500, 20_000),
+            (1, u64::MAX),
+            (MAX_CWND_BYTES, u64::MAX),
+            (u64::MAX >> Q16_SHIFT, 3),
+        ];
+        let check = |w: u64, tau: u64, frac: u64| {
+            let q = (w << Q16_SHIFT) | (frac & 0xffff);
+            assert_eq!(
+                pacing_bps(tau, q),
+                reference(tau, q),
+                "window {w} B, τ {tau} ns"
+            );
+        };
+        for (w, tau) in edges {
+            check(w, tau, 0xffff);
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Windows of every magnitude up to 2^31 and a little above; τ of every magnitude.
+            let w = (x >> 32) >> (x % 33);
+            let tau = (x.rotate_left(21) >> (x % 64)).max(1);
+            check(w, tau, x);
+        }
+        // τ = 0 (never produced by `tau_ns`) gives what `mul_div` gives.
+        assert_eq!(pacing_bps(0, 1_000 << 16), reference(0, 1_000 << 16));
+    }
 
     #[test]
     fn default_config_is_valid() {

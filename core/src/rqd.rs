@@ -78,6 +78,11 @@ pub const SCAN_BAD_TTL: u8 = 1 << 1;
 /// [`Scan::flags`]: a kind-253 option of another experiment was present too.
 pub const SCAN_FOREIGN: u8 = 1 << 2;
 
+/// TCP timestamp option kind (RFC 7323 §3.2).
+pub const TS_KIND: u8 = 8;
+/// Length of the timestamp option, bytes (kind, len, TSval, TSecr).
+pub const TS_LEN: u8 = 10;
+
 /// The result of [`scan`], `#[repr(C)]` for the kernel glue (`struct rdcc_rqd_scan`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -92,6 +97,13 @@ pub struct Scan {
     pub flags: u8,
     /// Arrival-stamp source (`SRC_*`), valid with `Outcome::Valid`.
     pub source: u8,
+    /// TSval of the list's last timestamp option of length [`TS_LEN`] (RFC 7323 §3.2), valid
+    /// when `has_ts` is 1: the sender's identity of the ACK (`rdcc_rqd.c`), found by the same
+    /// walk, so the hook reads the options once (issue #13).
+    pub tsval: u32,
+    /// 1 = `tsval` is valid (only with `Outcome::Valid`), 0 = no timestamp option (or not
+    /// `Valid`: the hook uses nothing of such a list).
+    pub has_ts: u8,
 }
 
 impl Scan {
@@ -125,19 +137,13 @@ pub fn forward_hops(ttl: u8) -> Option<u8> {
     initial.checked_sub(ttl)
 }
 
-fn be16(b: &[u8], at: usize) -> Option<u16> {
-    let hi = *b.get(at)?;
-    let lo = *b.get(at.checked_add(1)?)?;
-    Some(u16::from_be_bytes([hi, lo]))
-}
+/// The first four bytes of the options Linux writes on every segment of a connection with
+/// timestamps (`tcp_options_write`: NOP, NOP, kind 8, length 10), as read in memory order.
+const LINUX_TS_PREFIX: u32 = u32::from_ne_bytes([1, 1, TS_KIND, TS_LEN]);
 
-fn be32(b: &[u8], at: usize) -> Option<u32> {
-    let b0 = *b.get(at)?;
-    let b1 = *b.get(at.checked_add(1)?)?;
-    let b2 = *b.get(at.checked_add(2)?)?;
-    let b3 = *b.get(at.checked_add(3)?)?;
-    Some(u32::from_be_bytes([b0, b1, b2, b3]))
-}
+/// The two bytes of [`EXID`] on the wire.
+const EXID_HI: u8 = EXID.to_be_bytes()[0];
+const EXID_LO: u8 = EXID.to_be_bytes()[1];
 
 /// Walk a TCP option list (the bytes after the 20-byte fixed header, `doff * 4 - 20` of them;
 /// more than [`MAX_OPTIONS_LEN`] are ignored) and classify it.
@@ -146,51 +152,81 @@ fn be32(b: &[u8], at: usize) -> Option<u32> {
 /// other option has a length byte of at least 2 that must not run past the end. An RQD option
 /// is a kind-253 option whose first two data bytes are [`EXID`]. A broken list is
 /// `Malformed` even if an RQD option came before the break (the header cannot be trusted);
-/// two RQD options are `Duplicate` (neither is used).
+/// two RQD options are `Duplicate` (neither is used). With `Valid`, the same walk also gives the
+/// TSval of the last timestamp option of length [`TS_LEN`] ([`SCAN_HAS_TS`]), as the kernel's
+/// `tcp_parse_options` takes it: the last one of a well-formed list.
 pub fn scan(opts: &[u8]) -> Scan {
-    let opts = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);
+    let mut rest = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);
     let mut ours: u8 = 0; // RQD options seen (saturating)
-    let mut first: Option<(usize, usize)> = None; // offset and length of the first one
+    let mut first: &[u8] = &[]; // the first one, whole (empty = none)
+    let mut tsval: Option<u32> = None; // of the last timestamp option
     let mut foreign = false;
-    let mut i: usize = 0;
-    while let Some(&kind) = opts.get(i) {
-        if kind == 0 {
-            break; // EOL
+    // Slice patterns: each arm is one length check and byte comparisons, no index arithmetic
+    // (issue #13). Linux's NOP NOP TS(10) in front is what the arms below would do with the
+    // first three options, at once.
+    if let [p0, p1, p2, p3, a, b, c, d, _, _, _, _, tail @ ..] = rest {
+        // One 32-bit comparison rather than four byte comparisons.
+        if u32::from_ne_bytes([*p0, *p1, *p2, *p3]) == LINUX_TS_PREFIX {
+            tsval = Some(u32::from_be_bytes([*a, *b, *c, *d]));
+            rest = tail;
         }
-        if kind == 1 {
-            i = i.saturating_add(1); // NOP
-            continue;
-        }
-        let Some(&len) = opts.get(i.saturating_add(1)) else {
-            return outcome_only(Outcome::Malformed, 0);
-        };
-        let len = len as usize;
-        let end = i.saturating_add(len);
-        if len < 2 || end > opts.len() {
-            return outcome_only(Outcome::Malformed, 0);
-        }
-        if kind == KIND {
-            if len >= 4 && be16(opts, i.saturating_add(2)) == Some(EXID) {
-                ours = ours.saturating_add(1);
-                if first.is_none() {
-                    first = Some((i, len));
+    }
+    loop {
+        rest = match rest {
+            [] | [0, ..] => break,  // end of the header, or EOL
+            [1, tail @ ..] => tail, // NOP
+            // An RQD option of the right length, whole: the general arm's result, at once.
+            [KIND, LEN, EXID_HI, EXID_LO, _, _, _, _, _, _, tail @ ..] => {
+                if ours == 0 {
+                    first = rest;
                 }
-            } else {
-                foreign = true;
+                ours = ours.saturating_add(1);
+                tail
             }
-        }
-        i = end;
+            [kind, len, ..] => {
+                // The length must be at least 2 and not run past the end.
+                let len = usize::from(*len);
+                let (Some(opt), Some(tail)) = (rest.get(..len), rest.get(len..)) else {
+                    return outcome_only(Outcome::Malformed, 0);
+                };
+                if len < 2 {
+                    return outcome_only(Outcome::Malformed, 0);
+                }
+                match (*kind, opt) {
+                    // Our ExID: the option's first two data bytes (RFC 6994 §3).
+                    (KIND, [_, _, EXID_HI, EXID_LO, ..]) => {
+                        if ours == 0 {
+                            first = opt;
+                        }
+                        ours = ours.saturating_add(1);
+                    }
+                    (KIND, _) => foreign = true,
+                    (TS_KIND, [_, TS_LEN, a, b, c, d, ..]) => {
+                        tsval = Some(u32::from_be_bytes([*a, *b, *c, *d]));
+                    }
+                    _ => {}
+                }
+                tail
+            }
+            [_] => return outcome_only(Outcome::Malformed, 0), // no length byte
+        };
     }
     let foreign_flag = if foreign { SCAN_FOREIGN } else { 0 };
-    match (ours, first) {
-        (0, _) | (_, None) if foreign => outcome_only(Outcome::Foreign, SCAN_FOREIGN),
-        (0, _) | (_, None) => Scan::default(),
-        (1, Some((at, len))) if len == LEN as usize => {
-            let mut s = decode(opts, at);
-            s.flags |= foreign_flag;
-            s
-        }
-        (1, Some(_)) => outcome_only(Outcome::BadLength, foreign_flag),
+    match ours {
+        0 if foreign => outcome_only(Outcome::Foreign, SCAN_FOREIGN),
+        0 => Scan::default(),
+        1 => match first {
+            [_, LEN, _, _, d0, d1, d2, d3, ttl, ver_src, ..] => {
+                let mut s = decode(u32::from_be_bytes([*d0, *d1, *d2, *d3]), *ttl, *ver_src);
+                s.flags |= foreign_flag;
+                if let (Outcome::Valid, Some(ts)) = (s.outcome(), tsval) {
+                    s.tsval = ts;
+                    s.has_ts = 1;
+                }
+                s
+            }
+            _ => outcome_only(Outcome::BadLength, foreign_flag),
+        },
         _ => outcome_only(Outcome::Duplicate, foreign_flag),
     }
 }
@@ -203,12 +239,8 @@ fn outcome_only(o: Outcome, flags: u8) -> Scan {
     }
 }
 
-/// Decode a 10-byte RQD option starting at `opts[i]` (the caller checked kind, length, ExID and
-/// that all ten bytes are present).
-fn decode(opts: &[u8], i: usize) -> Scan {
-    let delay = be32(opts, i.saturating_add(4)).unwrap_or(u32::MAX);
-    let ttl = opts.get(i.saturating_add(8)).copied().unwrap_or(0);
-    let ver_src = opts.get(i.saturating_add(9)).copied().unwrap_or(0);
+/// Decode the fields of an RQD option (the caller checked kind, length and ExID).
+fn decode(delay: u32, ttl: u8, ver_src: u8) -> Scan {
     if ver_src >> 4 != VERSION {
         return outcome_only(Outcome::BadVersion, 0);
     }
@@ -222,6 +254,8 @@ fn decode(opts: &[u8], i: usize) -> Scan {
         hops,
         flags,
         source: ver_src & 0x3,
+        tsval: 0,
+        has_ts: 0,
     }
 }
 

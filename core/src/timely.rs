@@ -195,7 +195,16 @@ pub struct Params {
     rto_keep_q16: u64,
     rto_reset_count: u8,
     skip_delayed_acks: bool,
+    /// Key of the state's hold cache: `T_high | minRTT << 32` when both are below 2^32 ns, else
+    /// [`NO_HOLD_KEY`] (no cache). Exact, and never 0 (an empty cache): both are at least 1 µs.
+    hold_key: u64,
 }
+
+/// `Params::hold_key` of parameters too large for the key: never stored, so never matched.
+const NO_HOLD_KEY: u64 = u64::MAX;
+
+/// The hold cache holds a window below this many bytes (32 bits) and a signal within `i32`.
+const HOLD_WINDOW_LIMIT_BYTES: u64 = 1 << 32;
 
 impl Params {
     /// Validate `c`: every field is range-checked; the first bad field is reported.
@@ -257,6 +266,10 @@ impl Params {
             rto_keep_q16: Q16_ONE.saturating_sub(c.rto_beta_q16),
             rto_reset_count: u8::try_from(c.rto_reset_count).unwrap_or(u8::MAX),
             skip_delayed_acks: c.skip_delayed_acks == 1,
+            hold_key: match (u32::try_from(c.t_high_ns), u32::try_from(c.min_rtt_ns)) {
+                (Ok(t_high), Ok(min_rtt)) => u64::from(t_high) | (u64::from(min_rtt) << 32),
+                _ => NO_HOLD_KEY,
+            },
         })
     }
 
@@ -316,9 +329,25 @@ pub struct State {
     pub rto_count: u8,
     /// `F_*` bits.
     pub flags: u8,
+    /// Hold cache (issue #13): the last full decision's window before the MSS bounds, bytes
+    /// (below [`HOLD_WINDOW_LIMIT_BYTES`]), in the low 32 bits, and its signal (Q16, as `i32`)
+    /// in the high 32 bits. Valid only while `hold_key` equals the parameters' key.
+    hold_value: u64,
+    /// `Params::hold_key` that `hold_value` was computed with (0 = empty), for the current
+    /// `rate_bps` (inside the rate bounds), `prev_rtt_ns` and `rtt_diff_ns`: every path that
+    /// changes one of those ends with a full decision, which stores the cache again or empties it.
+    hold_key: u64,
 }
 
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
+
+impl State {
+    /// Empty the hold cache. Code outside the law that writes `rate_bps`, `prev_rtt_ns` or
+    /// `rtt_diff_ns` must call this (the law itself never needs to).
+    pub fn forget_hold(&mut self) {
+        self.hold_key = 0;
+    }
+}
 
 /// The TIMELY law.
 pub struct Timely;
@@ -383,27 +412,91 @@ fn gradient_q16(p: &Params, rtt_diff_ns: i64) -> i64 {
         .unwrap_or(0)
 }
 
-/// Build the decision for state `s` (which must be initialised).
-fn decision(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
-    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
-    // cwnd = CWND_GAIN * R * max(prev_rtt, T_high) (non-binding window, §3.3 "static
-    // worst-case limit"; see CWND_GAIN). R <= 2^40 and the delay <= 2 * 10^10 < 2^35: mul_div
-    // widens the product by hand.
+/// The window before the MSS bounds for rate `rate` (the clamped `R`), bytes:
+/// `cwnd = CWND_GAIN * R * max(prev_rtt, T_high)` (non-binding window, §3.3 "static worst-case
+/// limit"; see CWND_GAIN). R <= 2^40 and the delay <= 2 * 10^10 < 2^35: mul_div widens the
+/// product by hand.
+fn window_bytes(p: &Params, s: &State, rate_bps: u64) -> u64 {
     let rtt = if s.prev_rtt_ns > p.t_high_ns {
         s.prev_rtt_ns
     } else {
         p.t_high_ns
     };
-    let bytes = mul_div(rate, rtt.saturating_mul(CWND_GAIN), NS_PER_S);
+    mul_div(rate_bps, rtt.saturating_mul(CWND_GAIN), NS_PER_S)
+}
+
+/// The decision from its three parts: the MSS bounds applied to the window.
+fn assemble(
+    p: &Params,
+    rate_bps: u64,
+    window_bytes: u64,
+    signal_q16: i64,
+    mss_bytes: u32,
+    reason: Reason,
+) -> Decision {
     let (lo, hi) = p.cwnd_bounds_bytes(mss_bytes);
     // hi <= 2^36, so the Q16 shift stays below 2^52.
-    let cwnd = clamp(bytes, lo, hi) << BYTES_Q16_SHIFT;
+    let cwnd = clamp(window_bytes, lo, hi) << BYTES_Q16_SHIFT;
     Decision {
         cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: rate,
-        signal: gradient_q16(p, s.rtt_diff_ns),
+        pacing_rate_bps: rate_bps,
+        signal: signal_q16,
         reason,
         flags: 0,
+    }
+}
+
+/// The decision for state `s` (initialised) from scratch: window and gradient, no cache.
+fn decision(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
+    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
+    let bytes = window_bytes(p, s, rate);
+    assemble(
+        p,
+        rate,
+        bytes,
+        gradient_q16(p, s.rtt_diff_ns),
+        mss_bytes,
+        reason,
+    )
+}
+
+/// [`decision`] that also stores the hold cache (or empties it: values too large, rate outside
+/// the bounds); after every change of `R`, `prev_rtt`, `rtt_diff` and on a hold's cache miss.
+fn decide(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision {
+    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
+    let bytes = window_bytes(p, s, rate);
+    let signal = gradient_q16(p, s.rtt_diff_ns);
+    s.hold_key = 0;
+    if let Ok(sig) = i32::try_from(signal) {
+        if p.hold_key != NO_HOLD_KEY && rate == s.rate_bps && bytes < HOLD_WINDOW_LIMIT_BYTES {
+            // bytes < 2^32; the signal's two's complement in the high half.
+            s.hold_value = bytes | (u64::from(sig as u32) << 32);
+            s.hold_key = p.hold_key;
+        }
+    }
+    assemble(p, rate, bytes, signal, mss_bytes, reason)
+}
+
+/// The decision from the hold cache, if it is valid for `p` (the key) and the clamped rate
+/// (it was stored for `s.rate_bps`, which must still be inside the bounds). Equal to
+/// [`decision`]: the cache holds exactly what that computed for these inputs, without the
+/// window's `mul_div` and the gradient's division (issue #13).
+fn from_cache(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Option<Decision> {
+    let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
+    if s.hold_key != p.hold_key || rate != s.rate_bps {
+        return None;
+    }
+    let bytes = s.hold_value & (HOLD_WINDOW_LIMIT_BYTES - 1);
+    let signal = i64::from((s.hold_value >> 32) as u32 as i32);
+    Some(assemble(p, rate, bytes, signal, mss_bytes, reason))
+}
+
+/// A decision on an event that changed none of `R`, `prev_rtt`, `rtt_diff` (98 % of the ACKs
+/// on a datacenter stream): from the hold cache; a miss fills it.
+fn hold(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision {
+    match from_cache(p, s, mss_bytes, reason) {
+        Some(d) => d,
+        None => decide(p, s, mss_bytes, reason),
     }
 }
 
@@ -572,7 +665,7 @@ impl Controller for Timely {
 
     fn init(p: &Params, s: &mut State, now_ns: u64, mss_bytes: u32) -> Decision {
         *s = fresh(p, now_ns);
-        decision(p, s, mss_bytes, Reason::Init)
+        decide(p, s, mss_bytes, Reason::Init)
     }
 
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
@@ -592,11 +685,11 @@ impl Controller for Timely {
         let rtt_ns = match ev.rtt() {
             Some(r) if !(p.skip_delayed_acks && ev.has(ACK_DELAYED)) => clamp_rtt(r),
             // No usable sample: a pending completion waits for the next ACK that has one.
-            _ => return decision(p, s, ev.mss_bytes, Reason::NoSample),
+            _ => return hold(p, s, ev.mss_bytes, Reason::NoSample),
         };
         // §3.1 completion event: a whole segment acknowledged since the last update.
         if s.acked_since_update_bytes < p.segment_bytes || !gate_open(p, s, elapsed_ns) {
-            return decision(p, s, ev.mss_bytes, Reason::Hold);
+            return hold(p, s, ev.mss_bytes, Reason::Hold);
         }
         let increase_ok = may_increase(p, s, ev, elapsed_ns);
         s.acked_since_update_bytes = 0;
@@ -604,7 +697,7 @@ impl Controller for Timely {
         s.round_bytes = ev.inflight_bytes;
         s.flags |= F_UPDATED;
         let reason = algorithm1(p, s, rtt_ns, increase_ok);
-        decision(p, s, ev.mss_bytes, reason)
+        decide(p, s, ev.mss_bytes, reason)
     }
 
     fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {
@@ -612,7 +705,7 @@ impl Controller for Timely {
         match ev.kind {
             // Not part of TIMELY (§3): the delay signal already reacts to the queue that
             // caused the drop. No change, nothing to undo.
-            LossKind::FastRecovery => decision(p, s, ev.mss_bytes, Reason::FastRecovery),
+            LossKind::FastRecovery => hold(p, s, ev.mss_bytes, Reason::FastRecovery),
             LossKind::RetransmitTimeout => {
                 // Extension (spec §3.5): R *= 1 - rto_beta; after rto_reset_count RTOs in a
                 // row, R = min_rate. The first RTO of an episode saves R for undo.
@@ -629,7 +722,7 @@ impl Controller for Timely {
                     Reason::RetransmitTimeout
                 };
                 s.rate_bps = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
-                decision(p, s, ev.mss_bytes, reason)
+                decide(p, s, ev.mss_bytes, reason)
             }
         }
     }
@@ -646,14 +739,14 @@ impl Controller for Timely {
         {
             reset_gradient(s, now_ns);
         }
-        decision(p, s, mss_bytes, Reason::IdleRestart)
+        decide(p, s, mss_bytes, Reason::IdleRestart)
     }
 
     fn on_undo(p: &Params, s: &mut State, mss_bytes: u32) -> Decision {
         // No clock here: a lazy init starts at time 0 (the next ACK re-anchors it).
         ensure_init(p, s, 0);
         if s.saved_rate_bps == 0 {
-            return decision(p, s, mss_bytes, Reason::Hold);
+            return hold(p, s, mss_bytes, Reason::Hold);
         }
         // Spurious RTO: restore the rate from before the episode, like Linux's
         // max(cwnd, prior_cwnd); undo happens once.
@@ -662,7 +755,7 @@ impl Controller for Timely {
         }
         s.saved_rate_bps = 0;
         s.rto_count = 0;
-        decision(p, s, mss_bytes, Reason::Undo)
+        decide(p, s, mss_bytes, Reason::Undo)
     }
 
     fn current(p: &Params, s: &State, mss_bytes: u32) -> Decision {
@@ -670,7 +763,8 @@ impl Controller for Timely {
             // Before init: what init would give (the host never sees a zero window).
             return decision(p, &fresh(p, 0), mss_bytes, Reason::Hold);
         }
-        decision(p, s, mss_bytes, Reason::Hold)
+        from_cache(p, s, mss_bytes, Reason::Hold)
+            .unwrap_or_else(|| decision(p, s, mss_bytes, Reason::Hold))
     }
 }
 

@@ -57,7 +57,9 @@ fn layout() -> Vec<String> {
         outcome,
         hops,
         flags,
-        source
+        source,
+        tsval,
+        has_ts
     );
     v
 }

@@ -48,6 +48,7 @@ macro_rules! rdcc_glue {
         const _: () = assert!(size_of::<Enforced>() == 16);
         const _: () = assert!(size_of::<AckOut>() == 48);
         const _: () = assert!(size_of::<AckIn>() == 80);
+        const _: () = assert!(size_of::<rqd::Scan>() == 16);
 
         extern "C" {
             fn rdcc_c_register() -> c_int;

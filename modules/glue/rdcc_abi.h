@@ -92,6 +92,8 @@ struct rdcc_rqd_scan {
 	u8 hops;
 	u8 flags;		/* RDCC_RQD_SCAN_* */
 	u8 source;		/* RDCC_RQD_SRC_* */
+	u32 tsval;		/* TSval of the last timestamp option, valid with has_ts */
+	u8 has_ts;		/* 1 = tsval valid (only with RDCC_RQD_VALID) */
 };
 
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
@@ -130,11 +132,13 @@ RDCC_ABI_OFF(struct rdcc_report, fabric_delay_ns, 0);
 RDCC_ABI_OFF(struct rdcc_report, endpoint_delay_ns, 8);
 RDCC_ABI_OFF(struct rdcc_report, hops, 16);
 RDCC_ABI_OFF(struct rdcc_report, flags, 20);
-RDCC_ABI_SIZE(struct rdcc_rqd_scan, 8);
+RDCC_ABI_SIZE(struct rdcc_rqd_scan, 16);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, delay_ns, 0);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, outcome, 4);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, hops, 5);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, flags, 6);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, source, 7);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, tsval, 8);
+RDCC_ABI_OFF(struct rdcc_rqd_scan, has_ts, 12);
 
 #endif /* _RDCC_ABI_H */

@@ -10,7 +10,8 @@
  *     -> only full sockets in a synchronized state (ESTABLISHED .. LAST_ACK, never LISTEN or
  *        SYN_SENT) whose CA is this module and that have no TCP-MD5/AO key; only ACKs; the TCP
  *        header is copied with skb_header_pointer, at most doff * 4 <= 60 bytes
- *     -> the option bytes go to the Rust parser (core/src/rqd.rs via rdcc_rs_rqd_scan)
+ *     -> the option bytes go to the Rust parser (core/src/rqd.rs via rdcc_rs_rqd_scan), one
+ *        walk that returns the RQD option and the segment's TSval
  *     -> a valid option becomes an entry {ack_seq, seq, TSval, delay, hops, local Rx}: the
  *        segment's identity and what it reported. Refused at once: ack_seq outside
  *        (snd_una, snd_nxt]; hops above rqd_max_hops are clamped. Stored in the socket's slot
@@ -360,40 +361,6 @@ static bool rdcc_rqd_local_rx(const struct sk_buff *skb, u32 *out)
 	return true;
 }
 
-/*
- * The TSval of a TCP option list, as tcp_parse_options() would take it (the last timestamp
- * option of length 10 in a well-formed walk; the walk stops at EOL or at a broken length). Used
- * only as the segment's identity: a list the kernel reads differently at worst makes the entry
- * mismatch at take time, and it is not used.
- */
-static bool rdcc_rqd_tsval(const u8 *o, unsigned int len, u32 *tsval)
-{
-	unsigned int i = 0;
-	bool found = false;
-
-	while (i < len) {
-		u8 kind = o[i], sz;
-
-		if (kind == TCPOPT_EOL)
-			break;
-		if (kind == TCPOPT_NOP) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= len)
-			break;
-		sz = o[i + 1];
-		if (sz < 2 || sz > len - i)
-			break;
-		if (kind == TCPOPT_TIMESTAMP && sz == TCPOLEN_TIMESTAMP) {
-			*tsval = get_unaligned_be32(o + i + 2);
-			found = true;
-		}
-		i += sz;
-	}
-	return found;
-}
-
 /* Under the socket spinlock, socket not owned, CA ours: remove the slot's entry of `ack`. */
 static void rdcc_rqd_supersede_locked(struct sock *sk, u32 ack)
 {
@@ -488,9 +455,17 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 	}
 	e.ack_seq = ack;
 	e.seq = ntohl(th->seq);
-	if (rdcc_rqd_tsval((const u8 *)th + sizeof(struct tcphdr), thlen - sizeof(struct tcphdr),
-			   &e.tsval))
+	/*
+	 * The segment's TSval, from the same walk of the options as the RQD option (issue #13):
+	 * the last timestamp option of length 10 of the list, which is well formed when the
+	 * outcome is VALID, as tcp_parse_options() takes it. Used only as the segment's identity:
+	 * a list the kernel reads differently at worst makes the entry mismatch at take time, and
+	 * it is not used.
+	 */
+	if (sc.has_ts) {
+		e.tsval = sc.tsval;
 		e.flags |= RQD_E_TS;
+	}
 	e.delay_ns = sc.delay_ns;
 	e.flags |= RQD_E_VALID;
 	if (sc.flags & RDCC_RQD_SCAN_HAS_HOPS) {
