@@ -18,7 +18,14 @@
 #      the same trial, Jain's index of their throughputs at least RDCC_MIN_JAIN (0.9);
 #   7. the mean `ss` RTT of those flows (every sample of every data socket after the warm-up)
 #      within the law's bound for RDCC_FLOWS flows (rtt_bound_us);
-#   8, 9. the same for RDCC_MANY (8) flows, with Jain's index at least RDCC_MANY_JAIN (0.8);
+#   8, 9. the same for RDCC_MANY (8) flows, with Jain's index at least RDCC_MANY_JAIN (0.8) and
+#      at least RDCC_MANY_UTIL_PCT (75) % of the reference flows. Why 75 and not 85: a delay law's
+#      fixed target covers the emulated host delay of an idle host plus ~1.5 ms of queue (PROFILE);
+#      on a loaded host the guest's processing delay grows, eight 3-packet windows keep less
+#      queue and the link idles between them. Measured (one boot each, 50 Mbit/s, swift, 8 flows):
+#      idle host 96-107 % of cubic over 4 trials, with `stress --cpu 1` on the host 82-88 % over 8
+#      trials (a larger send buffer, tcp_wmem 256 KiB, changed nothing: 82-94 %); the collapse this
+#      check exists for (issue #12, TIMELY) was 65 %;
 #  10. with 1% random loss the flow recovers (data moves, retransmissions happen): exercises the
 #      fast-recovery, RTO and undo hooks in the kernel.
 # The harness fails the run on any WARNING/BUG/Oops in the kernel log.
@@ -86,7 +93,8 @@
 #                  Bound: mean RTT <= max(tau, smallest ss RTT of the run) + n * beta * 8 / tput + J.
 #
 # Environment: RDCC_RATE_MBIT [50], RDCC_DELAY_US [2000], RDCC_DURATION [8] (single flow),
-# RDCC_FLOWS [4], RDCC_MANY [8], RDCC_MULTI_UTIL_PCT [85], RDCC_MANY_JAIN [0.8], RDCC_WARMUP [5] (seconds omitted from the multi-flow statistics),
+# RDCC_FLOWS [4], RDCC_MANY [8], RDCC_MULTI_UTIL_PCT [85], RDCC_MANY_UTIL_PCT [75],
+# RDCC_MANY_JAIN [0.8], RDCC_WARMUP [5] (seconds omitted from the multi-flow statistics),
 # RDCC_MULTI_DURATION [12] (seconds the multi-flow statistics cover),
 # RDCC_MIN_UTIL_PCT [90] (% of the reference flow), RDCC_MIN_JAIN [0.9], RDCC_RDCC_ALGOS [all
 # four], RDCC_TRIALS [3], RDCC_PERF [1], RDCC_REF_ALGO [cubic] (the reference flow of each
@@ -110,6 +118,7 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_FLOWS:=4}"
 : "${RDCC_MANY:=8}"
 : "${RDCC_MULTI_UTIL_PCT:=85}"
+: "${RDCC_MANY_UTIL_PCT:=75}"
 : "${RDCC_MANY_JAIN:=0.8}"
 : "${RDCC_WARMUP:=5}"
 : "${RDCC_MULTI_DURATION:=12}"
@@ -165,8 +174,8 @@ rtt_within() {
 	[ "$RDCC_R_SAMPLES" -gt 0 ] && rdcc_fcmp "$RDCC_R_RTT_MEAN" "<=" "$1"
 }
 
-# flows_check ALGO N JAIN : two checks for N competing flows after RDCC_WARMUP seconds: together
-# at least RDCC_MULTI_UTIL_PCT % of what N reference flows got through the same path in the same
+# flows_check ALGO N JAIN PCT : two checks for N competing flows after RDCC_WARMUP seconds: together
+# at least PCT % of what N reference flows got through the same path in the same
 # trial and Jain's index at least JAIN; the mean `ss` RTT over every sample of every data socket
 # after the warm-up within the law's bound for N flows (rtt_bound_us). Each trial runs the N
 # reference flows first; a trial whose reference flows got less than RDCC_SERVED_PCT % of the
@@ -174,7 +183,7 @@ rtt_within() {
 # of the served trials decides, as in check 3. Sets fl_tput, fl_rtt, fl_jain and fl_bound
 # (medians, or - when no trial was served) for the RESULT line.
 flows_check() {
-	local algo="$1" n="$2" min_jain="$3" t=1 attempts=0 unserved=0 ref j nf sum need bound
+	local algo="$1" n="$2" min_jain="$3" pct="$4" t=1 attempts=0 unserved=0 ref j nf sum need bound
 	local ok_t=0 bad_t=0 ok_r=0 bad_r=0 tputs="" rtts="" jains="" bounds="" refs=""
 	local label served
 	fl_tput=- fl_rtt=- fl_jain=- fl_bound=-
@@ -200,7 +209,7 @@ flows_check() {
 		j=${1:-0} nf=${2:-0}
 		shift 2 2>/dev/null
 		sum=$RDCC_R_TPUT
-		need=$(rdcc_calc "$ref * $RDCC_MULTI_UTIL_PCT / 100")
+		need=$(rdcc_calc "$ref * $pct / 100")
 		bound=$(rtt_bound_us "$algo" "$J" "$RDCC_R_RTT_MIN" "$n" "$sum")
 		tputs="$tputs $sum" rtts="$rtts $RDCC_R_RTT_MEAN" jains="$jains $j" bounds="$bounds $bound" refs="$refs $ref"
 		if [ "$nf" -eq "$n" ] && rdcc_fcmp "$sum" ">=" "$need" && rdcc_fcmp "$j" ">=" "$min_jain"; then
@@ -214,16 +223,16 @@ flows_check() {
 		t=$((t + 1))
 	done
 	if [ -z "$tputs" ]; then
-		tap_skip "$algo: $n flows reach ${RDCC_MULTI_UTIL_PCT}% of the reference, Jain >= $min_jain" "the path served none of $attempts attempts"
+		tap_skip "$algo: $n flows reach ${pct}% of the reference, Jain >= $min_jain" "the path served none of $attempts attempts"
 		tap_skip "$algo: $n flows, mean ss RTT <= bound" "the path served none of $attempts attempts"
 		return 0
 	fi
 	# shellcheck disable=SC2086 # word lists on purpose
 	fl_tput=$(rdcc_median $tputs) fl_rtt=$(rdcc_median $rtts) fl_jain=$(rdcc_median $jains) fl_bound=$(rdcc_median $bounds)
 	if rdcc_majority "$ok_t" "$bad_t"; then
-		tap_ok "$algo: $n flows reach ${RDCC_MULTI_UTIL_PCT}% of the reference, Jain >= $min_jain (median $fl_tput Mbit/s of$tputs, reference$refs; Jain$jains; $unserved unserved)"
+		tap_ok "$algo: $n flows reach ${pct}% of the reference, Jain >= $min_jain (median $fl_tput Mbit/s of$tputs, reference$refs; Jain$jains; $unserved unserved)"
 	else
-		tap_not_ok "$algo: $n flows reach ${RDCC_MULTI_UTIL_PCT}% of the reference, Jain >= $min_jain (median $fl_tput Mbit/s of$tputs, reference$refs; Jain$jains; $unserved unserved)"
+		tap_not_ok "$algo: $n flows reach ${pct}% of the reference, Jain >= $min_jain (median $fl_tput Mbit/s of$tputs, reference$refs; Jain$jains; $unserved unserved)"
 	fi
 	if rdcc_majority "$ok_r" "$bad_r"; then
 		tap_ok "$algo: $n flows, mean ss RTT <= bound (median $fl_rtt us of$rtts; bounds$bounds us)"
@@ -243,7 +252,7 @@ rdcc_find_tools
 cc_check_env() {
 	local v rc=0
 	for v in RDCC_FLOWS RDCC_MANY RDCC_WARMUP RDCC_MULTI_DURATION RDCC_MIN_UTIL_PCT \
-		RDCC_MULTI_UTIL_PCT RDCC_SERVED_PCT RDCC_MAX_ATTEMPTS; do
+		RDCC_MULTI_UTIL_PCT RDCC_MANY_UTIL_PCT RDCC_SERVED_PCT RDCC_MAX_ATTEMPTS; do
 		eval "_val=\${$v}"
 		# shellcheck disable=SC2154 # _val is assigned by the eval above
 		if ! rdcc_is_uint "$_val" || [ "$_val" -lt 1 ]; then
@@ -411,9 +420,9 @@ for algo in $RDCC_RDCC_ALGOS; do
 	# 6 + 8. competing flows, judged against as many reference flows in the same trial.
 	jain=- f4_tput=- f4_rtt=- many_tput=- many_rtt=- many_jain=- many_bound=-
 	if [ "$RDCC_PERF" = 1 ]; then
-		flows_check "$algo" "$RDCC_FLOWS" "$RDCC_MIN_JAIN"
+		flows_check "$algo" "$RDCC_FLOWS" "$RDCC_MIN_JAIN" "$RDCC_MULTI_UTIL_PCT"
 		jain=$fl_jain f4_tput=$fl_tput f4_rtt=$fl_rtt
-		flows_check "$algo" "$RDCC_MANY" "$RDCC_MANY_JAIN"
+		flows_check "$algo" "$RDCC_MANY" "$RDCC_MANY_JAIN" "$RDCC_MANY_UTIL_PCT"
 		many_tput=$fl_tput many_rtt=$fl_rtt many_jain=$fl_jain many_bound=$fl_bound
 	fi
 
