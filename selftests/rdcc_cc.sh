@@ -72,12 +72,7 @@
 #                  simulator's model of this path (sim, 8 flows, 50 Mbit/s, 3.5 ms base RTT);
 #                  R/50 = 1 Mbit/s gives 9.3 ms there at 99.4 % use; the paper's delta is 0.1 % of
 #                  its 10 Gbit/s link),
-#                  initial rate R, line rate (the rate cap, TIMELY's NIC rate C) 1.2 R: the host's
-#                  NIC (veth) is far faster than the bottleneck, and a cap of exactly R left one
-#                  flow pacing at R with no queue (mean RTT 3.2 ms, below T_low) where a loaded
-#                  host's late pacing timers delivered 38.8-40.9 of the reference's 45.5-45.7
-#                  Mbit/s (85-90 %); above R the flow builds the queue its gradient then governs,
-#                  rate floor 1 Mbit/s (the smallest the parameter
+#                  line rate and initial rate R, rate floor 1 Mbit/s (the smallest the parameter
 #                  takes; the core's 10 Mbit/s default is for datacenter links: 8 flows x 10 Mbit/s
 #                  exceed a 40 Mbit/s path, no flow can go lower, the queue stays full: 26 of 40
 #                  Mbit/s, 2.6 s RTT, issue #12). Bound: mean RTT <= T_high (the guard above which it always cuts).
