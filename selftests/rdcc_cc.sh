@@ -31,8 +31,8 @@
 #      fixed target covers the emulated host delay of an idle host plus ~1.5 ms of queue (PROFILE);
 #      on a loaded host the guest's processing delay grows, eight 3-packet windows keep less
 #      queue and the link idles between them. Measured (one boot each, 50 Mbit/s, swift, 8 flows):
-#      idle host 96-107 % of cubic over 4 trials, with `stress --cpu 1` on the host 82-88 % over 8
-#      trials (a larger send buffer, tcp_wmem 256 KiB, changed nothing: 82-94 %); the collapse this
+#      idle host 96-107 % of cubic over 4 trials, with `stress --cpu 1` on the host 83-89 % over 4
+#      trials (a larger send buffer, tcp_wmem 256 KiB, changed nothing: 82-94 % over 4); the collapse this
 #      check exists for (issue #12, TIMELY) was 65 %;
 #  10. with 1% random loss the flow recovers (data moves, retransmissions happen): exercises the
 #      fast-recovery, RTO and undo hooks in the kernel.
