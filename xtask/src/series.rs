@@ -101,6 +101,9 @@ pub struct Trial {
     pub queue: Vec<QSample>,
     /// Per flow index: when the guest launched its iperf3 client ("rdccflow <i> start"), s.
     pub launch_s: BTreeMap<usize, f64>,
+    /// When the guest started the trial's clock, from which it times every flow's start
+    /// ("rdcctrial start"), s; None in a trace without the marker.
+    pub start_s: Option<f64>,
 }
 
 /// (server port, local port) of a socket.
@@ -121,6 +124,7 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     let mut dec: BTreeMap<SocketKey, Vec<RawDecision>> = BTreeMap::new();
     let mut q = Vec::new();
     let mut launch: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut trial_start: Option<u64> = None;
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         let t: Option<u64> = w.get(1).and_then(|s| s.parse().ok());
@@ -132,6 +136,9 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
                 if let Some(i) = w.get(2).and_then(|s| s.parse::<usize>().ok()) {
                     launch.entry(i).or_insert(t);
                 }
+            }
+            "T" => {
+                trial_start.get_or_insert(t);
             }
             "P" if w.len() >= 7 => {
                 let (Some(sp), Some(dp)) = (port(2), port(3)) else {
@@ -187,6 +194,7 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
             })
             .collect(),
         launch_s: launch.iter().map(|(&i, &t)| (i, secs(t))).collect(),
+        start_s: trial_start.map(secs),
         ..Trial::default()
     };
     for f in &flows {
@@ -493,7 +501,8 @@ mod tests {
         assert_eq!(flows[1].size, Some(3000));
         assert_eq!(flows[0].retrans, 2);
         // t0 = the first flow marker at 10 s; the control socket 40000 carries 100 bytes.
-        let trace = "F 10000000000 0 start\n\
+        let trace = "T 9990000000\n\
+            F 10000000000 0 start\n\
             P 10100000000 40000 5201 0x10 10 3000 100\n\
             P 10200000000 40000 5201 0x74 10 3000 100\n\
             P 10100000000 40001 5201 0xfffffff0 10 3000 100\n\
@@ -512,6 +521,12 @@ mod tests {
         assert_eq!(a[1].acked, 32);
         assert_eq!(a[2].acked, 4128);
         assert!(a[0].t_s.abs() < 1e-9, "time zero is the first ACK");
+        assert!(
+            (tr.start_s.unwrap() + 0.11).abs() < 1e-9,
+            "{:?}",
+            tr.start_s
+        );
+        assert!((tr.launch_s[&1] - 0.9).abs() < 1e-9, "{:?}", tr.launch_s);
         let d = &tr.decisions[&1];
         assert_eq!(d[0].rtt_us, 2500.0);
         assert_eq!(d[0].cwnd_bytes, 14480.5);
