@@ -13,3 +13,13 @@ profile_params() {
 	theta_powertcp) echo "base_rtt_ns=6000000 host_bw_bps=$((RDCC_RATE_MBIT * 125000)) expected_flows=4 max_cwnd_bytes=$((RDCC_RATE_MBIT * 2000)) gradient_mode=1" ;;
 	esac
 }
+
+# profile_min_util_pct NAME : the % of a reference flow that one flow of tcp_NAME must reach on
+# this path (rdcc_cc.sh check 3): RDCC_MIN_UTIL_PCT, or RDCC_TIMELY_UTIL_PCT for the one law
+# paced at exactly its capped rate with no window above it (rdcc_cc.sh says why).
+profile_min_util_pct() {
+	case $1 in
+	timely) echo "$RDCC_TIMELY_UTIL_PCT" ;;
+	*) echo "$RDCC_MIN_UTIL_PCT" ;;
+	esac
+}

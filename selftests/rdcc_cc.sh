@@ -354,8 +354,7 @@ for algo in $RDCC_RDCC_ALGOS; do
 	ev="$TRACEFS/events/$mod/decision"
 	[ -d "$ev" ] && echo 1 >"$ev/enable" && : >"$TRACEFS/trace"
 	served_tput=$(rdcc_calc "$RDCC_RATE_MBIT * $RDCC_SERVED_PCT / 100")
-	min_pct=$RDCC_MIN_UTIL_PCT
-	[ "$algo" = timely ] && min_pct=$RDCC_TIMELY_UTIL_PCT
+	min_pct=$(profile_min_util_pct "$algo")
 	tputs="" refs="" rtts="" bounds="" tp_ok=0 tp_bad=0 rtt_ok=0 rtt_bad=0 t=1 attempts=0 unserved=0
 	while [ "$t" -le "$RDCC_TRIALS" ] && [ "$attempts" -lt "$RDCC_MAX_ATTEMPTS" ]; do
 		attempts=$((attempts + 1))

@@ -108,6 +108,8 @@ struct Stats {
     est_skipped: u64,
     len_reserved: u64,
     ing_gro_len: u64,
+    wr_prev: u64,
+    wr_ahead: u64,
     hist: [u64; HIST],
 }
 // SAFETY: plain integers.
@@ -587,6 +589,8 @@ fn print_stats(s: &Stats) {
         ("est_skipped", s.est_skipped),
         ("len_reserved", s.len_reserved),
         ("ing_gro_len", s.ing_gro_len),
+        ("wr_prev", s.wr_prev),
+        ("wr_ahead", s.wr_ahead),
     ];
     for (k, v) in kv {
         println!("{k} {v}");
