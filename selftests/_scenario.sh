@@ -117,7 +117,8 @@ echo 'dport >= 5201 && dport < 5300' >"$T/events/tcp/tcp_probe/filter" || fail "
 echo 1 >"$T/events/tcp/tcp_probe/enable" || fail "tcp_probe (CONFIG_TRACEPOINTS)"
 
 # Queue sampler: every 100 ms the bottleneck's backlog, drops and CE marks into the trace. One
-# tc in batch mode (it answers each "qdisc show" line as it reads it) and one awk for the whole
+# tc in batch mode (iproute2 6.1 runs each "qdisc show" line as it reads it; a tc that reads a
+# line ahead would stamp each sample one period late) and one awk for the whole
 # trial, at nice -19: a tc and an awk per sample gave 4 samples in 5 s with 16 iperf3 processes
 # on a guest of a loaded host (at nice 0 the sampler gets 1/17 of a CPU), and reniced, those
 # two execs per sample took 250-400 ms of CPU each time and held 17 flows' start back by 7 s.
@@ -127,7 +128,8 @@ qsampler() {
 	read -r me _ </proc/self/stat
 	renice -n -19 -p "$me" >/dev/null 2>&1
 	while [ ! -e "$RDCC_TMP/qstop" ]; do
-		# lo's qdisc (noqueue, or noop when down) ends each sample
+		# lo's noqueue line ends each sample (lib.sh brings lo up in every namespace; the
+		# kernel does not dump a down device's noop qdisc, and no sample would be written)
 		printf 'qdisc show dev %s\nqdisc show dev lo\n' "$RDCC_BN_IF"
 		sleep 0.1
 	done | $BN -s -b - 2>/dev/null | awk -v out="$T/trace_marker" '
@@ -215,7 +217,8 @@ run_trial() {
 	qsampler &
 	rdcc_track "$!"
 	# The trial's clock: each flow sleeps until t0 + its start. Marked before t0 is read, so a
-	# launch marker is never less than its start after this one (xtask's check).
+	# launch marker is never less than its start (less the 10 ms t0 is truncated by) after this
+	# one (xtask's check).
 	echo "rdcctrial start" >"$T/trace_marker"
 	# Centiseconds of uptime (always two decimals), with builtins only: 17 subshells each
 	# exec'ing cut and awk launched a starved guest's first flow 1.2 s late.

@@ -15,8 +15,8 @@
  *    is pending that this segment acknowledges (its ACK number, read from the header the
  *    kernel has just written, covers the stamped segment's end): delay = now - arrival of the
  *    newest data segment this ACK acknowledges (ns, saturating), the TTL, and the stamp source;
- *    the stamps it covers are then cleared, so each option describes data that arrived since
- *    the previous one (without one the kernel fills the reserved bytes with NOPs).
+ *    the stamps it covers are then cleared, so each option describes data no earlier option
+ *    reported (without one the kernel fills the reserved bytes with NOPs).
  *  rqd_ingress (cgroup_skb/ingress): runs for every packet a socket of the cgroup receives, in
  *    tcp_filter() before the socket lock and backlog. For a TCP segment with payload on an
  *    allowed connection it stores the arrival stamp (below), the segment's end sequence and
@@ -76,9 +76,12 @@ struct rqd_stamp {
 };
 
 /* cur: the newest data segment not yet reported; prev: the one stamped before it, while it
- * too is unreported (an ACK that covers cur covers prev). Softirq (ingress) and the socket's
- * owner (the write callback) may update these concurrently: a torn stamp yields a wrong
- * delay on one option, which the sender clamps like any other (no pointer, no index). */
+ * too is unreported. In order, an ACK that covers cur covers prev; with reordering prev may be
+ * a segment beyond a hole that cur only partly fills, and is then dropped unreported. Softirq
+ * (ingress) and the socket's owner (the write callback) access these without a lock: a write
+ * racing an arrival can pair the new t_arr with the old end_seq, giving one option a too-small
+ * delay and the new segment's ACK none (a window of two stores; no pointer, no index, so no
+ * memory-safety consequence). A bpf_spin_lock around both sides is the follow-up. */
 struct rqd_sk {
 	struct rqd_stamp cur;
 	struct rqd_stamp prev;

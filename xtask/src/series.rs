@@ -500,7 +500,8 @@ mod tests {
         let flows = parse_summary(summary).unwrap();
         assert_eq!(flows[1].size, Some(3000));
         assert_eq!(flows[0].retrans, 2);
-        // t0 = the first flow marker at 10 s; the control socket 40000 carries 100 bytes.
+        // Time zero = the first ACK, at 10.1 s (the trial marker is at 9.99 s, the first launch
+        // at 10 s); the control socket 40000 carries 100 bytes.
         let trace = "T 9990000000\n\
             F 10000000000 0 start\n\
             P 10100000000 40000 5201 0x10 10 3000 100\n\
