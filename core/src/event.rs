@@ -298,7 +298,7 @@ impl Decision {
     /// RTT in µs (Linux: `tp->srtt_us >> 3`).
     ///
     /// Range: on the sub-2-packet path `W < 2 * mss * 2^16 <= 2^49`, so `W * 10^6` exceeds
-    /// 2^64 only for an MSS above 2^27 bytes; [`per_us_to_per_s`] is exact either way, and
+    /// 2^64 only for an MSS above 2^27 bytes; `per_us_to_per_s` is exact either way, and
     /// `>> 16` turns bytes Q16 per second into bytes per second (rounded down, at least 1).
     #[inline]
     pub fn enforce(&self, mss_bytes: u32, srtt_us: u32, clamp_pkts: u32) -> Enforced {

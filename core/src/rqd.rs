@@ -153,7 +153,7 @@ const EXID_LO: u8 = EXID.to_be_bytes()[1];
 /// is a kind-253 option whose first two data bytes are [`EXID`]. A broken list is
 /// `Malformed` even if an RQD option came before the break (the header cannot be trusted);
 /// two RQD options are `Duplicate` (neither is used). With `Valid`, the same walk also gives the
-/// TSval of the last timestamp option of length [`TS_LEN`] ([`SCAN_HAS_TS`]), as the kernel's
+/// TSval of the last timestamp option of length [`TS_LEN`] ([`Scan::tsval`], with `has_ts` set), as the kernel's
 /// `tcp_parse_options` takes it: the last one of a well-formed list.
 pub fn scan(opts: &[u8]) -> Scan {
     let mut rest = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);

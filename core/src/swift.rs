@@ -181,8 +181,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults. Sources: [P] the Swift paper, [G] Google's isekai Swift engine (via the spec
-    /// §2.3), [S2] Snyder & Lebeck §III-D, [I] this project's engineering choice.
+    /// Defaults. Sources: \[P\] the Swift paper, \[G\] Google's isekai Swift engine (via the spec
+    /// §2.3), \[S2\] Snyder & Lebeck §III-D, \[I\] this project's engineering choice.
     pub const DEFAULT: Config = Config {
         ai_pkts_q20: PKT_Q20_ONE,                   // 1 packet per RTT [G]
         beta_q16: 52_429,                           // 0.8 = 52428.8 -> 52429 [G, S2]

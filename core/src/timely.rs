@@ -76,7 +76,7 @@ pub const STALE_RTTS: u64 = 4;
 /// after it (one update per round trip; spec §3.4 option B, recommended for Linux).
 pub const UPDATE_PER_ROUND: u64 = 0;
 /// `Config::update_mode`: update on the first completion at least `min_rtt_ns` after the
-/// previous update (enforces §5's "at most one completion event per [minimum] RTT interval").
+/// previous update (enforces §5's "at most one completion event per \[minimum\] RTT interval").
 pub const UPDATE_PER_MIN_RTT: u64 = 1;
 /// `Config::update_mode`: update on every completion (Alg. 1 literally; right when a segment
 /// takes longer than minRTT to send, e.g. 64 KB at 10 Gbit/s, §5).
@@ -141,8 +141,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The paper's settings. Sources: [P §x] the TIMELY paper, [S] the spec
-    /// (`swift-timely-expresspass.md` §3), [I] this project's engineering choice.
+    /// The paper's settings. Sources: \[P §x\] the TIMELY paper, \[S\] the spec
+    /// (`swift-timely-expresspass.md` §3), \[I\] this project's engineering choice.
     pub const DEFAULT: Config = Config {
         segment_bytes: 16_384,         // 16 KB [P §6 "segment size of 16 KB"]
         t_low_ns: 50 * NS_PER_US,      // 50 µs [P §6]

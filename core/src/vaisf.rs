@@ -103,8 +103,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults. Sources: [SL] Snyder & Lebeck §III-D/§VI-A, [P] Swift paper, [G] isekai
-    /// Swift (via spec), [I] this project's choice.
+    /// Defaults. Sources: \[SL\] Snyder & Lebeck §III-D/§VI-A, \[P\] Swift paper, \[G\] isekai
+    /// Swift (via spec), \[I\] this project's choice.
     pub const DEFAULT: Config = Config {
         base_ai_bps: 6_250_000,                     // 50 Mb/s [SL §III-D]
         beta_q16: 52_429,                           // 0.8 [SL §III-D]

@@ -501,7 +501,7 @@ pub const CASES: &[Case<Config>] = &[
     },
 ];
 
-/// Run every case: validate its configuration, then [`run_steps`]. Returns the number of cases
+/// Run every case: validate its configuration, then [`run_steps`](crate::vectors::run_steps). Returns the number of cases
 /// passed, or the index of the first failing case and its mismatch. A configuration that fails
 /// validation is reported as a mismatch with `step == usize::MAX`.
 pub fn run_all() -> Result<usize, (usize, Mismatch)> {

@@ -166,7 +166,7 @@ pub struct RunArgs {
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy), a path to a TOML file, or `default`
     /// (baseline and eight_flows, what `make` runs). Per-flow CSV, JSON and PNG land in
-    /// results/vm/<scenario>/; --algos replaces the scenario's algorithms. The file is checked
+    /// results/vm/SCENARIO/; --algos replaces the scenario's algorithms. The file is checked
     /// before anything is built.
     #[arg(long, value_name = "NAME|PATH")]
     pub scenario: Option<String>,
@@ -239,7 +239,7 @@ pub struct SimArgs {
     /// exist (the simulator parses and validates it before running anything).
     #[arg(value_name = "SCENARIO", value_parser = parse_scenario)]
     pub scenario: PathBuf,
-    /// Output directory (default results/sim/<scenario name> in the repository).
+    /// Output directory (default results/sim/SCENARIO, the scenario's name, in the repository).
     #[arg(long, value_name = "DIR", value_parser = absolute)]
     pub out: Option<PathBuf>,
     /// Algorithms instead of the scenario's, separated by spaces.

@@ -71,7 +71,7 @@ pub struct Ack {
     pub srtt_us: u32,
 }
 
-/// One decision of our laws (tcp_<name>:decision).
+/// One decision of our laws (`tcp_<name>:decision`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Decision {
     pub t_s: f64,
@@ -99,7 +99,7 @@ pub struct Trial {
     pub acks: BTreeMap<usize, Vec<Ack>>,
     pub decisions: BTreeMap<usize, Vec<Decision>>,
     pub queue: Vec<QSample>,
-    /// Per flow index: when the guest launched its iperf3 client ("rdccflow <i> start"), s.
+    /// Per flow index: when the guest launched its iperf3 client (`rdccflow <i> start`), s.
     pub launch_s: BTreeMap<usize, f64>,
     /// When the guest started the trial's clock, from which it times every flow's start
     /// ("rdcctrial start"), s; None in a trace without the marker.

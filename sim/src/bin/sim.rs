@@ -23,7 +23,7 @@ struct Cli {
     /// The scenario file (TOML).
     #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
     scenario: PathBuf,
-    /// Output directory (default results/sim/<scenario name>).
+    /// Output directory (default results/sim/SCENARIO, the scenario's name).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Algorithms instead of the scenario's, separated by spaces: laws or the scenario's
