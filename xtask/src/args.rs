@@ -62,7 +62,8 @@ pub enum Cmd {
     /// Host tests, then the VM boots running KUnit and the selftests; ends with `N passed, N
     /// failed`.
     #[command(
-        long_about = "Host tests (cargo test --workspace), then one VM boot of the qemu kernel running \
+        long_about = "Host tests (cargo test --workspace) and a rustdoc check (cargo doc, warnings as \
+        errors), then one VM boot of the qemu kernel running \
         KUnit and every selftest, one of the distro kernel running the functional selftests, the \
         install and DKMS checks and a `bench` smoke run; ends with `N passed, N failed`. With \
         --kernel, one boot of that profile running everything (no bench)."

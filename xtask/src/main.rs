@@ -322,6 +322,18 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         fmt_dur(th.elapsed())
     );
     total.extend("host/", host);
+    let td = Instant::now();
+    let doc = report::cargo_doc()?;
+    say!(
+        "test: docs: {} in {}",
+        if doc.failed == 0 {
+            "no rustdoc warnings"
+        } else {
+            "rustdoc warnings (above)"
+        },
+        fmt_dur(td.elapsed())
+    );
+    total.extend("host/", doc);
 
     // 2. The VMs: the default (qemu) profile runs everything in one boot, the distro profile
     //    the functional selftests; --kernel picks one profile, with everything.

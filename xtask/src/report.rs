@@ -85,6 +85,31 @@ pub fn cargo_test() -> Result<Summary> {
     Ok(s)
 }
 
+/// `cargo doc --workspace --no-deps` with rustdoc warnings as errors (broken intra-doc links,
+/// source tags read as links, `<name>` read as HTML): one result. Its output is shown only when
+/// it fails.
+pub fn cargo_doc() -> Result<Summary> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["doc", "--workspace", "--no-deps", "--color", "never"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(repo_root())
+        .output()
+        .map_err(|e| Error {
+            msg: format!("cannot run cargo doc: {e}"),
+            detail: vec![],
+        })?;
+    if !out.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut s = Summary::default();
+    s.record(
+        "cargo doc --workspace --no-deps: no rustdoc warnings",
+        out.status.success(),
+    );
+    Ok(s)
+}
+
 /// Selftests the guest is expected to run: executable `selftests/*.sh` not named lib*/_*.
 pub fn expected_selftests() -> Vec<String> {
     use std::os::unix::fs::PermissionsExt;
