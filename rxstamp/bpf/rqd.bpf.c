@@ -78,15 +78,15 @@ struct rqd_stamp {
 /* cur: the newest data segment not yet reported; prev: the one stamped before it, while it
  * too is unreported. In order, an ACK that covers cur covers prev; with reordering prev may be
  * a segment beyond a hole that cur only partly fills, and is then dropped unreported. Softirq
- * (ingress) and the socket's owner (the write callback) access these without a lock: a write
- * racing an arrival can pair the new t_arr with the old end_seq, giving one option a too-small
- * delay and the new segment's ACK none (a window of two stores; no pointer, no index, so no
- * memory-safety consequence). A bpf_spin_lock around both sides is the follow-up. */
+ * (ingress) and the socket's owner (the write callback) run concurrently: both slots are
+ * written, and read for an option, only under `lock`, so a stamp is never paired with another
+ * segment's end; the unlocked reads (len_nostamp, the write callback's early exit) are hints. */
 struct rqd_sk {
+	struct bpf_spin_lock lock;
+	__u8 allowed;	/* 1: the allowlist admitted this connection (set at ESTABLISHED) */
+	__u8 _pad[3];
 	struct rqd_stamp cur;
 	struct rqd_stamp prev;
-	__u8 allowed;	/* 1: the allowlist admitted this connection (set at ESTABLISHED) */
-	__u8 _pad[7];
 };
 
 /* Allowlist of peers (written by the loader, rxstamp --allow). IPv4 peers are looked up as
@@ -224,7 +224,7 @@ int rqd_ingress(struct __sk_buff *skb)
 	struct rqd_sk *st;
 	struct bpf_sock *sk;
 	struct tcphdr th;
-	__u32 thoff, plen, dlen, k = 0;
+	__u32 thoff, plen, dlen, end_seq, k = 0;
 	__u64 now, t, m;
 	__u8 ttl, src = RDCC_RQD_SRC_TCP;
 	int v6 = 0, gro = 0;
@@ -317,12 +317,15 @@ int rqd_ingress(struct __sk_buff *skb)
 			}
 		}
 	}
+	end_seq = bpf_ntohl(th.seq) + dlen;
+	bpf_spin_lock(&st->lock);
 	if (st->cur.t_arr)
 		st->prev = st->cur;
 	st->cur.t_arr = t;
-	st->cur.end_seq = bpf_ntohl(th.seq) + dlen;
+	st->cur.end_seq = end_seq;
 	st->cur.ttl = ttl;
 	st->cur.src = src;
+	bpf_spin_unlock(&st->lock);
 	INC(s, ing_data);
 	if (v6)
 		INC(s, ing_v6);
@@ -386,7 +389,7 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 	struct rqd_sk *st;
 	struct bpf_sock *sk;
 	__u64 now, d;
-	__u32 b, ack;
+	__u32 b, ack, from_prev;
 
 	switch (skops->op) {
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
@@ -467,16 +470,19 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		else
 			ack = skops->rcv_nxt;
 		s = stats();
-		/* The newest stamped segment this ACK covers (end_seq <= ack, modulo 2^32). */
+		/* The newest stamped segment this ACK covers (end_seq <= ack, modulo 2^32), copied
+		 * under the lock; the stamps are cleared only once the option is in the header. */
+		use.t_arr = 0;
+		from_prev = 0;
+		bpf_spin_lock(&st->lock);
 		if (st->cur.t_arr && (__s32)(ack - st->cur.end_seq) >= 0) {
 			use = st->cur;
-			st->cur.t_arr = 0;
-			st->prev.t_arr = 0;
 		} else if (st->prev.t_arr && (__s32)(ack - st->prev.end_seq) >= 0) {
 			use = st->prev;
-			st->prev.t_arr = 0;
-			INC(s, wr_prev);
-		} else {
+			from_prev = 1;
+		}
+		bpf_spin_unlock(&st->lock);
+		if (!use.t_arr) {
 			INC(s, wr_ahead);
 			return 1;
 		}
@@ -491,9 +497,19 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		opt.ttl = use.ttl;
 		opt.ver_src = (RDCC_RQD_VERSION << 4) | (use.src & 3);
 		if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0)) {
-			INC(s, write_err);
+			INC(s, write_err);	/* the stamps stay for the next segment */
 			return 1;
 		}
+		/* Every stamp this ACK covers is reported now (use was the newest of them); an
+		 * arrival since the copy above is of data beyond ack and stays. */
+		bpf_spin_lock(&st->lock);
+		if (st->cur.t_arr && (__s32)(ack - st->cur.end_seq) >= 0)
+			st->cur.t_arr = 0;
+		if (st->prev.t_arr && (__s32)(ack - st->prev.end_seq) >= 0)
+			st->prev.t_arr = 0;
+		bpf_spin_unlock(&st->lock);
+		if (from_prev)
+			INC(s, wr_prev);
 		if (s) {
 			__sync_fetch_and_add(&s->written, 1);
 			__sync_fetch_and_add(&s->sum_delay_ns, d);
