@@ -51,8 +51,8 @@ pub struct AckEvent {
     pub delivered_bytes: u64,
     /// Bytes newly acknowledged or selectively acknowledged by this ACK.
     pub acked_bytes: u32,
-    /// Bytes in flight after this ACK was processed. Not read by any law and left 0 by the
-    /// kernel glue, as `delivered_bytes`.
+    /// Bytes in flight after this ACK was processed (`tcp_packets_in_flight` x MSS in the kernel,
+    /// saturating). TIMELY's round gate reads it (`timely.rs` `gate_open`).
     pub inflight_bytes: u32,
     /// Current sender MSS, bytes. Zero or absurd values are clamped by the law.
     pub mss_bytes: u32,

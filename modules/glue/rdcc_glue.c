@@ -30,6 +30,7 @@
 #include <net/tcp.h>
 
 #include "rdcc_abi.h"
+#include "rdcc_event.h" /* struct rdcc_ack_in, rdcc_srtt_us, rdcc_fill_ack_in */
 
 /* ---- per-socket state in icsk_ca_priv ------------------------------------------------------ */
 
@@ -75,29 +76,8 @@ struct rdcc_ack_out {
 };
 static_assert(sizeof(struct rdcc_ack_out) == 48);
 
-/* The event and what the enforcement needs from the socket (in memory, not in registers that
- * would have to survive the law's call). */
-struct rdcc_ack_in {
-	struct rdcc_ack_event ev;
-	u32 srtt_us;		/* rdcc_srtt_us(tp): whole us, rounded up */
-	u32 clamp_pkts;		/* tp->snd_cwnd_clamp */
-};
-static_assert(sizeof(struct rdcc_ack_in) == 80);
-
 void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_in *in,
 		    struct rdcc_ack_out *out);
-/*
- * The smoothed RTT the enforcement divides by, in whole us rounded up (tp->srtt_us holds 8x the
- * RTT in us). Rounding up keeps a rate derived from it (W / srtt, below 2 packets) at or below
- * the exact one: at 100 us RTTs truncation paced up to 1 % fast, and a 256:1 Swift incast in the
- * simulator (which calls the same Decision::enforce with the same rounding) overshot its target
- * by 51 % instead of 36 % (sim/tests/swift_outcomes.rs). 0 stays 0: no estimate yet.
- */
-static __always_inline u32 rdcc_srtt_us(const struct tcp_sock *tp)
-{
-	return (tp->srtt_us >> 3) + !!(tp->srtt_us & 7);
-}
-
 void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
 		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
@@ -340,36 +320,12 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
 	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). */
 	struct rdcc_ack_out out __uninitialized;
-	u32 mss = tp->mss_cache;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
-	/* delivered_bytes and inflight_bytes stay 0: no law reads them (event.rs; issue #13). */
-	struct rdcc_ack_in in = {
-		.ev = {
-			.now_ns = tp->tcp_clock_cache,
-			.acked_bytes = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX),
-			.mss_bytes = mss,
-			.snd_una = tp->snd_una,
-			.snd_nxt = tp->snd_nxt,
-		},
-		.srtt_us = rdcc_srtt_us(tp),
-		.clamp_pkts = tp->snd_cwnd_clamp,
-	};
+	struct rdcc_ack_in in;
 	struct rdcc_ack_event *ev = &in.ev;
 
-	/* rs->rtt_us: µs RTT of the most recently sent newly (s)acked skb, -1 when none (Karn). */
-	if (rs->rtt_us > 0) {
-		ev->rtt_ns = (u64)rs->rtt_us * NSEC_PER_USEC;
-		ev->flags |= RDCC_ACK_HAS_RTT;
-	}
-	if (rs->is_app_limited)
-		ev->flags |= RDCC_ACK_APP_LIMITED;
-	if (rs->is_ack_delayed)
-		ev->flags |= RDCC_ACK_DELAYED;
-	if (rs->delivered_ce > 0)
-		ev->flags |= RDCC_ACK_ECE;
-	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
-		ev->flags |= RDCC_ACK_IN_RECOVERY;
+	rdcc_fill_ack_in(sk, rs, &in);
 #ifdef RDCC_REMOTE_DELAY
 	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
 	rdcc_rqd_take(sk, ack, flag, ev);

@@ -5,10 +5,17 @@
  * One suite per law, rdcc_<ca name>, each with two cases: the law's shared vector table (the same
  * tables the host tests run, core/src/<law>_vectors.rs) and a randomized bounds check (16 seeds x
  * 2000 events, hostile values included). The Rust entry points are in modules/glue/kunit.rs.
- * Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no product module contains this.
+ * And the suite rdcc_glue: the per-ACK event the C glue builds (rdcc_event.h), field by field,
+ * on a real socket. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no product module
+ * contains this.
  */
 #include <linux/module.h>
+#include <linux/net.h>
 #include <kunit/test.h>
+#include <net/tcp.h>
+
+#include "rdcc_abi.h"
+#include "rdcc_event.h"
 
 struct rdcc_kunit_report {
 	u32 cases;		/* cases passed */
@@ -67,5 +74,116 @@ RDCC_KUNIT_SUITE(swift_vaisf);
 RDCC_KUNIT_SUITE(timely);
 RDCC_KUNIT_SUITE(theta_powertcp);
 
+/*
+ * rdcc_glue_event: rdcc_fill_ack_in (what every product module's cong_control hands the law) on
+ * a real TCP socket, each field against its definition: in flight = packets_out - (sacked_out +
+ * lost_out) + retrans_out packets (tcp_packets_in_flight) times the MSS, saturating at U32_MAX
+ * like acked_sacked x MSS; the RTT flag only for a positive rs->rtt_us (Karn: -1 is none);
+ * srtt rounded up to whole us; Recovery and Loss set IN_RECOVERY, Disorder does not. The fields
+ * no glue code fills (delivered_bytes, remote delay, hops, telemetry) must be 0 whatever the
+ * memory held before. TIMELY's round gate read inflight_bytes while the glue left it 0 (the gate
+ * then never closed in the kernel): this case is the check that was missing.
+ */
+struct rdcc_event_case {
+	const char *name;
+	u32 mss, packets_out, sacked_out, lost_out, retrans_out, acked_sacked, srtt_x8, clamp;
+	long rtt_us;
+	bool app_limited, ack_delayed;
+	s32 delivered_ce;
+	u8 ca_state;
+	/* expected, derived by hand from the definitions above */
+	u32 want_inflight, want_acked, want_flags, want_srtt_us;
+	u64 want_rtt_ns;
+};
+
+static const struct rdcc_event_case rdcc_event_cases[] = {
+	{ "dc stream: 40 in flight, 2 acked, 25 us", 1448, 40, 0, 0, 0, 2, 8 * 25 + 3, 64, 25,
+	  false, false, 0, TCP_CA_Open,
+	  40 * 1448, 2 * 1448, RDCC_ACK_HAS_RTT, 26, 25000 },
+	{ "recovery: 3 sacked, 2 lost, 1 retransmitted; no RTT sample", 1448, 40, 3, 2, 1, 1,
+	  8 * 100, 64, -1, true, true, 1, TCP_CA_Recovery,
+	  (40 - (3 + 2) + 1) * 1448, 1448,
+	  RDCC_ACK_APP_LIMITED | RDCC_ACK_DELAYED | RDCC_ACK_ECE | RDCC_ACK_IN_RECOVERY, 100, 0 },
+	{ "saturation: 10^6 packets of 9000 B in flight and acked", 9000, 1000000, 0, 0, 0,
+	  1000000, 8 * 7 + 1, 100000, 7, false, false, 0, TCP_CA_Loss,
+	  U32_MAX, U32_MAX, RDCC_ACK_HAS_RTT | RDCC_ACK_IN_RECOVERY, 8, 7000 },
+	{ "empty pipe, no srtt yet, Disorder", 1448, 0, 0, 0, 0, 0, 0, 10, 0, false, false, 0,
+	  TCP_CA_Disorder, 0, 0, 0, 0, 0 },
+};
+
+static void rdcc_glue_event(struct kunit *test)
+{
+	const struct rdcc_event_case *c;
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
+	sk = sock->sk;
+	tp = tcp_sk(sk);
+	for (c = rdcc_event_cases; c < rdcc_event_cases + ARRAY_SIZE(rdcc_event_cases); c++) {
+		struct rate_sample rs = {
+			.rtt_us = c->rtt_us,
+			.acked_sacked = c->acked_sacked,
+			.is_app_limited = c->app_limited,
+			.is_ack_delayed = c->ack_delayed,
+			.delivered_ce = c->delivered_ce,
+		};
+		struct rdcc_ack_in in;
+		const struct rdcc_ack_event *ev = &in.ev;
+		u64 now = 1000000007ULL * (c - rdcc_event_cases + 1);
+
+		lock_sock(sk);
+		tp->mss_cache = c->mss;
+		tp->packets_out = c->packets_out;
+		tp->sacked_out = c->sacked_out;
+		tp->lost_out = c->lost_out;
+		tp->retrans_out = c->retrans_out;
+		tp->srtt_us = c->srtt_x8;
+		tp->snd_cwnd_clamp = c->clamp;
+		tp->snd_una = 0xfffff000U + (u32)(c - rdcc_event_cases);
+		tp->snd_nxt = tp->snd_una + c->packets_out * c->mss;
+		tp->tcp_clock_cache = now;
+		inet_csk(sk)->icsk_ca_state = c->ca_state;
+		memset(&in, 0xa5, sizeof(in));	/* every field must be written */
+		rdcc_fill_ack_in(sk, &rs, &in);
+		KUNIT_EXPECT_EQ_MSG(test, ev->now_ns, now, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->rtt_ns, c->want_rtt_ns, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->acked_bytes, c->want_acked, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->inflight_bytes, c->want_inflight, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->mss_bytes, c->mss, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->snd_una, tp->snd_una, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->snd_nxt, tp->snd_nxt, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->flags, c->want_flags, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, in.srtt_us, c->want_srtt_us, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, in.clamp_pkts, c->clamp, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->delivered_bytes, 0ULL, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->remote_delay_ns, 0ULL, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->hops, 0, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->local_rx_delay_ns, 0U, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, ev->telemetry, 0ULL, "%s", c->name);
+		/* Leave the socket as tcp_init_sock made it for the release below. */
+		tp->packets_out = 0;
+		tp->sacked_out = 0;
+		tp->lost_out = 0;
+		tp->retrans_out = 0;
+		inet_csk(sk)->icsk_ca_state = TCP_CA_Open;
+		release_sock(sk);
+	}
+	sock_release(sock);
+}
+
+static struct kunit_case rdcc_glue_cases[] = {
+	KUNIT_CASE(rdcc_glue_event),
+	{}
+};
+
+static struct kunit_suite rdcc_glue_suite = {
+	.name = "rdcc_glue",
+	.test_cases = rdcc_glue_cases,
+};
+
 kunit_test_suites(&rdcc_kunit_swift_suite, &rdcc_kunit_swift_vaisf_suite, &rdcc_kunit_timely_suite,
-		  &rdcc_kunit_theta_powertcp_suite);
+		  &rdcc_kunit_theta_powertcp_suite, &rdcc_glue_suite);

@@ -226,6 +226,11 @@ pub fn vm_results(
                 let ran = k.results.iter().any(|r| r.name.starts_with(&suite));
                 s.record(&format!("KUnit suite rdcc_{name} reported"), ran);
             }
+            // ... and the suite rdcc_glue: the C glue's per-ACK event (rdcc_event.h).
+            if kunit && !our_modules.is_empty() {
+                let ran = k.results.iter().any(|r| r.name.starts_with("rdcc_glue/"));
+                s.record("KUnit suite rdcc_glue reported", ran);
+            }
             s.extend("kunit/", k);
             let probs = ktap::kernel_problems(&d);
             for p in &probs {
@@ -358,6 +363,12 @@ mod tests {
             .results
             .iter()
             .any(|x| x.name == "KUnit suite rdcc_timely reported"
+                && x.outcome == ktap::Outcome::Fail));
+        // No rdcc_glue suite in this log either.
+        assert!(s
+            .results
+            .iter()
+            .any(|x| x.name == "KUnit suite rdcc_glue reported"
                 && x.outcome == ktap::Outcome::Fail));
     }
 
