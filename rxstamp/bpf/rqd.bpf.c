@@ -77,7 +77,9 @@ struct rqd_stamp {
 
 /* cur: the newest data segment not yet reported; prev: the one stamped before it, while it
  * too is unreported. In order, an ACK that covers cur covers prev; with reordering prev may be
- * a segment beyond a hole that cur only partly fills, and is then dropped unreported. Softirq
+ * a segment beyond a hole that cur only partly fills: it stays until an ACK covers it (normally
+ * with the segment that fills the hole, which is then reported instead) or two newer arrivals
+ * push it out. Softirq
  * (ingress) and the socket's owner (the write callback) run concurrently: both slots are
  * written, and read for an option, only under `lock`, so a stamp is never paired with another
  * segment's end; the unlocked reads (len_nostamp, the write callback's early exit) are hints. */
@@ -390,6 +392,7 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 	struct bpf_sock *sk;
 	__u64 now, d;
 	__u32 b, ack, from_prev;
+	long err;
 
 	switch (skops->op) {
 	case BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB:
@@ -496,18 +499,21 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		opt.delay = bpf_htonl((__u32)d);
 		opt.ttl = use.ttl;
 		opt.ver_src = (RDCC_RQD_VERSION << 4) | (use.src & 3);
-		if (bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0)) {
-			INC(s, write_err);	/* the stamps stay for the next segment */
-			return 1;
-		}
-		/* Every stamp this ACK covers is reported now (use was the newest of them); an
-		 * arrival since the copy above is of data beyond ack and stays. */
+		err = bpf_store_hdr_opt(skops, &opt, sizeof(opt), 0);
+		/* Every stamp this ACK covers is this ACK's to report (use was the newest of them),
+		 * written or not: a later ACK of the same data (a window update) reports nothing. An
+		 * arrival since the copy above is of data beyond ack and stays (or is a duplicate of
+		 * acknowledged data, and goes). */
 		bpf_spin_lock(&st->lock);
 		if (st->cur.t_arr && (__s32)(ack - st->cur.end_seq) >= 0)
 			st->cur.t_arr = 0;
 		if (st->prev.t_arr && (__s32)(ack - st->prev.end_seq) >= 0)
 			st->prev.t_arr = 0;
 		bpf_spin_unlock(&st->lock);
+		if (err) {
+			INC(s, write_err);
+			return 1;
+		}
 		if (from_prev)
 			INC(s, wr_prev);
 		if (s) {
