@@ -481,6 +481,7 @@ fn decide(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision
 /// (it was stored for `s.rate_bps`, which must still be inside the bounds). Equal to
 /// [`decision`]: the cache holds exactly what that computed for these inputs, without the
 /// window's `mul_div` and the gradient's division (issue #13).
+#[inline(always)]
 fn from_cache(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Option<Decision> {
     let rate = clamp(s.rate_bps, p.min_rate_bps, p.max_rate_bps);
     if s.hold_key != p.hold_key || rate != s.rate_bps {
@@ -493,6 +494,7 @@ fn from_cache(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Option<D
 
 /// A decision on an event that changed none of `R`, `prev_rtt`, `rtt_diff` (98 % of the ACKs
 /// on a datacenter stream): from the hold cache; a miss fills it.
+#[inline]
 fn hold(p: &Params, s: &mut State, mss_bytes: u32, reason: Reason) -> Decision {
     match from_cache(p, s, mss_bytes, reason) {
         Some(d) => d,

@@ -299,6 +299,13 @@ static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 	RQD_INC(RQD_C_SIDE);
 }
 
+/* Some entry was stored within HZ, so one may be live (see side_last). Tested by the caller
+ * before the call, so that the common case (no side-table traffic) costs no call: issue #13. */
+static __always_inline bool rdcc_rqd_side_live(const struct rdcc_rqd_net *rn)
+{
+	return time_before(jiffies, READ_ONCE(rn->side_last) + HZ);
+}
+
 /* Remove the side-table entry of (sk, ack) if there is one; with out, return it. */
 static bool rdcc_rqd_side_take(const struct rdcc_rqd_net *rn, const struct sock *sk, u32 ack,
 			       struct rdcc_rqd_entry *out)
@@ -306,8 +313,7 @@ static bool rdcc_rqd_side_take(const struct rdcc_rqd_net *rn, const struct sock 
 	struct rdcc_rqd_side *s;
 	bool found = false;
 
-	/* No entry stored within HZ: none is live (see side_last). */
-	if (!time_before(jiffies, READ_ONCE(rn->side_last) + HZ))
+	if (!rdcc_rqd_side_live(rn))
 		return false;
 	s = rdcc_rqd_side_slot(rn, sk, ack);
 	if (READ_ONCE(s->sk) != sk)
@@ -711,7 +717,7 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 	}
 	rcu_read_lock();
 	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-	if (rn->side && rdcc_rqd_side_take(rn, sk, ack, &side) &&
+	if (rn->side && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side) &&
 	    (!found || rdcc_rqd_later(&side, &e))) {
 		e = side;	/* the later of the two stores wins */
 		found = true;
