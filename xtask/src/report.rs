@@ -365,11 +365,9 @@ mod tests {
             .any(|x| x.name == "KUnit suite rdcc_timely reported"
                 && x.outcome == ktap::Outcome::Fail));
         // No rdcc_glue suite in this log either.
-        assert!(s
-            .results
-            .iter()
-            .any(|x| x.name == "KUnit suite rdcc_glue reported"
-                && x.outcome == ktap::Outcome::Fail));
+        assert!(s.results.iter().any(
+            |x| x.name == "KUnit suite rdcc_glue reported" && x.outcome == ktap::Outcome::Fail
+        ));
     }
 
     #[test]
