@@ -18,7 +18,9 @@
 #      TIMELY flow got 40.9 and 38.8 Mbit/s against the reference's 45.5 and 45.7 (85-90 %),
 #      while swift, swift_vaisf and theta_powertcp got 93-98 % in the same boots. A cap of 1.2 R
 #      was tried: the flow then builds a queue, the gradient rule oscillates on it, 36.0 and 35.1
-#      against 44.2 and 45.1 (78-81 %). Idle host (`make`): TIMELY 91-92 % of the rate;
+#      against 44.2 and 45.1 (78-81 %). Idle host (`make`): TIMELY 91-92 % of the rate. Those
+#      runs had the kernel's round gate open (timely.md section 3); with it fed, CI Q (stress
+#      --cpu 1) gave 38.9/46.0 and 37.5/45.7 (82-85 %): one delta per round, slower recovery;
 #   4. get_info: with ss_info=2 `ss -ti` shows the law's view (bbr:(...) layout, see ARCHITECTURE.md);
 #   5. the tracepoint <module>:decision fires;
 #   6. RDCC_FLOWS (4) competing flows after RDCC_WARMUP seconds: together at least

@@ -47,7 +47,8 @@ pub struct AckEvent {
     /// Cumulative bytes delivered (acked or sacked) on this connection, wrapping. Lets a law
     /// detect rounds BBR-style and measure delivery rate. No law reads it today, and the kernel
     /// glue leaves it 0 (a multiplication per ACK saved, issue #13): a law that starts reading
-    /// it must have `rdcc_cong_control` fill it again.
+    /// it must have `rdcc_fill_ack_in` (`modules/glue/rdcc_event.h`) fill it, and the KUnit case
+    /// `rdcc_glue_event` check it.
     pub delivered_bytes: u64,
     /// Bytes newly acknowledged or selectively acknowledged by this ACK.
     pub acked_bytes: u32,

@@ -277,12 +277,12 @@ macro_rules! rdcc_glue {
             e: Enforced,
         }
 
-        /// `struct rdcc_ack_in` in rdcc_glue.c: the event and what the enforcement needs from
+        /// `struct rdcc_ack_in` in rdcc_event.h: the event and what the enforcement needs from
         /// the socket, in memory, so nothing but the two pointers lives across the law's call.
         #[repr(C)]
         pub struct AckIn {
             ev: AckEvent,
-            /// `tp->srtt_us >> 3`, µs.
+            /// The smoothed RTT in whole µs, rounded up (`rdcc_srtt_us`: `tp->srtt_us` / 8).
             srtt_us: u32,
             /// `tp->snd_cwnd_clamp`, packets.
             clamp_pkts: u32,

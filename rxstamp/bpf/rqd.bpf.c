@@ -79,8 +79,8 @@ struct rqd_stamp {
  * too is unreported. In order, an ACK that covers cur covers prev; with reordering prev may be
  * a segment beyond a hole that cur only partly fills: it stays until an ACK covers it (normally
  * with the segment that fills the hole, which is then reported instead) or two newer arrivals
- * push it out. Softirq
- * (ingress) and the socket's owner (the write callback) run concurrently: both slots are
+ * push it out.
+ * Softirq (ingress) and the socket's owner (the write callback) run concurrently: both slots are
  * written, and read for an option, only under `lock`, so a stamp is never paired with another
  * segment's end; the unlocked reads (len_nostamp, the write callback's early exit) are hints. */
 struct rqd_sk {
