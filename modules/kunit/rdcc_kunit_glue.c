@@ -109,6 +109,14 @@ static const struct rdcc_event_case rdcc_event_cases[] = {
 	  U32_MAX, U32_MAX, RDCC_ACK_HAS_RTT | RDCC_ACK_IN_RECOVERY, 8, 7000 },
 	{ "empty pipe, no srtt yet, Disorder", 1448, 0, 0, 0, 0, 0, 0, 10, 0, false, false, 0,
 	  TCP_CA_Disorder, 0, 0, 0, 0, 0 },
+	/* Each rate-sample flag alone, and CWR (just below Recovery): a builder that swapped two
+	 * flags, or compared the state with the wrong bound, fails one of these. */
+	{ "app-limited only, 12 us", 1448, 10, 0, 0, 0, 1, 8 * 12, 64, 12, true, false, 0,
+	  TCP_CA_Open, 10 * 1448, 1448, RDCC_ACK_HAS_RTT | RDCC_ACK_APP_LIMITED, 12, 12000 },
+	{ "delayed ACK only, 4 of 20 lost", 1000, 20, 0, 4, 0, 2, 8 * 50 + 7, 32, 50, false, true,
+	  0, TCP_CA_Open, (20 - 4) * 1000, 2000, RDCC_ACK_HAS_RTT | RDCC_ACK_DELAYED, 51, 50000 },
+	{ "CE in CWR, rtt_us 0 (no sample)", 1448, 5, 1, 0, 2, 3, 8 * 200, 64, 0, false, false, 2,
+	  TCP_CA_CWR, (5 - 1 + 2) * 1448, 3 * 1448, RDCC_ACK_ECE, 200, 0 },
 };
 
 static void rdcc_glue_event(struct kunit *test)
@@ -164,7 +172,8 @@ static void rdcc_glue_event(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ev->hops, 0, "%s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, ev->local_rx_delay_ns, 0U, "%s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, ev->telemetry, 0ULL, "%s", c->name);
-		/* Leave the socket as tcp_init_sock made it for the release below. */
+		/* Packet counters and CA state back to their initial values for the release below
+		 * (on a TCP_CLOSE socket nothing there reads the other fields set above). */
 		tp->packets_out = 0;
 		tp->sacked_out = 0;
 		tp->lost_out = 0;

@@ -371,6 +371,31 @@ mod tests {
     }
 
     #[test]
+    fn glue_suite_is_required_only_with_kunit() {
+        let console = "RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_glue\n    1..1\n    ok 1 rdcc_glue_event\nok 1 rdcc_glue\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n";
+        let r = RunResult {
+            status: Some(0),
+            console: console.into(),
+            elapsed: std::time::Duration::ZERO,
+            boot_time: None,
+            timed_out: false,
+        };
+        let mods = vec![PathBuf::from("modules/tcp_swift.ko")];
+        let glue = |s: &ktap::Summary| {
+            s.results
+                .iter()
+                .find(|x| x.name == "KUnit suite rdcc_glue reported")
+                .map(|x| x.outcome == ktap::Outcome::Pass)
+        };
+        // With KUnit: the suite reported, so the check passes.
+        let s = vm_results(&r, &mods, true, &expected_selftests());
+        assert_eq!(glue(&s), Some(true));
+        // Without KUnit (distro profile): no such check at all.
+        let s = vm_results(&r, &mods, false, &expected_selftests());
+        assert_eq!(glue(&s), None);
+    }
+
+    #[test]
     fn end_marker_status() {
         assert_eq!(end_status("cc_basic rc=0"), Some(0));
         assert_eq!(end_status("rdcc_cc rc=143"), Some(143));
