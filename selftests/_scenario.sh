@@ -10,8 +10,9 @@
 # ENVFILE sets SCN_NAME, SCN_RATE_MBIT, SCN_DELAY_US, SCN_QLIMIT_PKTS, SCN_ECN_K_PKTS,
 # SCN_LOSS_PCT, SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
 # SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
-# algorithm) and SCN_REF (test runs: a reference algorithm; a pass "ref" with one flow of it
-# runs first).
+# algorithm), SCN_REF (test runs: a reference algorithm; a pass "ref" of it runs first) and
+# SCN_REF_FLOWS (that pass's flows, as SCN_FLOWS: one flow "REF:0:t:secs", or the scenario's
+# own, under_test running the reference algorithm).
 #
 # Path (lib.sh's three namespaces, then changed):
 #   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
@@ -286,7 +287,8 @@ run_trial() {
 
 if [ -n "$SCN_REF" ]; then
 	load "$SCN_REF" || fail "reference algorithm $SCN_REF not available"
-	run_trial ref "$SCN_REF" 1 "REF:0:t:$SCN_DURATION_S"
+	[ -n "$SCN_REF_FLOWS" ] || fail "SCN_REF_FLOWS unset"
+	run_trial ref "$SCN_REF" 1 "$SCN_REF_FLOWS"
 fi
 for algo in $SCN_PASSES; do
 	if ! load "$algo"; then

@@ -4,7 +4,7 @@
 //! functional checks judged against a reference flow of the same boot.
 
 use crate::ktap::Summary;
-use crate::scenario::Scenario;
+use crate::scenario::{RefFlows, Scenario};
 use crate::series::{self, Pass, Trial};
 use crate::util::{err, fmt_dur, out_dir, repo_root, Result};
 use crate::{kernel, say, vm};
@@ -286,9 +286,13 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 );
             }
             let need = ref_mbit * s.test.min_total_pct as f64 / 100.0;
+            let of = match s.test.reference_flows {
+                RefFlows::Single => "the reference's",
+                RefFlows::Scenario => "the reference pass's (the same flows)",
+            };
             sum.record(
                 &format!(
-                    "{n}/{want}: total goodput {:.1} >= {}% of the reference's {ref_mbit:.1} Mbit/s",
+                    "{n}/{want}: total goodput {:.1} >= {}% of {of} {ref_mbit:.1} Mbit/s",
                     st.tput_mbit, s.test.min_total_pct
                 ),
                 st.tput_mbit >= need,
