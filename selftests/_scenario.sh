@@ -287,7 +287,14 @@ run_trial() {
 
 if [ -n "$SCN_REF" ]; then
 	load "$SCN_REF" || fail "reference algorithm $SCN_REF not available"
-	[ -n "$SCN_REF_FLOWS" ] || fail "SCN_REF_FLOWS unset"
+	[ -n "$SCN_REF_FLOWS" ] || fail "SCN_REF_FLOWS empty"
+	for f in $SCN_REF_FLOWS; do
+		a=${f%%:*}
+		case $a in
+		under_test | REF) ;;
+		*) load "$a" || fail "flow algorithm $a not available" ;;
+		esac
+	done
 	run_trial ref "$SCN_REF" 1 "$SCN_REF_FLOWS"
 fi
 for algo in $SCN_PASSES; do

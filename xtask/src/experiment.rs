@@ -1,7 +1,7 @@
 //! `cargo xtask run --scenario` and the scenario part of `cargo xtask test`: one VM boot runs
 //! the (already validated) scenarios with `selftests/_scenario.sh`; their data comes back on the
 //! data channel (`vm::Boot::data_out`) and becomes files, plots, a table and, for `test`,
-//! functional checks judged against a reference flow of the same boot.
+//! functional checks judged against a reference pass of the same boot.
 
 use crate::ktap::Summary;
 use crate::scenario::{RefFlows, Scenario};
@@ -169,10 +169,17 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
     let mut sum = Summary::default();
     let n = &s.name;
     let Some(reference) = passes.iter().find(|p| p.algo == "ref") else {
-        sum.record(&format!("{n}: reference flow ran"), false);
+        sum.record(&format!("{n}: reference pass ran"), false);
         return sum;
     };
     let ref_mbit = reference.stats.first().map_or(0.0, |st| st.tput_mbit);
+    // The long (timed) flows' goodput of the reference pass: with the scenario's own flows,
+    // the short flows' bytes alone are a floor any stalled long flow still clears (incast:
+    // 16 x 128 KiB sent, 4.2 Mbit/s of a 4 s window), so those flows are judged on their own.
+    let ref_long_mbit: f64 = reference
+        .stats
+        .first()
+        .map_or(0.0, |st| st.per_flow_mbit.iter().sum());
     sum.record(
         &format!(
             "{n}: reference {} moved data ({ref_mbit:.1} Mbit/s)",
@@ -180,6 +187,24 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
         ),
         ref_mbit > 0.0,
     );
+    if s.test.reference_flows == RefFlows::Scenario {
+        // A reference pass of many flows sets the bar only if every one of them ran.
+        let expected = s.expand(s.test.duration_s).len();
+        for tr in &reference.trials {
+            sum.record(
+                &format!(
+                    "{n}/ref: all {expected} flows reported ({} did)",
+                    tr.flows.len()
+                ),
+                tr.flows.len() == expected,
+            );
+            let bad = flows_without_data(tr);
+            sum.record(
+                &format!("{n}/ref: every flow moved data {bad:?}"),
+                bad.is_empty(),
+            );
+        }
+    }
     let marks_any = passes.iter().flat_map(|p| &p.stats).any(|st| st.marks > 0);
     if s.path.ecn_k_pkts > 0 {
         sum.record(
@@ -204,23 +229,7 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 ),
                 tr.flows.len() == expected,
             );
-            // Data moved: iperf3's received count, or the sender's traced ACKs. iperf3's server
-            // stops counting a sized flow at the client's TEST_END, which the client sends once
-            // the data is in its socket buffer: a 64 KiB incast flow read 0 bytes while its
-            // ACKs covered all of it (CI, incast/swift).
-            let bad: Vec<String> = tr
-                .flows
-                .iter()
-                .filter(|f| {
-                    let acked = tr
-                        .acks
-                        .get(&f.idx)
-                        .and_then(|a| a.last())
-                        .map_or(0, |a| a.acked);
-                    f.rc != 0 || f.bytes.max(acked) == 0
-                })
-                .map(|f| format!("flow {} rc={} bytes={} {}", f.idx, f.rc, f.bytes, f.err))
-                .collect();
+            let bad = flows_without_data(tr);
             sum.record(
                 &format!("{n}/{want}: every flow moved data {bad:?}"),
                 bad.is_empty(),
@@ -297,6 +306,16 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 ),
                 st.tput_mbit >= need,
             );
+            if s.test.reference_flows == RefFlows::Scenario && ref_long_mbit > 0.0 {
+                let long: f64 = st.per_flow_mbit.iter().sum();
+                sum.record(
+                    &format!(
+                        "{n}/{want}: long flows' goodput {long:.1} >= {}% of the reference pass's {ref_long_mbit:.1} Mbit/s",
+                        s.test.min_total_pct
+                    ),
+                    long >= ref_long_mbit * s.test.min_total_pct as f64 / 100.0,
+                );
+            }
             if s.test.min_share_pct > 0 {
                 let need = ref_mbit * s.test.min_share_pct as f64 / 100.0;
                 let low: Vec<String> = st
@@ -343,6 +362,25 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
 /// The guest's timer and a launch marker agree to within this (`sleep` takes a time rounded to
 /// 10 ms; /proc/uptime ticks in 10 ms).
 const LAUNCH_SLACK_S: f64 = 0.05;
+
+/// Flows that failed or moved nothing: iperf3's received count, or the sender's traced ACKs.
+/// iperf3's server stops counting a sized flow at the client's TEST_END, which the client sends
+/// once the data is in its socket buffer: a 64 KiB incast flow read 0 bytes while its ACKs
+/// covered all of it (CI, incast/swift).
+fn flows_without_data(tr: &Trial) -> Vec<String> {
+    tr.flows
+        .iter()
+        .filter(|f| {
+            let acked = tr
+                .acks
+                .get(&f.idx)
+                .and_then(|a| a.last())
+                .map_or(0, |a| a.acked);
+            f.rc != 0 || f.bytes.max(acked) == 0
+        })
+        .map(|f| format!("flow {} rc={} bytes={} {}", f.idx, f.rc, f.bytes, f.err))
+        .collect()
+}
 
 /// Flows with a start time that were launched before it (after the trial's clock marker, or
 /// the first launch in a trace without one), have no launch marker, or have an ACK before
@@ -457,6 +495,89 @@ mod tests {
         assert!(no_marks.failed > 0);
         let no_ref = checks(&s, &[pass("cubic", 30.0, 2, 4)]);
         assert_eq!(no_ref.failed, 1);
+    }
+
+    /// With `reference_flows = "scenario"` the long flows are judged against the reference
+    /// pass's long flows as well as the total against its total, and the reference pass must
+    /// itself have run every flow: (reference pass, pass under test) -> the failing check.
+    #[test]
+    fn scenario_reference_judges_long_flows_and_its_own_flows() {
+        let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
+        let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\n";
+        let s = crate::scenario::parse(text, "t", &avail).unwrap();
+        // Total, long flows' sum (Mbit/s).
+        let with = |algo: &str, total: f64, long: f64| {
+            let mut p = pass(algo, total, 0, 0);
+            p.stats[0].per_flow_mbit = vec![long];
+            p
+        };
+        let ok = checks(&s, &[with("ref", 24.0, 20.0), with("swift", 14.0, 10.0)]);
+        assert_eq!(ok.failed, 0, "{:?}", ok.results);
+        assert!(
+            ok.results.iter().any(|x| x
+                .name
+                .contains("of the reference pass's (the same flows) 24.0")),
+            "{:?}",
+            ok.results
+        );
+        let mut no_flow = with("ref", 24.0, 20.0);
+        no_flow.trials[0].flows.clear();
+        let mut failed = with("ref", 24.0, 20.0);
+        failed.trials[0].flows[0].rc = 1;
+        let cases: &[(Pass, Pass, &str)] = &[
+            // The short flows' bytes carry the total; the long flow stalled.
+            (
+                with("ref", 24.0, 20.0),
+                with("swift", 13.0, 9.0),
+                "long flows' goodput 9.0 >= 50%",
+            ),
+            (
+                with("ref", 24.0, 20.0),
+                with("swift", 11.0, 11.0),
+                "total goodput 11.0 >= 50%",
+            ),
+            (
+                no_flow,
+                with("swift", 24.0, 20.0),
+                "ref: all 1 flows reported (0 did)",
+            ),
+            (
+                failed,
+                with("swift", 24.0, 20.0),
+                "ref: every flow moved data",
+            ),
+        ];
+        for (r, p, want) in cases {
+            let res = checks(&s, &[r.clone(), p.clone()]);
+            let failed: Vec<&str> = res
+                .results
+                .iter()
+                .filter(|x| x.outcome == crate::ktap::Outcome::Fail)
+                .map(|x| x.name.as_str())
+                .collect();
+            assert!(
+                failed.len() == 1 && failed[0].contains(want),
+                "{want}: {failed:?}"
+            );
+        }
+        // With one reference flow neither the long-flow check nor the reference's own run.
+        let single = crate::scenario::parse(
+            &text.replace("reference_flows = \"scenario\"\n", ""),
+            "t",
+            &avail,
+        )
+        .unwrap();
+        let r = checks(
+            &single,
+            &[with("ref", 24.0, 20.0), with("swift", 14.0, 9.0)],
+        );
+        assert!(
+            !r.results
+                .iter()
+                .any(|x| x.name.contains("long flows'") || x.name.contains("/ref:")),
+            "{:?}",
+            r.results
+        );
     }
 
     /// A flow moved data when iperf3 counted bytes or its traced ACKs covered some: (iperf3 rc,

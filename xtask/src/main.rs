@@ -368,7 +368,7 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         );
         total.extend("bench/", b);
         // 4. Every built-in scenario, shortened, in one boot: the data channel, the series and
-        //    each scenario's functional checks against a reference flow of that boot.
+        //    each scenario's functional checks against a reference pass of that boot.
         total.extend(
             "scenario/",
             experiment::test(&kernel::PROFILES[0], o.quiet)?,
