@@ -173,13 +173,6 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
         return sum;
     };
     let ref_mbit = reference.stats.first().map_or(0.0, |st| st.tput_mbit);
-    // The long (timed) flows' goodput of the reference pass: with the scenario's own flows,
-    // the short flows' bytes alone are a floor any stalled long flow still clears (incast:
-    // 16 x 128 KiB sent, 4.2 Mbit/s of a 4 s window), so those flows are judged on their own.
-    let ref_long_mbit: f64 = reference
-        .stats
-        .first()
-        .map_or(0.0, |st| st.per_flow_mbit.iter().sum());
     sum.record(
         &format!(
             "{n}: reference {} moved data ({ref_mbit:.1} Mbit/s)",
@@ -187,6 +180,12 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
         ),
         ref_mbit > 0.0,
     );
+    // With the scenario's own flows as the reference, the long flows under test are judged on
+    // their own against the reference pass's (`long_after`).
+    let ref_long = match s.test.reference_flows {
+        RefFlows::Single => None,
+        RefFlows::Scenario => reference.trials.first().and_then(|tr| long_after(s, tr)),
+    };
     if s.test.reference_flows == RefFlows::Scenario {
         // A reference pass of many flows sets the bar only if every one of them ran.
         let expected = s.expand(s.test.duration_s).len();
@@ -202,6 +201,20 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
             sum.record(
                 &format!("{n}/ref: every flow moved data {bad:?}"),
                 bad.is_empty(),
+            );
+            let no_acks = flows_without_acks(tr);
+            sum.record(
+                &format!("{n}/ref: per-ACK samples for every flow (missing: {no_acks:?})"),
+                no_acks.is_empty(),
+            );
+        }
+        if let Some(l) = ref_long {
+            sum.record(
+                &format!(
+                    "{n}/ref: long flows moved data from {:.2} s ({:.1} Mbit/s)",
+                    l.from_s, l.mbit
+                ),
+                l.mbit > 0.0,
             );
         }
     }
@@ -234,12 +247,7 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 &format!("{n}/{want}: every flow moved data {bad:?}"),
                 bad.is_empty(),
             );
-            let no_acks: Vec<usize> = tr
-                .flows
-                .iter()
-                .filter(|f| tr.acks.get(&f.idx).is_none_or(|a| a.is_empty()))
-                .map(|f| f.idx)
-                .collect();
+            let no_acks = flows_without_acks(tr);
             sum.record(
                 &format!("{n}/{want}: per-ACK samples for every flow (missing: {no_acks:?})"),
                 no_acks.is_empty(),
@@ -306,14 +314,13 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                 ),
                 st.tput_mbit >= need,
             );
-            if s.test.reference_flows == RefFlows::Scenario && ref_long_mbit > 0.0 {
-                let long: f64 = st.per_flow_mbit.iter().sum();
+            if let (Some(r), Some(l)) = (ref_long, long_after(s, tr)) {
                 sum.record(
                     &format!(
-                        "{n}/{want}: long flows' goodput {long:.1} >= {}% of the reference pass's {ref_long_mbit:.1} Mbit/s",
-                        s.test.min_total_pct
+                        "{n}/{want}: long flows' goodput from {:.2} s {:.1} >= {}% of the reference pass's {:.1} Mbit/s (from {:.2} s)",
+                        l.from_s, l.mbit, s.test.min_total_pct, r.mbit, r.from_s
                     ),
-                    long >= ref_long_mbit * s.test.min_total_pct as f64 / 100.0,
+                    l.mbit >= r.mbit * s.test.min_total_pct as f64 / 100.0,
                 );
             }
             if s.test.min_share_pct > 0 {
@@ -362,6 +369,63 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
 /// The guest's timer and a launch marker agree to within this (`sleep` takes a time rounded to
 /// 10 ms; /proc/uptime ticks in 10 ms).
 const LAUNCH_SLACK_S: f64 = 0.05;
+
+/// Flows without a traced ACK.
+fn flows_without_acks(tr: &Trial) -> Vec<usize> {
+    tr.flows
+        .iter()
+        .filter(|f| tr.acks.get(&f.idx).is_none_or(|a| a.is_empty()))
+        .map(|f| f.idx)
+        .collect()
+}
+
+/// The long flows under test of one trial, after the later flows began.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LongAfter {
+    /// Start of the window, s after the trial's time zero.
+    from_s: f64,
+    /// Their summed goodput over [from_s, end of the trial], Mbit/s.
+    mbit: f64,
+}
+
+/// The goodput of the scenario's `under_test` timed flows from the launch of its first
+/// later-starting flow (the incast; not before the warm-up) to the end of the test trial. Only
+/// `under_test` flows: a named flow could take a stalled one's share. Only after the launch:
+/// the short flows' bytes alone filled up to 4.2 Mbit/s of incast's 4 s window (16 x 128 KiB
+/// while iperf3 `-n 65536` sent a whole 128 KiB block; 2.1 since `-l`), and a long flow that stalls when they
+/// start must not pass on what it moved before. Under load the window is the whole trial
+/// anyway (time zero is the first ACK, which comes after the incast's launch). None: the
+/// scenario has no such flow.
+fn long_after(s: &Scenario, tr: &Trial) -> Option<LongAfter> {
+    let plan = s.expand(s.test.duration_s);
+    let is_long = |i: usize| {
+        plan.get(i)
+            .is_some_and(|f| f.bytes.is_none() && f.algo == "under_test")
+    };
+    if !(0..plan.len()).any(is_long) {
+        return None;
+    }
+    // The same warm-up and length as the trial's figures (`boot`).
+    let warm_s = f64::from(s.warmup_s * s.test.duration_s / s.duration_s);
+    let end_s = f64::from(s.test.duration_s);
+    let later = tr
+        .flows
+        .iter()
+        .filter(|f| f.start_ms > 0)
+        .filter_map(|f| tr.launch_s.get(&f.idx).copied())
+        .min_by(|a, b| a.total_cmp(b));
+    let from_s = later.map_or(warm_s, |l| l.max(warm_s));
+    let mbit = tr
+        .flows
+        .iter()
+        .filter(|f| is_long(f.idx))
+        .map(|f| {
+            let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+            series::goodput(acks, from_s, end_s)
+        })
+        .sum();
+    Some(LongAfter { from_s, mbit })
+}
 
 /// Flows that failed or moved nothing: iperf3's received count, or the sender's traced ACKs.
 /// iperf3's server stops counting a sized flow at the client's TEST_END, which the client sends
@@ -497,54 +561,113 @@ mod tests {
         assert_eq!(no_ref.failed, 1);
     }
 
-    /// With `reference_flows = "scenario"` the long flows are judged against the reference
-    /// pass's long flows as well as the total against its total, and the reference pass must
-    /// itself have run every flow: (reference pass, pass under test) -> the failing check.
+    /// Acknowledged bytes over time from a first ACK at `t0`: (s, Mbit/s since the previous
+    /// point) -> ACK samples.
+    fn ramp(t0: f64, points: &[(f64, f64)]) -> Vec<Ack> {
+        let mut acked = 0.0;
+        let mut prev = t0;
+        let mut v = vec![Ack {
+            t_s: t0,
+            acked: 0,
+            cwnd_pkts: 10,
+            srtt_us: 3000,
+        }];
+        for &(t, mbit) in points {
+            acked += mbit * 1e6 / 8.0 * (t - prev);
+            prev = t;
+            v.push(Ack {
+                t_s: t,
+                acked: acked.round() as u64,
+                cwnd_pkts: 10,
+                srtt_us: 3000,
+            });
+        }
+        v
+    }
+
+    /// With `reference_flows = "scenario"` the long flows under test are judged against the
+    /// reference pass's from the incast's launch, as well as the total against its total, and
+    /// the reference pass must itself have run every flow: (reference pass, pass under test)
+    /// -> the one failing check.
     #[test]
     fn scenario_reference_judges_long_flows_and_its_own_flows() {
         let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
-        let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\n";
+        // One long flow, one 64 KiB flow launched at 2 s (time zero: the first ACK, at 0).
+        let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\nsize_kb = 64\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\n";
         let s = crate::scenario::parse(text, "t", &avail).unwrap();
-        // Total, long flows' sum (Mbit/s).
-        let with = |algo: &str, total: f64, long: f64| {
+        // A pass: its total, and its long flow's rate before and after the launch at 2 s.
+        let with = |algo: &str, total: f64, before: f64, after: f64| {
             let mut p = pass(algo, total, 0, 0);
-            p.stats[0].per_flow_mbit = vec![long];
+            let tr = &mut p.trials[0];
+            tr.flows.push(FlowInfo {
+                idx: 1,
+                start_ms: 2000,
+                size: Some(65536),
+                ..tr.flows[0].clone()
+            });
+            tr.launch_s.insert(0, 0.0);
+            tr.launch_s.insert(1, 2.0);
+            tr.acks.insert(0, ramp(0.0, &[(2.0, before), (4.0, after)]));
+            tr.acks.insert(1, ramp(2.1, &[(2.5, 1.0)]));
+            p.stats[0].fct_ms = vec![400.0];
             p
         };
-        let ok = checks(&s, &[with("ref", 24.0, 20.0), with("swift", 14.0, 10.0)]);
-        assert_eq!(ok.failed, 0, "{:?}", ok.results);
-        assert!(
-            ok.results.iter().any(|x| x
-                .name
-                .contains("of the reference pass's (the same flows) 24.0")),
-            "{:?}",
-            ok.results
+        let ok = checks(
+            &s,
+            &[
+                with("ref", 24.0, 20.0, 20.0),
+                with("swift", 14.0, 10.0, 10.0),
+            ],
         );
-        let mut no_flow = with("ref", 24.0, 20.0);
-        no_flow.trials[0].flows.clear();
-        let mut failed = with("ref", 24.0, 20.0);
-        failed.trials[0].flows[0].rc = 1;
+        assert_eq!(ok.failed, 0, "{:?}", ok.results);
+        for want in [
+            "of the reference pass's (the same flows) 24.0",
+            "long flows' goodput from 2.00 s 10.0 >= 50% of the reference pass's 20.0",
+            "ref: long flows moved data from 2.00 s (20.0 Mbit/s)",
+        ] {
+            assert!(
+                ok.results.iter().any(|x| x.name.contains(want)),
+                "{want}: {:?}",
+                ok.results
+            );
+        }
+        let mut no_flow = with("ref", 24.0, 20.0, 20.0);
+        no_flow.trials[0].flows.pop();
+        let mut failed = with("ref", 24.0, 20.0, 20.0);
+        failed.trials[0].flows[1].rc = 1;
+        let mut untraced = with("ref", 24.0, 20.0, 20.0);
+        untraced.trials[0].acks.remove(&1);
         let cases: &[(Pass, Pass, &str)] = &[
-            // The short flows' bytes carry the total; the long flow stalled.
+            // Fast before the incast, stalled after it: 10 Mbit/s over the trial, 0 after.
             (
-                with("ref", 24.0, 20.0),
-                with("swift", 13.0, 9.0),
-                "long flows' goodput 9.0 >= 50%",
+                with("ref", 24.0, 20.0, 20.0),
+                with("swift", 13.0, 20.0, 0.0),
+                "long flows' goodput from 2.00 s 0.0",
             ),
             (
-                with("ref", 24.0, 20.0),
-                with("swift", 11.0, 11.0),
+                with("ref", 24.0, 20.0, 20.0),
+                with("swift", 11.0, 11.0, 11.0),
                 "total goodput 11.0 >= 50%",
             ),
             (
+                with("ref", 24.0, 20.0, 0.0),
+                with("swift", 24.0, 20.0, 20.0),
+                "ref: long flows moved data",
+            ),
+            (
                 no_flow,
-                with("swift", 24.0, 20.0),
-                "ref: all 1 flows reported (0 did)",
+                with("swift", 24.0, 20.0, 20.0),
+                "ref: all 2 flows reported (1 did)",
             ),
             (
                 failed,
-                with("swift", 24.0, 20.0),
+                with("swift", 24.0, 20.0, 20.0),
                 "ref: every flow moved data",
+            ),
+            (
+                untraced,
+                with("swift", 24.0, 20.0, 20.0),
+                "ref: per-ACK samples for every flow (missing: [1])",
             ),
         ];
         for (r, p, want) in cases {
@@ -560,6 +683,31 @@ mod tests {
                 "{want}: {failed:?}"
             );
         }
+        // A named long flow is not one under test: its rate does not count.
+        let named = crate::scenario::parse(
+            &text.replace("[test]", "[[flows]]\nalgo = \"cubic\"\n[test]"),
+            "t",
+            &avail,
+        )
+        .unwrap();
+        let mut r = with("ref", 24.0, 20.0, 20.0);
+        let mut p = with("swift", 24.0, 20.0, 0.0);
+        for x in [&mut r, &mut p] {
+            let tr = &mut x.trials[0];
+            let mut f = tr.flows[0].clone();
+            f.idx = 2;
+            tr.flows.push(f);
+            tr.acks.insert(2, ramp(0.0, &[(4.0, 30.0)]));
+        }
+        let res = checks(&named, &[r, p]);
+        assert!(
+            res.results
+                .iter()
+                .any(|x| x.outcome == crate::ktap::Outcome::Fail
+                    && x.name.contains("long flows' goodput from 2.00 s 0.0")),
+            "{:?}",
+            res.results
+        );
         // With one reference flow neither the long-flow check nor the reference's own run.
         let single = crate::scenario::parse(
             &text.replace("reference_flows = \"scenario\"\n", ""),
@@ -569,7 +717,10 @@ mod tests {
         .unwrap();
         let r = checks(
             &single,
-            &[with("ref", 24.0, 20.0), with("swift", 14.0, 9.0)],
+            &[
+                with("ref", 24.0, 20.0, 20.0),
+                with("swift", 14.0, 20.0, 0.0),
+            ],
         );
         assert!(
             !r.results

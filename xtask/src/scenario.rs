@@ -130,7 +130,9 @@ pub struct TestSpec {
     /// throughput check (e.g. short flows). Only with `reference_flows = "single"`.
     #[serde(default)]
     pub min_share_pct: u32,
-    /// The scenario's total goodput must be at least this % of the reference pass's.
+    /// The scenario's total goodput must be at least this % of the reference pass's; with
+    /// `reference_flows = "scenario"` so must its `under_test` long flows' goodput from the
+    /// launch of its first later flow, against the same flows of the reference pass.
     #[serde(default = "min_total")]
     pub min_total_pct: u32,
     /// The reference algorithm.
@@ -153,7 +155,9 @@ pub enum RefFlows {
     /// Under TCG, 16 clients starting at once starve the guest's CPU for seconds (measured
     /// with the other host core busy: 17 cubic flows moved 12.5-17.3 Mbit/s through a path
     /// where one moved 46), so a scenario whose own harness load bounds its goodput is judged
-    /// against the reference algorithm under that same load.
+    /// against the reference algorithm under that same load. The reference pass must then
+    /// report every flow, each with data and traced ACKs, and the `under_test` long flows are
+    /// judged on their own from the first later launch (`experiment::checks`).
     Scenario,
 }
 
