@@ -190,6 +190,39 @@ load() {
 	esac
 }
 
+# How long a starved guest may take to start a trial's iperf3 servers (16 took up to 5 s), s.
+SERVER_WAIT_S=60
+
+# listening N : how many of ports 5201..5200+N listen in the receiver namespace.
+listening() {
+	"$SS" -N "$RDCC_NS_RCV" -ltnH 2>/dev/null | awk -v hi=$((5200 + $1)) '
+		{ k = split($4, a, ":"); p = a[k] + 0 }
+		p >= 5201 && p <= hi && !(p in seen) { seen[p] = 1; c++ }
+		END { print c + 0 }'
+}
+
+# servers_listening N : wait (at most SERVER_WAIT_S) until ports 5201..5200+N all listen.
+servers_listening() {
+	local t=0
+	while [ "$t" -lt $((SERVER_WAIT_S * 10)) ]; do
+		[ "$(listening "$1")" -eq "$1" ] && return 0
+		sleep 0.1
+		t=$((t + 1))
+	done
+	return 1
+}
+
+# servers_gone : wait (at most 10 s) until no process is left in the receiver namespace.
+servers_gone() {
+	local t=0
+	while [ -n "$("$IP" netns pids "$RDCC_NS_RCV" 2>/dev/null)" ]; do
+		[ "$t" -ge 100 ] && return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+	return 0
+}
+
 # run_trial PASS ALGO K FLOWS : one trial; sends its files as <scenario>/<pass>/t<K>/...
 run_trial() {
 	local pass="$1" algo="$2" k="$3" flows="$4" i=0 f a st kind amt port pids="" dir t0 wait_s now d _
@@ -205,14 +238,19 @@ run_trial() {
 			echo 0 >"$T/events/tcp_$a/decision/enable"
 		fi
 	done
-	# One server per flow.
+	# The previous trial's processes are gone: a server still exiting would hold its port and
+	# the new one's bind would fail.
+	servers_gone || fail "$pass trial $k: processes of the previous trial still in the receiver namespace"
+	# One server per flow, every one listening before any client starts: with a fixed 1 s
+	# pause, the 17th of a starved guest's servers was not yet listening when its client
+	# connected ("Connection refused", CI, incast/swift).
 	for f in $flows; do
 		port=$((5201 + i))
 		"$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -1 -p "$port" >"$dir/srv$i.log" 2>&1 &
 		rdcc_track "$!"
 		i=$((i + 1))
 	done
-	sleep 1
+	servers_listening "$i" || fail "$pass trial $k: $(listening "$i") of $i iperf3 servers listening after ${SERVER_WAIT_S} s: $(cat "$dir"/srv*.log 2>/dev/null | head -c 300)"
 	rm -f "$RDCC_TMP/qstop"
 	echo 1 >"$T/tracing_on"
 	qsampler &
@@ -242,7 +280,12 @@ run_trial() {
 			fi
 			echo "rdccflow $i start" >"$T/trace_marker"
 			if [ "$kind" = b ]; then
-				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -n "$amt" \
+				# iperf3 -n sends whole blocks (128 KiB by default) until it has sent at least
+				# the amount: -n 65536 alone sent 131072 bytes. A block no larger than the
+				# amount keeps a flow of up to 128 KiB exact (larger ones end within a block).
+				blk=$amt
+				[ "$blk" -gt 131072 ] && blk=131072
+				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -n "$amt" -l "$blk" \
 					>"$dir/f$i.json" 2>"$dir/f$i.err"
 			else
 				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -t "$amt" \
