@@ -188,25 +188,8 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
     };
     if s.test.reference_flows == RefFlows::Scenario {
         // A reference pass of many flows sets the bar only if every one of them ran.
-        let expected = s.expand(s.test.duration_s).len();
         for tr in &reference.trials {
-            sum.record(
-                &format!(
-                    "{n}/ref: all {expected} flows reported ({} did)",
-                    tr.flows.len()
-                ),
-                tr.flows.len() == expected,
-            );
-            let bad = flows_without_data(tr);
-            sum.record(
-                &format!("{n}/ref: every flow moved data {bad:?}"),
-                bad.is_empty(),
-            );
-            let no_acks = flows_without_acks(tr);
-            sum.record(
-                &format!("{n}/ref: per-ACK samples for every flow (missing: {no_acks:?})"),
-                no_acks.is_empty(),
-            );
+            record_flows_ran(&mut sum, &format!("{n}/ref"), s, tr);
         }
         if let Some(l) = ref_long {
             sum.record(
@@ -234,24 +217,7 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
             continue;
         };
         for (tr, st) in p.trials.iter().zip(&p.stats) {
-            let expected = s.expand(s.test.duration_s).len();
-            sum.record(
-                &format!(
-                    "{n}/{want}: all {expected} flows reported ({} did)",
-                    tr.flows.len()
-                ),
-                tr.flows.len() == expected,
-            );
-            let bad = flows_without_data(tr);
-            sum.record(
-                &format!("{n}/{want}: every flow moved data {bad:?}"),
-                bad.is_empty(),
-            );
-            let no_acks = flows_without_acks(tr);
-            sum.record(
-                &format!("{n}/{want}: per-ACK samples for every flow (missing: {no_acks:?})"),
-                no_acks.is_empty(),
-            );
+            record_flows_ran(&mut sum, &format!("{n}/{want}"), s, tr);
             // A flow with a start time is launched at it and moves no data before: the guest
             // marks the trial's clock ("rdcctrial") and each launch ("rdccflow") in the trace,
             // so the check judges the harness's timing, not how fast a starved guest's iperf3
@@ -369,6 +335,29 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
 /// The guest's timer and a launch marker agree to within this (`sleep` takes a time rounded to
 /// 10 ms; /proc/uptime ticks in 10 ms).
 const LAUNCH_SLACK_S: f64 = 0.05;
+
+/// The checks that a trial ran every flow of the scenario's test run, each moving data with
+/// traced ACKs: for the pass under test, and for a reference pass of the scenario's own flows.
+fn record_flows_ran(sum: &mut Summary, label: &str, s: &Scenario, tr: &Trial) {
+    let expected = s.expand(s.test.duration_s).len();
+    sum.record(
+        &format!(
+            "{label}: all {expected} flows reported ({} did)",
+            tr.flows.len()
+        ),
+        tr.flows.len() == expected,
+    );
+    let bad = flows_without_data(tr);
+    sum.record(
+        &format!("{label}: every flow moved data {bad:?}"),
+        bad.is_empty(),
+    );
+    let no_acks = flows_without_acks(tr);
+    sum.record(
+        &format!("{label}: per-ACK samples for every flow (missing: {no_acks:?})"),
+        no_acks.is_empty(),
+    );
+}
 
 /// Flows without a traced ACK.
 fn flows_without_acks(tr: &Trial) -> Vec<usize> {

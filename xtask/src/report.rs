@@ -341,16 +341,20 @@ pub fn table(rows: &[Row]) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn missing_kunit_suite_of_a_module_fails() {
-        let console = "RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_swift\n    1..1\n    ok 1 rdcc_kunit_vectors\nok 1 rdcc_swift\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n";
-        let r = RunResult {
+    /// A boot that exited 0 with this console.
+    fn booted(console: &str) -> RunResult {
+        RunResult {
             status: Some(0),
             console: console.into(),
             elapsed: std::time::Duration::ZERO,
             boot_time: None,
             timed_out: false,
-        };
+        }
+    }
+
+    #[test]
+    fn missing_kunit_suite_of_a_module_fails() {
+        let r = booted("RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_swift\n    1..1\n    ok 1 rdcc_kunit_vectors\nok 1 rdcc_swift\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n");
         let mods = vec![
             PathBuf::from("modules/tcp_swift.ko"),
             PathBuf::from("modules/tcp_timely.ko"),
@@ -372,14 +376,7 @@ mod tests {
 
     #[test]
     fn glue_suite_is_required_only_with_kunit() {
-        let console = "RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_glue\n    1..1\n    ok 1 rdcc_glue_event\nok 1 rdcc_glue\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n";
-        let r = RunResult {
-            status: Some(0),
-            console: console.into(),
-            elapsed: std::time::Duration::ZERO,
-            boot_time: None,
-            timed_out: false,
-        };
+        let r = booted("RDCC-BOOTED\nRDCC-DMESG-BEGIN\nKTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: rdcc_glue\n    1..1\n    ok 1 rdcc_glue_event\nok 1 rdcc_glue\nRDCC-DMESG-END\nRDCC-EXIT-STATUS=0\n");
         let mods = vec![PathBuf::from("modules/tcp_swift.ko")];
         let glue = |s: &ktap::Summary| {
             s.results
