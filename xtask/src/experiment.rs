@@ -5,7 +5,7 @@
 
 use crate::ktap::Summary;
 use crate::scenario::{RefFlows, Scenario};
-use crate::series::{self, Pass, Trial};
+use crate::series::{self, Ack, Pass, Trial};
 use crate::util::{err, fmt_dur, out_dir, repo_root, Result};
 use crate::{kernel, say, vm};
 use std::time::Duration;
@@ -268,19 +268,33 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                     !st.fct_ms.is_empty(),
                 );
             }
-            let need = ref_mbit * s.test.min_total_pct as f64 / 100.0;
-            let of = match s.test.reference_flows {
-                RefFlows::Single => "the reference's",
-                RefFlows::Scenario => "the reference pass's (the same flows)",
-            };
-            sum.record(
-                &format!(
-                    "{n}/{want}: total goodput {:.1} >= {}% of {of} {ref_mbit:.1} Mbit/s",
-                    st.tput_mbit, s.test.min_total_pct
-                ),
-                st.tput_mbit >= need,
-            );
-            if let (Some(r), Some(l)) = (ref_long, long_after(s, tr)) {
+            let long = long_after(s, tr);
+            if let (true, Some(l)) = (s.test.max_stall_ms > 0, long) {
+                let limit_s = f64::from(s.test.max_stall_ms) / 1000.0;
+                sum.record(
+                    &format!(
+                        "{n}/{want}: long flows acknowledged data at least every {} ms from {:.2} s (longest gap {:.2} s, from {:.2} s)",
+                        s.test.max_stall_ms, l.from_s, l.stall_s, l.stall_at_s
+                    ),
+                    l.stall_s < limit_s,
+                );
+            }
+            // min_total_pct = 0: no goodput comparison (scenario.rs `TestSpec::min_total_pct`).
+            if s.test.min_total_pct > 0 {
+                let need = ref_mbit * s.test.min_total_pct as f64 / 100.0;
+                let of = match s.test.reference_flows {
+                    RefFlows::Single => "the reference's",
+                    RefFlows::Scenario => "the reference pass's (the same flows)",
+                };
+                sum.record(
+                    &format!(
+                        "{n}/{want}: total goodput {:.1} >= {}% of {of} {ref_mbit:.1} Mbit/s",
+                        st.tput_mbit, s.test.min_total_pct
+                    ),
+                    st.tput_mbit >= need,
+                );
+            }
+            if let (true, Some(r), Some(l)) = (s.test.min_total_pct > 0, ref_long, long) {
                 sum.record(
                     &format!(
                         "{n}/{want}: long flows' goodput from {:.2} s {:.1} >= {}% of the reference pass's {:.1} Mbit/s (from {:.2} s)",
@@ -375,6 +389,39 @@ struct LongAfter {
     from_s: f64,
     /// Their summed goodput over [from_s, end of the trial], Mbit/s.
     mbit: f64,
+    /// The longest time one of them went without a newly acknowledged byte within
+    /// [from_s, end of the trial], s, and when that gap began.
+    stall_s: f64,
+    stall_at_s: f64,
+}
+
+/// The longest interval within `[from_s, to_s]` in which `acks` acknowledged nothing new, s,
+/// and where it began: from `from_s` to the first ACK that moved past what was acknowledged
+/// by then, between such ACKs, and from the last of them to `to_s`.
+fn longest_stall(acks: &[Ack], from_s: f64, to_s: f64) -> (f64, f64) {
+    let mut seen = acks
+        .iter()
+        .take_while(|a| a.t_s <= from_s)
+        .last()
+        .map_or(0, |a| a.acked);
+    let (mut prev, mut worst) = (from_s, (0.0, from_s));
+    let moved = acks
+        .iter()
+        .filter(|a| a.t_s > from_s && a.t_s <= to_s)
+        .filter(|a| {
+            let new = a.acked > seen;
+            seen = seen.max(a.acked);
+            new
+        })
+        .map(|a| a.t_s)
+        .chain(std::iter::once(to_s));
+    for t in moved {
+        if t - prev > worst.0 {
+            worst = (t - prev, prev);
+        }
+        prev = t;
+    }
+    worst
 }
 
 /// The goodput of the scenario's `under_test` timed flows from the launch of its first
@@ -404,16 +451,21 @@ fn long_after(s: &Scenario, tr: &Trial) -> Option<LongAfter> {
         .filter_map(|f| tr.launch_s.get(&f.idx).copied())
         .min_by(|a, b| a.total_cmp(b));
     let from_s = later.map_or(warm_s, |l| l.max(warm_s));
-    let mbit = tr
-        .flows
-        .iter()
-        .filter(|f| is_long(f.idx))
-        .map(|f| {
-            let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
-            series::goodput(acks, from_s, end_s)
-        })
-        .sum();
-    Some(LongAfter { from_s, mbit })
+    let (mut mbit, mut stall) = (0.0, (0.0, from_s));
+    for f in tr.flows.iter().filter(|f| is_long(f.idx)) {
+        let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
+        mbit += series::goodput(acks, from_s, end_s);
+        let g = longest_stall(acks, from_s, end_s);
+        if g.0 > stall.0 {
+            stall = g;
+        }
+    }
+    Some(LongAfter {
+        from_s,
+        mbit,
+        stall_s: stall.0,
+        stall_at_s: stall.1,
+    })
 }
 
 /// Flows that failed or moved nothing: iperf3's received count, or the sender's traced ACKs.
@@ -470,347 +522,5 @@ fn late_start_faults(tr: &Trial) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::series::{Ack, FlowInfo, QSample, Trial, TrialStats};
-
-    fn pass(algo: &str, mbit: f64, retrans: u64, marks: u64) -> Pass {
-        let f = FlowInfo {
-            idx: 0,
-            algo: algo.into(),
-            port: 5201,
-            rc: 0,
-            bytes: 1000,
-            retrans,
-            ..FlowInfo::default()
-        };
-        let mut tr = Trial {
-            flows: vec![f],
-            ..Trial::default()
-        };
-        tr.acks.insert(
-            0,
-            vec![Ack {
-                t_s: 0.1,
-                acked: 0,
-                cwnd_pkts: 10,
-                srtt_us: 3000,
-            }],
-        );
-        tr.queue = (0..40)
-            .map(|i| QSample {
-                t_s: i as f64 / 10.0,
-                bytes: 0,
-                pkts: 0,
-                drops: 0,
-                marks: if i == 39 { marks } else { 0 },
-            })
-            .collect();
-        let st = TrialStats {
-            tput_mbit: mbit,
-            per_flow_mbit: vec![mbit],
-            retrans,
-            marks,
-            decisions: 5,
-            ..TrialStats::default()
-        };
-        Pass {
-            algo: algo.into(),
-            trials: vec![tr],
-            stats: vec![st],
-        }
-    }
-
-    /// Each check passes on a healthy run and fails on the defect it exists for; throughput
-    /// is judged only against the reference pass of the same boot.
-    #[test]
-    fn scenario_checks_are_relative_to_the_reference() {
-        let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
-        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\necn_k_pkts = 20\nloss_pct = 1.0\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"cubic\"]\nmin_share_pct = 50\n";
-        let s = crate::scenario::parse(text, "t", &avail).unwrap();
-        let ok = checks(&s, &[pass("ref", 40.0, 3, 9), pass("cubic", 30.0, 2, 4)]);
-        assert_eq!(ok.failed, 0, "{:?}", ok.results);
-        let cases: &[(Pass, &str)] = &[
-            (pass("cubic", 15.0, 2, 4), "every long flow >= 50%"),
-            (pass("cubic", 30.0, 0, 4), "retransmissions"),
-        ];
-        for (p, want) in cases {
-            let r = checks(&s, &[pass("ref", 40.0, 3, 9), p.clone()]);
-            assert!(
-                r.results
-                    .iter()
-                    .any(|x| x.outcome == crate::ktap::Outcome::Fail && x.name.contains(want)),
-                "{want}: {:?}",
-                r.results
-            );
-        }
-        let no_marks = checks(&s, &[pass("ref", 40.0, 3, 0), pass("cubic", 30.0, 2, 0)]);
-        assert!(no_marks.failed > 0);
-        let no_ref = checks(&s, &[pass("cubic", 30.0, 2, 4)]);
-        assert_eq!(no_ref.failed, 1);
-    }
-
-    /// Acknowledged bytes over time from a first ACK at `t0`: (s, Mbit/s since the previous
-    /// point) -> ACK samples.
-    fn ramp(t0: f64, points: &[(f64, f64)]) -> Vec<Ack> {
-        let mut acked = 0.0;
-        let mut prev = t0;
-        let mut v = vec![Ack {
-            t_s: t0,
-            acked: 0,
-            cwnd_pkts: 10,
-            srtt_us: 3000,
-        }];
-        for &(t, mbit) in points {
-            acked += mbit * 1e6 / 8.0 * (t - prev);
-            prev = t;
-            v.push(Ack {
-                t_s: t,
-                acked: acked.round() as u64,
-                cwnd_pkts: 10,
-                srtt_us: 3000,
-            });
-        }
-        v
-    }
-
-    /// With `reference_flows = "scenario"` the long flows under test are judged against the
-    /// reference pass's from the incast's launch, as well as the total against its total, and
-    /// the reference pass must itself have run every flow: (reference pass, pass under test)
-    /// -> the one failing check.
-    #[test]
-    fn scenario_reference_judges_long_flows_and_its_own_flows() {
-        let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
-        // One long flow, one 64 KiB flow launched at 2 s (time zero: the first ACK, at 0).
-        let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\nsize_kb = 64\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\n";
-        let s = crate::scenario::parse(text, "t", &avail).unwrap();
-        // A pass: its total, and its long flow's rate before and after the launch at 2 s.
-        let with = |algo: &str, total: f64, before: f64, after: f64| {
-            let mut p = pass(algo, total, 0, 0);
-            let tr = &mut p.trials[0];
-            tr.flows.push(FlowInfo {
-                idx: 1,
-                start_ms: 2000,
-                size: Some(65536),
-                ..tr.flows[0].clone()
-            });
-            tr.launch_s.insert(0, 0.0);
-            tr.launch_s.insert(1, 2.0);
-            tr.acks.insert(0, ramp(0.0, &[(2.0, before), (4.0, after)]));
-            tr.acks.insert(1, ramp(2.1, &[(2.5, 1.0)]));
-            p.stats[0].fct_ms = vec![400.0];
-            p
-        };
-        let ok = checks(
-            &s,
-            &[
-                with("ref", 24.0, 20.0, 20.0),
-                with("swift", 14.0, 10.0, 10.0),
-            ],
-        );
-        assert_eq!(ok.failed, 0, "{:?}", ok.results);
-        for want in [
-            "of the reference pass's (the same flows) 24.0",
-            "long flows' goodput from 2.00 s 10.0 >= 50% of the reference pass's 20.0",
-            "ref: long flows moved data from 2.00 s (20.0 Mbit/s)",
-        ] {
-            assert!(
-                ok.results.iter().any(|x| x.name.contains(want)),
-                "{want}: {:?}",
-                ok.results
-            );
-        }
-        let mut no_flow = with("ref", 24.0, 20.0, 20.0);
-        no_flow.trials[0].flows.pop();
-        let mut failed = with("ref", 24.0, 20.0, 20.0);
-        failed.trials[0].flows[1].rc = 1;
-        let mut untraced = with("ref", 24.0, 20.0, 20.0);
-        untraced.trials[0].acks.remove(&1);
-        let cases: &[(Pass, Pass, &str)] = &[
-            // Fast before the incast, stalled after it: 10 Mbit/s over the trial, 0 after.
-            (
-                with("ref", 24.0, 20.0, 20.0),
-                with("swift", 13.0, 20.0, 0.0),
-                "long flows' goodput from 2.00 s 0.0",
-            ),
-            (
-                with("ref", 24.0, 20.0, 20.0),
-                with("swift", 11.0, 11.0, 11.0),
-                "total goodput 11.0 >= 50%",
-            ),
-            (
-                with("ref", 24.0, 20.0, 0.0),
-                with("swift", 24.0, 20.0, 20.0),
-                "ref: long flows moved data",
-            ),
-            (
-                no_flow,
-                with("swift", 24.0, 20.0, 20.0),
-                "ref: all 2 flows reported (1 did)",
-            ),
-            (
-                failed,
-                with("swift", 24.0, 20.0, 20.0),
-                "ref: every flow moved data",
-            ),
-            (
-                untraced,
-                with("swift", 24.0, 20.0, 20.0),
-                "ref: per-ACK samples for every flow (missing: [1])",
-            ),
-        ];
-        for (r, p, want) in cases {
-            let res = checks(&s, &[r.clone(), p.clone()]);
-            let failed: Vec<&str> = res
-                .results
-                .iter()
-                .filter(|x| x.outcome == crate::ktap::Outcome::Fail)
-                .map(|x| x.name.as_str())
-                .collect();
-            assert!(
-                failed.len() == 1 && failed[0].contains(want),
-                "{want}: {failed:?}"
-            );
-        }
-        // A named long flow is not one under test: its rate does not count.
-        let named = crate::scenario::parse(
-            &text.replace("[test]", "[[flows]]\nalgo = \"cubic\"\n[test]"),
-            "t",
-            &avail,
-        )
-        .unwrap();
-        let mut r = with("ref", 24.0, 20.0, 20.0);
-        let mut p = with("swift", 24.0, 20.0, 0.0);
-        for x in [&mut r, &mut p] {
-            let tr = &mut x.trials[0];
-            let mut f = tr.flows[0].clone();
-            f.idx = 2;
-            tr.flows.push(f);
-            tr.acks.insert(2, ramp(0.0, &[(4.0, 30.0)]));
-        }
-        let res = checks(&named, &[r, p]);
-        assert!(
-            res.results
-                .iter()
-                .any(|x| x.outcome == crate::ktap::Outcome::Fail
-                    && x.name.contains("long flows' goodput from 2.00 s 0.0")),
-            "{:?}",
-            res.results
-        );
-        // With one reference flow neither the long-flow check nor the reference's own run.
-        let single = crate::scenario::parse(
-            &text.replace("reference_flows = \"scenario\"\n", ""),
-            "t",
-            &avail,
-        )
-        .unwrap();
-        let r = checks(
-            &single,
-            &[
-                with("ref", 24.0, 20.0, 20.0),
-                with("swift", 14.0, 20.0, 0.0),
-            ],
-        );
-        assert!(
-            !r.results
-                .iter()
-                .any(|x| x.name.contains("long flows'") || x.name.contains("/ref:")),
-            "{:?}",
-            r.results
-        );
-    }
-
-    /// A flow moved data when iperf3 counted bytes or its traced ACKs covered some: (iperf3 rc,
-    /// iperf3 received bytes, bytes the last traced ACK covered) -> the check passes.
-    #[test]
-    fn moved_data_counts_the_acked_bytes_of_a_short_flow() {
-        let avail: Vec<String> = ["cubic"].iter().map(|s| s.to_string()).collect();
-        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[test]\nduration_s = 4\nalgos = [\"cubic\"]\n";
-        let s = crate::scenario::parse(text, "t", &avail).unwrap();
-        let cases = [
-            (0, 1000, 0, true),
-            (0, 0, 65536, true),
-            (0, 0, 0, false),
-            (1, 1000, 65536, false),
-        ];
-        for &(rc, bytes, acked, ok) in &cases {
-            let mut p = pass("cubic", 30.0, 2, 0);
-            let tr = &mut p.trials[0];
-            tr.flows[0].rc = rc;
-            tr.flows[0].bytes = bytes;
-            tr.acks.get_mut(&0).unwrap()[0].acked = acked;
-            let r = checks(&s, &[pass("ref", 40.0, 3, 0), p]);
-            let moved = r
-                .results
-                .iter()
-                .find(|x| x.name.contains("every flow moved data"))
-                .expect("the check runs");
-            assert_eq!(
-                moved.outcome == crate::ktap::Outcome::Pass,
-                ok,
-                "rc {rc} bytes {bytes} acked {acked}: {moved:?}"
-            );
-        }
-    }
-
-    /// A flow with a start time is launched at it and moves no data before it: (trial clock
-    /// marker, the late flow's launch marker and first ACK, s after time zero; its start is
-    /// 2 s after the trial's) -> the check passes. The first ACKs of a starved guest come late
-    /// for every flow, so the first flow's may follow the late one's (CI, incast/swift).
-    #[test]
-    fn late_flows_start_at_their_start_time() {
-        let avail: Vec<String> = ["cubic"].iter().map(|s| s.to_string()).collect();
-        let text = "description = \"x\"\nalgos = [\"cubic\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\n[test]\nduration_s = 4\nalgos = [\"cubic\"]\n";
-        let s = crate::scenario::parse(text, "t", &avail).unwrap();
-        /// (trial start, launch, first ACK, ok)
-        type Case = (Option<f64>, Option<f64>, Option<f64>, bool);
-        #[rustfmt::skip]
-        let cases: &[Case] = &[
-            (Some(-0.5), Some(1.5), Some(1.6), true),   // on time
-            (Some(-3.7), Some(-1.7), Some(0.3), true),  // starved guest: its first ACK precedes the first flow's
-            (Some(-0.5), Some(1.46), Some(1.6), true),  // within the timer's 10 ms ticks
-            (Some(-0.5), Some(1.4), Some(1.6), false),  // launched 0.1 s early
-            (Some(-0.5), Some(-0.5), Some(0.0), false), // launched with the first flow
-            (Some(-0.5), Some(1.5), Some(1.4), false),  // data before the launch
-            (Some(-0.5), None, Some(1.6), false),       // no launch marker
-            (None, Some(2.0), Some(2.1), true),         // no trial marker: the first launch (0.0)
-            (None, Some(1.0), Some(2.1), false),
-        ];
-        for &(start, launch, first_ack, ok) in cases {
-            let mut p = pass("cubic", 30.0, 2, 0);
-            let tr = &mut p.trials[0];
-            tr.flows.push(FlowInfo {
-                idx: 1,
-                start_ms: 2000,
-                ..tr.flows[0].clone()
-            });
-            tr.start_s = start;
-            tr.launch_s.insert(0, 0.0);
-            if let Some(l) = launch {
-                tr.launch_s.insert(1, l);
-            }
-            if let Some(t_s) = first_ack {
-                tr.acks.insert(
-                    1,
-                    vec![Ack {
-                        t_s,
-                        acked: 0,
-                        cwnd_pkts: 10,
-                        srtt_us: 3000,
-                    }],
-                );
-            }
-            let r = checks(&s, &[pass("ref", 40.0, 3, 0), p]);
-            let late = r
-                .results
-                .iter()
-                .find(|x| x.name.contains("late flows start"))
-                .expect("the check runs when a flow starts late");
-            assert_eq!(
-                late.outcome == crate::ktap::Outcome::Pass,
-                ok,
-                "start {start:?} launch {launch:?} first ACK {first_ack:?}: {late:?}"
-            );
-        }
-    }
-}
+#[path = "experiment_tests.rs"]
+mod tests;

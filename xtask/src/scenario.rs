@@ -33,6 +33,8 @@ const FRAME_BITS: u64 = 1514 * 8;
 pub const MAX_FLOWS: u32 = 64;
 pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
+/// `test.max_stall_ms` at most a minute (a trial is at most `MAX_DURATION_S`).
+pub const MAX_STALL_MS: u32 = 60_000;
 
 /// A scenario file.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -132,9 +134,17 @@ pub struct TestSpec {
     pub min_share_pct: u32,
     /// The scenario's total goodput must be at least this % of the reference pass's; with
     /// `reference_flows = "scenario"` so must its `under_test` long flows' goodput from the
-    /// launch of its first later flow, against the same flows of the reference pass.
+    /// launch of its first later flow, against the same flows of the reference pass. 0 = no
+    /// goodput comparison: a scenario whose harness load decides what its flows move (incast:
+    /// scenarios/vm/incast.toml) is judged by `max_stall_ms` and its flows' completion instead.
     #[serde(default = "min_total")]
     pub min_total_pct: u32,
+    /// The `under_test` long flows must each acknowledge new data at least this often (ms)
+    /// from the launch of the first later flow to the end of the trial: a stall, not a rate,
+    /// which is what a starved emulated guest cannot fake. 0 = no check; at most
+    /// `MAX_STALL_MS`.
+    #[serde(default)]
+    pub max_stall_ms: u32,
     /// The reference algorithm.
     #[serde(default = "ref_algo")]
     pub reference: String,
@@ -181,6 +191,7 @@ impl Default for TestSpec {
             duration_s: test_duration(),
             min_share_pct: 0,
             min_total_pct: min_total(),
+            max_stall_ms: 0,
             reference: ref_algo(),
             reference_flows: RefFlows::Single,
         }
@@ -310,6 +321,22 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
     }
     if s.test.min_share_pct > 100 || s.test.min_total_pct > 100 {
         return Err("test.min_share_pct and test.min_total_pct: 0..=100".into());
+    }
+    if s.test.max_stall_ms > MAX_STALL_MS {
+        return Err(format!(
+            "test.max_stall_ms = {}: 0..={MAX_STALL_MS}",
+            s.test.max_stall_ms
+        ));
+    }
+    if s.test.max_stall_ms > 0
+        && !s
+            .flows
+            .iter()
+            .any(|f| f.size_kb.is_none() && f.algo == "under_test")
+    {
+        return Err(
+            "test.max_stall_ms judges the under_test long flows: the scenario has none".into(),
+        );
     }
     if s.test.min_share_pct > 0 && s.test.reference_flows != RefFlows::Single {
         return Err(
@@ -605,6 +632,8 @@ size_kb = 64
             ("size_kb = 64\n", "size_kb = 64\n[test]\nreference = \"x\"", "test.reference"),
             ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"all\"", "unknown variant `all`"),
             ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"scenario\"\nmin_share_pct = 50", "needs test.reference_flows = \"single\""),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nmax_stall_ms = 60001", "test.max_stall_ms = 60001: 0..=60000"),
+            ("algo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "algo = \"cubic\"\ncount = 2\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 4000\nsize_kb = 64\n[test]\nmax_stall_ms = 1000\n", "the scenario has none"),
             ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
             ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
         ];
