@@ -103,6 +103,45 @@ fn ramp(t0: f64, points: &[(f64, f64)]) -> Vec<Ack> {
     v
 }
 
+/// Whether the one check of `r` whose name contains `needle` passed (it must have run).
+fn passed(r: &Summary, needle: &str) -> bool {
+    let c = r
+        .results
+        .iter()
+        .find(|x| x.name.contains(needle))
+        .unwrap_or_else(|| panic!("no check {needle:?} ran: {:?}", r.results));
+    eprintln!("{c:?}");
+    c.outcome == crate::ktap::Outcome::Pass
+}
+
+/// The names of the checks of `r` that failed.
+fn failed_checks(r: &Summary) -> Vec<&str> {
+    r.results
+        .iter()
+        .filter(|x| x.outcome == crate::ktap::Outcome::Fail)
+        .map(|x| x.name.as_str())
+        .collect()
+}
+
+/// A pass of the two-flow incast of the tests below: total `total` Mbit/s, the long flow (0)
+/// with ACKs `long`, one 64 KiB flow (1) launched at 2 s (time zero: the first ACK, at 0).
+fn incast_pass(algo: &str, total: f64, long: Vec<Ack>) -> Pass {
+    let mut p = pass(algo, total, 0, 0);
+    let tr = &mut p.trials[0];
+    tr.flows.push(FlowInfo {
+        idx: 1,
+        start_ms: 2000,
+        size: Some(65536),
+        ..tr.flows[0].clone()
+    });
+    tr.launch_s.insert(0, 0.0);
+    tr.launch_s.insert(1, 2.0);
+    tr.acks.insert(0, long);
+    tr.acks.insert(1, ramp(2.1, &[(2.5, 1.0)]));
+    p.stats[0].fct_ms = vec![400.0];
+    p
+}
+
 /// With `reference_flows = "scenario"` the long flows under test are judged against the
 /// reference pass's from the incast's launch, as well as the total against its total, and
 /// the reference pass must itself have run every flow: (reference pass, pass under test)
@@ -115,20 +154,7 @@ fn scenario_reference_judges_long_flows_and_its_own_flows() {
     let s = crate::scenario::parse(text, "t", &avail).unwrap();
     // A pass: its total, and its long flow's rate before and after the launch at 2 s.
     let with = |algo: &str, total: f64, before: f64, after: f64| {
-        let mut p = pass(algo, total, 0, 0);
-        let tr = &mut p.trials[0];
-        tr.flows.push(FlowInfo {
-            idx: 1,
-            start_ms: 2000,
-            size: Some(65536),
-            ..tr.flows[0].clone()
-        });
-        tr.launch_s.insert(0, 0.0);
-        tr.launch_s.insert(1, 2.0);
-        tr.acks.insert(0, ramp(0.0, &[(2.0, before), (4.0, after)]));
-        tr.acks.insert(1, ramp(2.1, &[(2.5, 1.0)]));
-        p.stats[0].fct_ms = vec![400.0];
-        p
+        incast_pass(algo, total, ramp(0.0, &[(2.0, before), (4.0, after)]))
     };
     let ok = checks(
         &s,
@@ -190,12 +216,7 @@ fn scenario_reference_judges_long_flows_and_its_own_flows() {
     ];
     for (r, p, want) in cases {
         let res = checks(&s, &[r.clone(), p.clone()]);
-        let failed: Vec<&str> = res
-            .results
-            .iter()
-            .filter(|x| x.outcome == crate::ktap::Outcome::Fail)
-            .map(|x| x.name.as_str())
-            .collect();
+        let failed = failed_checks(&res);
         assert!(
             failed.len() == 1 && failed[0].contains(want),
             "{want}: {failed:?}"
@@ -327,22 +348,8 @@ fn stall_check_judges_progress_not_rate() {
             })
             .collect()
     };
-    let with = |algo: &str, mbit: f64, hole: (f64, f64)| {
-        let mut p = pass(algo, mbit, 0, 0);
-        let tr = &mut p.trials[0];
-        tr.flows.push(FlowInfo {
-            idx: 1,
-            start_ms: 2000,
-            size: Some(65536),
-            ..tr.flows[0].clone()
-        });
-        tr.launch_s.insert(0, 0.0);
-        tr.launch_s.insert(1, 2.0);
-        tr.acks.insert(0, steady(mbit, hole));
-        tr.acks.insert(1, ramp(2.1, &[(2.5, 1.0)]));
-        p.stats[0].fct_ms = vec![400.0];
-        p
-    };
+    let with =
+        |algo: &str, mbit: f64, hole: (f64, f64)| incast_pass(algo, mbit, steady(mbit, hole));
     /// (name, long flow's rate Mbit/s, its hole in the ACKs (s), the failing check or none).
     type Case = (&'static str, f64, (f64, f64), Option<&'static str>);
     let cases: &[Case] = &[
@@ -371,12 +378,7 @@ fn stall_check_judges_progress_not_rate() {
             &s,
             &[with("ref", 20.0, (0.0, 0.0)), with("swift", *mbit, *hole)],
         );
-        let failed: Vec<&str> = res
-            .results
-            .iter()
-            .filter(|x| x.outcome == crate::ktap::Outcome::Fail)
-            .map(|x| x.name.as_str())
-            .collect();
+        let failed = failed_checks(&res);
         match want {
             None => assert!(failed.is_empty(), "{name}: {failed:?}"),
             Some(w) => assert!(
@@ -418,15 +420,10 @@ fn moved_data_counts_the_acked_bytes_of_a_short_flow() {
         tr.flows[0].bytes = bytes;
         tr.acks.get_mut(&0).unwrap()[0].acked = acked;
         let r = checks(&s, &[pass("ref", 40.0, 3, 0), p]);
-        let moved = r
-            .results
-            .iter()
-            .find(|x| x.name.contains("every flow moved data"))
-            .expect("the check runs");
         assert_eq!(
-            moved.outcome == crate::ktap::Outcome::Pass,
+            passed(&r, "every flow moved data"),
             ok,
-            "rc {rc} bytes {bytes} acked {acked}: {moved:?}"
+            "rc {rc} bytes {bytes} acked {acked}"
         );
     }
 }
@@ -479,15 +476,10 @@ fn late_flows_start_at_their_start_time() {
             );
         }
         let r = checks(&s, &[pass("ref", 40.0, 3, 0), p]);
-        let late = r
-            .results
-            .iter()
-            .find(|x| x.name.contains("late flows start"))
-            .expect("the check runs when a flow starts late");
         assert_eq!(
-            late.outcome == crate::ktap::Outcome::Pass,
+            passed(&r, "late flows start"),
             ok,
-            "start {start:?} launch {launch:?} first ACK {first_ack:?}: {late:?}"
+            "start {start:?} launch {launch:?} first ACK {first_ack:?}"
         );
     }
 }
