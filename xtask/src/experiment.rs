@@ -395,10 +395,28 @@ struct LongAfter {
     stall_at_s: f64,
 }
 
-/// The longest interval within `[from_s, to_s]` in which `acks` acknowledged nothing new, s,
-/// and where it began: from `from_s` to the first ACK that moved past what was acknowledged
-/// by then, between such ACKs, and from the last of them to `to_s`.
-fn longest_stall(acks: &[Ack], from_s: f64, to_s: f64) -> (f64, f64) {
+/// A silence of the guest's queue sampler longer than this, s, means the guest did not run
+/// (QEMU descheduled on the host): nominally it samples every 0.1 s, under load every 0.11-0.15
+/// s (nice -19; selftests/_scenario.sh), 83-98 samples in incast's 8 s loaded trials.
+const GUEST_FROZEN_S: f64 = 0.5;
+
+/// How long within `[a, b]` the guest's queue sampler (`alive`: sample times, ascending) was
+/// silent for more than `GUEST_FROZEN_S` at a stretch, s. Before the first and after the last
+/// sample nothing is known, so nothing counts; with fewer than two samples, nothing either.
+fn frozen_within(alive: &[f64], a: f64, b: f64) -> f64 {
+    alive
+        .windows(2)
+        .filter(|w| w[1] - w[0] > GUEST_FROZEN_S)
+        .map(|w| (w[1].min(b) - w[0].max(a)).max(0.0))
+        .sum()
+}
+
+/// The longest interval within `[from_s, to_s]` in which `acks` acknowledged nothing new while
+/// the guest ran, s, and where it began: from `from_s` to the first ACK that moved past what was
+/// acknowledged by then, between such ACKs, and from the last of them to `to_s`; each less the
+/// time the guest was frozen within it (`frozen_within`, from the queue sampler's times
+/// `alive`).
+fn longest_stall(acks: &[Ack], from_s: f64, to_s: f64, alive: &[f64]) -> (f64, f64) {
     let mut seen = acks
         .iter()
         .take_while(|a| a.t_s <= from_s)
@@ -416,22 +434,23 @@ fn longest_stall(acks: &[Ack], from_s: f64, to_s: f64) -> (f64, f64) {
         .map(|a| a.t_s)
         .chain(std::iter::once(to_s));
     for t in moved {
-        if t - prev > worst.0 {
-            worst = (t - prev, prev);
+        let gap = t - prev - frozen_within(alive, prev, t);
+        if gap > worst.0 {
+            worst = (gap, prev);
         }
         prev = t;
     }
     worst
 }
 
-/// The goodput of the scenario's `under_test` timed flows from the launch of its first
-/// later-starting flow (the incast; not before the warm-up) to the end of the test trial. Only
-/// `under_test` flows: a named flow could take a stalled one's share. Only after the launch:
-/// the short flows' bytes alone filled up to 4.2 Mbit/s of incast's 4 s window (16 x 128 KiB
-/// while iperf3 `-n 65536` sent a whole 128 KiB block; 2.1 since `-l`), and a long flow that stalls when they
-/// start must not pass on what it moved before. Under load the window is the whole trial
-/// anyway (time zero is the first ACK, which comes after the incast's launch). None: the
-/// scenario has no such flow.
+/// The goodput of the scenario's `under_test` long flows from the launch of its first
+/// later-starting flow (the incast; without one, the warm-up) to the end of the test trial, and
+/// their longest stall (`longest_stall`) within it. Only `under_test` flows: a named flow could
+/// take a stalled one's share. Only after the launch: a long flow that stalls when the later
+/// flows start must not pass on what it moved before. A flow's stall window starts at its own
+/// first ACK of data if that comes later (a starved guest connects slowly: CI, 17 clients took up
+/// to 3.7 s to their first ACK, and time zero is the first ACK of any flow), unless that comes
+/// after the trial (then the whole window counts). None: the scenario has no such flow.
 fn long_after(s: &Scenario, tr: &Trial) -> Option<LongAfter> {
     let plan = s.expand(s.test.duration_s);
     let is_long = |i: usize| {
@@ -451,11 +470,16 @@ fn long_after(s: &Scenario, tr: &Trial) -> Option<LongAfter> {
         .filter_map(|f| tr.launch_s.get(&f.idx).copied())
         .min_by(|a, b| a.total_cmp(b));
     let from_s = later.map_or(warm_s, |l| l.max(warm_s));
+    let alive: Vec<f64> = tr.queue.iter().map(|q| q.t_s).collect();
     let (mut mbit, mut stall) = (0.0, (0.0, from_s));
     for f in tr.flows.iter().filter(|f| is_long(f.idx)) {
         let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
         mbit += series::goodput(acks, from_s, end_s);
-        let g = longest_stall(acks, from_s, end_s);
+        let first_data = acks.iter().find(|a| a.acked > 0).map(|a| a.t_s);
+        let start = first_data
+            .filter(|t| *t < end_s)
+            .map_or(from_s, |t| t.max(from_s));
+        let g = longest_stall(acks, start, end_s, &alive);
         if g.0 > stall.0 {
             stall = g;
         }

@@ -103,14 +103,13 @@ fn ramp(t0: f64, points: &[(f64, f64)]) -> Vec<Ack> {
     v
 }
 
-/// Whether the one check of `r` whose name contains `needle` passed (it must have run).
+/// Whether the first check of `r` whose name contains `needle` passed (one must have run).
 fn passed(r: &Summary, needle: &str) -> bool {
     let c = r
         .results
         .iter()
         .find(|x| x.name.contains(needle))
         .unwrap_or_else(|| panic!("no check {needle:?} ran: {:?}", r.results));
-    eprintln!("{c:?}");
     c.outcome == crate::ktap::Outcome::Pass
 }
 
@@ -270,9 +269,10 @@ fn scenario_reference_judges_long_flows_and_its_own_flows() {
     );
 }
 
-/// `longest_stall`: (ACKs as (time s, bytes acknowledged), window) -> (gap s, where it
-/// began s), derived by hand: only an ACK that moves past what was acknowledged ends a gap,
-/// the ends of the window count, the first of equal gaps is reported.
+/// `longest_stall`: (ACKs as (time s, bytes acknowledged), window, queue sample times) ->
+/// (gap s, where it began s), derived by hand: only an ACK that moves past what was acknowledged
+/// ends a gap, the ends of the window count, the first of equal gaps is reported, and a
+/// sampler silence above `GUEST_FROZEN_S` (the guest did not run) is not stall time.
 #[test]
 fn longest_stall_table() {
     let acks = |v: &[(f64, u64)]| -> Vec<Ack> {
@@ -285,15 +285,30 @@ fn longest_stall_table() {
             })
             .collect()
     };
-    /// (name, ACKs, window from, window to, (gap, where it began)).
-    type Case = (&'static str, Vec<Ack>, f64, f64, (f64, f64));
+    // Queue samples every `step` s from `a` to `b` (inclusive).
+    let every = |step: f64, a: f64, b: f64| -> Vec<f64> {
+        (0..)
+            .map(|k| a + f64::from(k) * step)
+            .take_while(|t| *t <= b + 1e-9)
+            .collect()
+    };
+    /// (name, ACKs, window from, window to, queue sample times, (gap, where it began)).
+    type Case = (&'static str, Vec<Ack>, f64, f64, Vec<f64>, (f64, f64));
     let cases: &[Case] = &[
-        ("no ACK: the whole window", acks(&[]), 0.5, 3.0, (2.5, 0.5)),
+        (
+            "no ACK: the whole window",
+            acks(&[]),
+            0.5,
+            3.0,
+            vec![],
+            (2.5, 0.5),
+        ),
         (
             "a repeated ACK does not end a gap",
             acks(&[(1.0, 10), (1.5, 10), (2.0, 20)]),
             0.5,
             3.0,
+            vec![],
             (1.0, 1.0),
         ),
         (
@@ -301,6 +316,7 @@ fn longest_stall_table() {
             acks(&[(0.2, 10), (1.0, 10), (1.2, 11)]),
             0.5,
             1.5,
+            vec![],
             (0.7, 0.5),
         ),
         (
@@ -308,6 +324,7 @@ fn longest_stall_table() {
             acks(&[(0.6, 1), (0.7, 2), (0.8, 3)]),
             0.5,
             2.0,
+            vec![],
             (1.2, 0.8),
         ),
         (
@@ -315,11 +332,28 @@ fn longest_stall_table() {
             acks(&[(0.6, 1), (5.0, 2)]),
             0.5,
             2.0,
+            vec![],
+            (1.4, 0.6),
+        ),
+        (
+            "a frozen guest (the sampler silent 1.0 to 2.5 s) is not stall time",
+            acks(&[(0.6, 1)]),
+            0.5,
+            3.0,
+            [every(0.1, 0.0, 1.0), every(0.1, 2.5, 3.0)].concat(),
+            (0.9, 0.6),
+        ),
+        (
+            "a slow sampler (every 0.3 s) is no freeze",
+            acks(&[(0.6, 1)]),
+            0.5,
+            2.0,
+            every(0.3, 0.0, 2.1),
             (1.4, 0.6),
         ),
     ];
-    for (name, a, from, to, (gap, at)) in cases {
-        let (g, t) = longest_stall(a, *from, *to);
+    for (name, a, from, to, alive, (gap, at)) in cases {
+        let (g, t) = longest_stall(a, *from, *to, alive);
         assert!(
             (g - gap).abs() < 1e-9 && (t - at).abs() < 1e-9,
             "{name}: got ({g}, {t}), want ({gap}, {at})"
@@ -365,7 +399,13 @@ fn stall_check_judges_progress_not_rate() {
             (2.5, 4.05),
             Some("longest gap 1.50 s, from 2.50 s"),
         ),
-        ("a 0.9 s gap", 20.0, (2.5, 3.45), None),
+        ("a 0.95 s gap", 20.0, (2.5, 3.45), None),
+        (
+            "a 1.6 s stall in mid-trial",
+            20.0,
+            (2.2, 3.8),
+            Some("longest gap 1.60 s, from 2.20 s"),
+        ),
         (
             "a stall before the launch is not judged",
             20.0,
@@ -397,6 +437,72 @@ fn stall_check_judges_progress_not_rate() {
             "{name}: min_total_pct = 0 compares no goodput: {:?}",
             res.results
         );
+    }
+    let judged = |p: Pass| failed_checks(&checks(&s, &[with("ref", 20.0, (0.0, 0.0)), p])).len();
+    // The same mid-trial stall while the guest's queue sampler was silent too (QEMU not
+    // scheduled): the guest did not run, nothing to judge.
+    let mut frozen = with("swift", 20.0, (2.2, 3.8));
+    frozen.trials[0]
+        .queue
+        .retain(|q| !(q.t_s > 2.2 && q.t_s < 3.8));
+    assert_eq!(judged(frozen), 0, "a frozen guest is no stall");
+    // A long flow whose first byte of data was acknowledged only at 3.2 s (a slow connect; its
+    // earlier ACK covers nothing) is judged from then: 1.2 s from the launch is no stall.
+    let late: Vec<Ack> = std::iter::once((0.0, 0))
+        .chain((0..=16).map(|k| {
+            let t = 3.2 + f64::from(k) * 0.05;
+            (t, ((t - 3.1) * 2.5e6) as u64)
+        }))
+        .map(|(t_s, acked)| Ack {
+            t_s,
+            acked,
+            cwnd_pkts: 10,
+            srtt_us: 3000,
+        })
+        .collect();
+    assert_eq!(judged(incast_pass("swift", 20.0, late)), 0, "a late first ACK");
+}
+
+/// With two long flows the stall check judges the worse: the second stalls, the first does
+/// not, in either order.
+#[test]
+fn stall_check_judges_every_long_flow() {
+    let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
+    let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\nsize_kb = 64\n[[flows]]\nalgo = \"under_test\"\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\nmin_total_pct = 0\nmax_stall_ms = 1000\n";
+    let s = crate::scenario::parse(text, "t", &avail).unwrap();
+    // ACKs every 50 ms at 20 Mbit/s from 0 to 4 s, none after `stop` (s).
+    let until = |stop: f64| -> Vec<Ack> {
+        (0..=80)
+            .map(|k| f64::from(k) * 0.05)
+            .filter(|t| *t <= stop)
+            .map(|t| Ack {
+                t_s: t,
+                acked: (2.5e6 * t) as u64,
+                cwnd_pkts: 10,
+                srtt_us: 3000,
+            })
+            .collect()
+    };
+    // Flow 0 with ACKs until `a`, flow 2 (the second long flow) until `b`.
+    let two = |algo: &str, a: f64, b: f64| {
+        let mut p = incast_pass(algo, 20.0, until(a));
+        let tr = &mut p.trials[0];
+        let mut f = tr.flows[0].clone();
+        f.idx = 2;
+        tr.flows.push(f);
+        tr.launch_s.insert(2, 0.0);
+        tr.acks.insert(2, until(b));
+        p
+    };
+    for (a, b, fails) in [(4.0, 4.0, false), (4.0, 2.5, true), (2.5, 4.0, true)] {
+        let res = checks(&s, &[two("ref", 4.0, 4.0), two("swift", a, b)]);
+        let failed = failed_checks(&res);
+        assert_eq!(
+            failed.len() == 1 && failed[0].contains("longest gap 1.50 s, from 2.50 s"),
+            fails,
+            "flows stop at {a} and {b}: {failed:?}"
+        );
+        assert_eq!(failed.is_empty(), !fails, "{failed:?}");
     }
 }
 

@@ -134,15 +134,17 @@ pub struct TestSpec {
     pub min_share_pct: u32,
     /// The scenario's total goodput must be at least this % of the reference pass's; with
     /// `reference_flows = "scenario"` so must its `under_test` long flows' goodput from the
-    /// launch of its first later flow, against the same flows of the reference pass. 0 = no
-    /// goodput comparison: a scenario whose harness load decides what its flows move (incast:
-    /// scenarios/vm/incast.toml) is judged by `max_stall_ms` and its flows' completion instead.
+    /// launch of its first later flow, against the same flows of the reference pass. 0 = neither
+    /// comparison (`min_share_pct` still compares): a scenario whose harness load decides what
+    /// its flows move (incast: scenarios/vm/incast.toml) is judged by `max_stall_ms` instead.
     #[serde(default = "min_total")]
     pub min_total_pct: u32,
     /// The `under_test` long flows must each acknowledge new data at least this often (ms)
-    /// from the launch of the first later flow to the end of the trial: a stall, not a rate,
-    /// which is what a starved emulated guest cannot fake. 0 = no check; at most
-    /// `MAX_STALL_MS`.
+    /// from the launch of the first later flow (or the warm-up) to the end of the trial, from
+    /// their own first acknowledged byte if later, less the time the guest did not run
+    /// (`experiment::longest_stall`): a stall, not a rate. An absolute limit, not against the
+    /// reference. 0 = no check; at most `MAX_STALL_MS`, and twice it must fit in that window
+    /// (`check_stall`).
     #[serde(default)]
     pub max_stall_ms: u32,
     /// The reference algorithm.
@@ -196,6 +198,52 @@ impl Default for TestSpec {
             reference_flows: RefFlows::Single,
         }
     }
+}
+
+/// `test.max_stall_ms` judges `under_test` long flows that run the whole trial, from the first
+/// later flow's start (or the warm-up) to the end, and can fail only if a stall that long fits
+/// in the first half of that window.
+fn check_stall(s: &Scenario) -> Result<(), String> {
+    let long: Vec<usize> = s
+        .flows
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.size_kb.is_none() && f.algo == "under_test")
+        .map(|(i, _)| i)
+        .collect();
+    if long.is_empty() {
+        return Err(
+            "test.max_stall_ms judges the under_test long flows: the scenario has none".into(),
+        );
+    }
+    if let Some(&i) = long
+        .iter()
+        .find(|&&i| s.flows[i].start_ms > 0 || s.flows[i].duration_s.is_some())
+    {
+        return Err(format!(
+            "test.max_stall_ms judges under_test long flows that run the whole trial: flows[{i}] \
+             starts later or stops early"
+        ));
+    }
+    // The window of the test trial, ms, as `experiment::long_after` takes it.
+    let scale = |ms: u64| ms * u64::from(s.test.duration_s) / u64::from(s.duration_s);
+    let later = s
+        .flows
+        .iter()
+        .filter(|f| f.start_ms > 0)
+        .map(|f| scale(u64::from(f.start_ms)))
+        .min();
+    let warm = scale(u64::from(s.warmup_s) * 1000);
+    let from = later.map_or(warm, |l| l.max(warm));
+    let window = (u64::from(s.test.duration_s) * 1000).saturating_sub(from);
+    if u64::from(s.test.max_stall_ms) * 2 > window {
+        return Err(format!(
+            "test.max_stall_ms = {} must fit twice in the judged window of {window} ms (from \
+             {from} ms to the end of the {} s test trial)",
+            s.test.max_stall_ms, s.test.duration_s
+        ));
+    }
+    Ok(())
 }
 
 /// Every algorithm a scenario may name on the default (qemu) kernel profile.
@@ -328,14 +376,14 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
             s.test.max_stall_ms
         ));
     }
-    if s.test.max_stall_ms > 0
-        && !s
-            .flows
-            .iter()
-            .any(|f| f.size_kb.is_none() && f.algo == "under_test")
-    {
+    if s.test.max_stall_ms > 0 {
+        check_stall(s)?;
+    }
+    if s.test.min_total_pct == 0 && s.test.min_share_pct == 0 && s.test.max_stall_ms == 0 {
         return Err(
-            "test.max_stall_ms judges the under_test long flows: the scenario has none".into(),
+            "test: min_total_pct, min_share_pct and max_stall_ms are all 0: nothing would judge \
+             what the flows moved"
+                .into(),
         );
     }
     if s.test.min_share_pct > 0 && s.test.reference_flows != RefFlows::Single {
@@ -633,6 +681,10 @@ size_kb = 64
             ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"all\"", "unknown variant `all`"),
             ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"scenario\"\nmin_share_pct = 50", "needs test.reference_flows = \"single\""),
             ("size_kb = 64\n", "size_kb = 64\n[test]\nmax_stall_ms = 60001", "test.max_stall_ms = 60001: 0..=60000"),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 10\nmax_stall_ms = 3001", "must fit twice in the judged window of 6000 ms (from 4000 ms"),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 5\nmax_stall_ms = 1501", "judged window of 3000 ms (from 2000 ms to the end of the 5 s"),
+            ("size_kb = 64\n", "size_kb = 64\n[[flows]]\nalgo = \"under_test\"\nduration_s = 5\n[test]\nmax_stall_ms = 1000\n", "flows[2] starts later or stops early"),
+            ("size_kb = 64\n", "size_kb = 64\n[test]\nmin_total_pct = 0", "nothing would judge"),
             ("algo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "algo = \"cubic\"\ncount = 2\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 4000\nsize_kb = 64\n[test]\nmax_stall_ms = 1000\n", "the scenario has none"),
             ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
             ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
