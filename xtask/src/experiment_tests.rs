@@ -446,21 +446,33 @@ fn stall_check_judges_progress_not_rate() {
         .queue
         .retain(|q| !(q.t_s > 2.2 && q.t_s < 3.8));
     assert_eq!(judged(frozen), 0, "a frozen guest is no stall");
-    // A long flow whose first byte of data was acknowledged only at 3.2 s (a slow connect; its
-    // earlier ACK covers nothing) is judged from then: 1.2 s from the launch is no stall.
-    let late: Vec<Ack> = std::iter::once((0.0, 0))
-        .chain((0..=16).map(|k| {
-            let t = 3.2 + f64::from(k) * 0.05;
-            (t, ((t - 3.1) * 2.5e6) as u64)
-        }))
-        .map(|(t_s, acked)| Ack {
-            t_s,
-            acked,
-            cwnd_pkts: 10,
-            srtt_us: 3000,
-        })
-        .collect();
-    assert_eq!(judged(incast_pass("swift", 20.0, late)), 0, "a late first ACK");
+    // A long flow whose first byte of data was acknowledged only at `first` s (a slow connect;
+    // its earlier ACK covers nothing), then every 50 ms to the end.
+    let late = |first: f64| -> Vec<Ack> {
+        std::iter::once((0.0, 0))
+            .chain(
+                (0..)
+                    .map(move |k| first + f64::from(k) * 0.05)
+                    .take_while(|t| *t <= 4.0 + 1e-9)
+                    .map(move |t| (t, ((t - first + 0.1) * 2.5e6) as u64)),
+            )
+            .map(|(t_s, acked)| Ack {
+                t_s,
+                acked,
+                cwnd_pkts: 10,
+                srtt_us: 3000,
+            })
+            .collect()
+    };
+    // At 3.2 s: judged from then, so 1.2 s after the launch is no stall.
+    assert_eq!(judged(incast_pass("swift", 20.0, late(3.2))), 0, "first data at 3.2 s");
+    // At 3.95 s: judged from two limits before the end at the latest (2.0 s): 1.95 s.
+    let res = checks(&s, &[with("ref", 20.0, (0.0, 0.0)), incast_pass("swift", 20.0, late(3.95))]);
+    let failed = failed_checks(&res);
+    assert!(
+        failed.len() == 1 && failed[0].contains("longest gap 1.95 s, from 2.00 s"),
+        "first data at 3.95 s: {failed:?}"
+    );
 }
 
 /// With two long flows the stall check judges the worse: the second stalls, the first does

@@ -218,7 +218,9 @@ fn check_stall(s: &Scenario) -> Result<(), String> {
     }
     if let Some(&i) = long
         .iter()
-        .find(|&&i| s.flows[i].start_ms > 0 || s.flows[i].duration_s.is_some())
+        .find(|&&i| {
+            s.flows[i].start_ms > 0 || s.flows[i].duration_s.is_some_and(|d| d < s.duration_s)
+        })
     {
         return Err(format!(
             "test.max_stall_ms judges under_test long flows that run the whole trial: flows[{i}] \
@@ -233,7 +235,8 @@ fn check_stall(s: &Scenario) -> Result<(), String> {
         .filter(|f| f.start_ms > 0)
         .map(|f| scale(u64::from(f.start_ms)))
         .min();
-    let warm = scale(u64::from(s.warmup_s) * 1000);
+    // In whole seconds, as `experiment::boot` scales the warm-up.
+    let warm = u64::from(s.warmup_s * s.test.duration_s / s.duration_s) * 1000;
     let from = later.map_or(warm, |l| l.max(warm));
     let window = (u64::from(s.test.duration_s) * 1000).saturating_sub(from);
     if u64::from(s.test.max_stall_ms) * 2 > window {
