@@ -464,14 +464,28 @@ fn stall_check_judges_progress_not_rate() {
             })
             .collect()
     };
-    // At 3.2 s: judged from then, so 1.2 s after the launch is no stall.
-    assert_eq!(judged(incast_pass("swift", 20.0, late(3.2))), 0, "first data at 3.2 s");
-    // At 3.95 s: judged from two limits before the end at the latest (2.0 s): 1.95 s.
-    let res = checks(&s, &[with("ref", 20.0, (0.0, 0.0)), incast_pass("swift", 20.0, late(3.95))]);
-    let failed = failed_checks(&res);
+    // With a 500 ms limit a flow is judged from its first data up to 3.0 s (two limits before
+    // the end of the 2.0-4.0 s window).
+    let s500 = crate::scenario::parse(
+        &text.replace("max_stall_ms = 1000", "max_stall_ms = 500"),
+        "t",
+        &avail,
+    )
+    .unwrap();
+    let late_failed = |first: f64| {
+        let res = checks(
+            &s500,
+            &[with("ref", 20.0, (0.0, 0.0)), incast_pass("swift", 20.0, late(first))],
+        );
+        failed_checks(&res).iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    // At 2.8 s: judged from then, so 0.8 s after the launch is no stall.
+    assert!(late_failed(2.8).is_empty(), "first data at 2.8 s: {:?}", late_failed(2.8));
+    // At 3.95 s: judged from 3.0 s, 0.95 s without data.
+    let f = late_failed(3.95);
     assert!(
-        failed.len() == 1 && failed[0].contains("longest gap 1.95 s, from 2.00 s"),
-        "first data at 3.95 s: {failed:?}"
+        f.len() == 1 && f[0].contains("longest gap 0.95 s, from 3.00 s"),
+        "first data at 3.95 s: {f:?}"
     );
 }
 
