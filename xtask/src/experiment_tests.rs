@@ -369,10 +369,11 @@ fn stall_check_judges_progress_not_rate() {
     let avail: Vec<String> = ["cubic", "swift"].iter().map(|s| s.to_string()).collect();
     let text = "description = \"x\"\nalgos = [\"swift\"]\nduration_s = 4\n[path]\nrate_mbit = 50\ndelay_us = 2000\n[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\nsize_kb = 64\n[test]\nalgos = [\"swift\"]\nreference_flows = \"scenario\"\nmin_total_pct = 0\nmax_stall_ms = 1000\n";
     let s = crate::scenario::parse(text, "t", &avail).unwrap();
-    // ACKs every 50 ms at `mbit` from 0 to 4 s, none within `hole` (s).
+    // ACKs every 50 ms at `mbit` from 0 to 4 s, none within `hole` (s). `k / 20` is the
+    // correctly rounded k·0.05, so a hole's ends given as literals are exact ACK times.
     let steady = |mbit: f64, hole: (f64, f64)| -> Vec<Ack> {
         (0..=80)
-            .map(|k| f64::from(k) * 0.05)
+            .map(|k| f64::from(k) / 20.0)
             .filter(|t| !(*t > hole.0 && *t < hole.1))
             .map(|t| Ack {
                 t_s: t,
@@ -400,6 +401,7 @@ fn stall_check_judges_progress_not_rate() {
             Some("longest gap 1.50 s, from 2.50 s"),
         ),
         ("a 0.95 s gap", 20.0, (2.5, 3.45), None),
+        ("a gap of exactly the limit", 20.0, (2.5, 3.5), None),
         (
             "a 1.6 s stall in mid-trial",
             20.0,
@@ -475,12 +477,22 @@ fn stall_check_judges_progress_not_rate() {
     let late_failed = |first: f64| {
         let res = checks(
             &s500,
-            &[with("ref", 20.0, (0.0, 0.0)), incast_pass("swift", 20.0, late(first))],
+            &[
+                with("ref", 20.0, (0.0, 0.0)),
+                incast_pass("swift", 20.0, late(first)),
+            ],
         );
-        failed_checks(&res).iter().map(|x| x.to_string()).collect::<Vec<_>>()
+        failed_checks(&res)
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
     };
     // At 2.8 s: judged from then, so 0.8 s after the launch is no stall.
-    assert!(late_failed(2.8).is_empty(), "first data at 2.8 s: {:?}", late_failed(2.8));
+    assert!(
+        late_failed(2.8).is_empty(),
+        "first data at 2.8 s: {:?}",
+        late_failed(2.8)
+    );
     // At 3.95 s: judged from 3.0 s, 0.95 s without data.
     let f = late_failed(3.95);
     assert!(

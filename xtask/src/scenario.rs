@@ -216,12 +216,9 @@ fn check_stall(s: &Scenario) -> Result<(), String> {
             "test.max_stall_ms judges the under_test long flows: the scenario has none".into(),
         );
     }
-    if let Some(&i) = long
-        .iter()
-        .find(|&&i| {
-            s.flows[i].start_ms > 0 || s.flows[i].duration_s.is_some_and(|d| d < s.duration_s)
-        })
-    {
+    if let Some(&i) = long.iter().find(|&&i| {
+        s.flows[i].start_ms > 0 || s.flows[i].duration_s.is_some_and(|d| d < s.duration_s)
+    }) {
         return Err(format!(
             "test.max_stall_ms judges under_test long flows that run the whole trial: flows[{i}] \
              starts later or stops early"
