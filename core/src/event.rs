@@ -401,7 +401,7 @@ impl ParamError {
 pub const ICSK_CA_PRIV_SIZE: usize = 104;
 
 /// Bytes of that area a law's per-flow state may use: the rest (32 bytes) stays free for the
-/// kernel glue (the remote-delay ring of the Swift option channel).
+/// kernel glue (Swift's remote-delay slot, or tcp_timely's hold lease, `lease::Lease`).
 pub const CORE_STATE_BUDGET: usize = 72;
 
 /// A control law. Parameters are validated once and shared by reference; per-flow state is a

@@ -13,7 +13,9 @@
 //!   them with `#[path = ...] mod <sibling>;` side by side at one level.
 //!
 //! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
-//! trait), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
+//! trait), [`lease`] (the hold lease of issue #13: a law's proof that its next ACKs are holds,
+//! which the kernel glue applies without calling it; TIMELY's terms in `timely_lease.rs`, a
+//! child of [`timely`]), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
 //! [`expresspass`], which is not a [`Controller`]), the INT laws [`powertcp_int`] and [`hpcc`]
 //! (HPCC, and HPCC with VAI/SF) behind [`int::IntController`], which take the telemetry stack
 //! of [`int`] beside the ACK, [`rqd`] (the
@@ -45,6 +47,7 @@ pub mod expresspass_vectors;
 pub mod fixed;
 pub mod hpcc;
 pub mod int;
+pub mod lease;
 pub mod powertcp;
 pub mod powertcp_int;
 pub mod powertcp_vectors;

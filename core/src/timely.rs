@@ -36,8 +36,8 @@
 //! not change the rate. Every choice is listed in `Documentation/algorithms/timely.md`,
 //! "Deviations from the paper".
 //!
-//! Uses `super::fixed` and `super::event` only, so a kernel module can include it with
-//! `#[path]` next to those files.
+//! Uses `super::fixed` and `super::event`; its child `timely_lease.rs` uses the sibling `lease`.
+//! A kernel module includes all of them with `#[path]` side by side.
 
 use super::event::{
     AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason, ACK_APP_LIMITED,
@@ -769,6 +769,11 @@ impl Controller for Timely {
             .unwrap_or_else(|| decision(p, s, mss_bytes, Reason::Hold))
     }
 }
+
+/// The hold lease's terms (issue #13, `impl HoldLease for Timely`): a child module in its own
+/// file, so it reads the private parameters; a kernel module including this file needs `lease`.
+#[path = "timely_lease.rs"]
+mod timely_lease;
 
 #[cfg(test)]
 mod tests {

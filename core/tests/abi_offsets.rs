@@ -4,6 +4,7 @@
 
 use core::mem::{offset_of, size_of};
 use rdcc_core::event::{AckEvent, Decision, Enforced, LossEvent, Report};
+use rdcc_core::lease::{Lease, LEASE_RATE_BITS, LEASE_SPAN_SHIFT};
 use rdcc_core::rqd::Scan;
 
 fn layout() -> Vec<String> {
@@ -61,6 +62,20 @@ fn layout() -> Vec<String> {
         tsval,
         has_ts
     );
+    off!(
+        Lease,
+        "rdcc_lease",
+        since_ns,
+        rate_pkts,
+        room_bytes,
+        absorbed_bytes,
+        gen,
+        mss,
+        span
+    );
+    // The lease's packing constants, which rdcc_lease.h uses on its own (RDCC_LEASE_*).
+    v.push(format!("RDCC_ABI_EQ(RDCC_LEASE_SPAN_SHIFT, {LEASE_SPAN_SHIFT});"));
+    v.push(format!("RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, {LEASE_RATE_BITS});"));
     v
 }
 
@@ -78,7 +93,11 @@ fn c_header_matches_rust_layout() {
     let have: Vec<String> = hdr
         .lines()
         .map(str::trim)
-        .filter(|l| l.starts_with("RDCC_ABI_SIZE(") || l.starts_with("RDCC_ABI_OFF("))
+        .filter(|l| {
+            l.starts_with("RDCC_ABI_SIZE(")
+                || l.starts_with("RDCC_ABI_OFF(")
+                || l.starts_with("RDCC_ABI_EQ(")
+        })
         .map(String::from)
         .collect();
     assert_eq!(

@@ -2,7 +2,7 @@
 //! must be valid when all-zero, and `Default` must be exactly that (the glue relies on it; see
 //! modules/glue/glue.rs). Checked here for every law.
 
-use rdcc_core::{hpcc, powertcp, powertcp_int, swift, timely, vaisf};
+use rdcc_core::{hpcc, lease, powertcp, powertcp_int, swift, timely, vaisf};
 
 fn zeroed_equals_default<T: Default + PartialEq + core::fmt::Debug>() {
     // SAFETY: every State is a plain struct of integers (no references, enums with a zero
@@ -21,4 +21,6 @@ fn all_zero_is_default_for_every_law() {
     // The INT laws have no kernel module, but the simulator starts them from Default too.
     zeroed_equals_default::<powertcp_int::State>();
     zeroed_equals_default::<hpcc::State>();
+    // The hold lease in the glue bytes (tcp_timely): the kernel's zeroes are "no lease".
+    zeroed_equals_default::<lease::Lease>();
 }

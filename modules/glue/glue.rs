@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //! The Rust half of every rdcc product module: parameter parsing and validation, the per-event
-//! trampolines the C glue calls (one call per ACK), and `get_info` data. No test code: the KUnit
+//! trampolines the C glue calls (at most one call per ACK: none for an ACK a hold lease covers,
+//! [`rdcc_glue_lease!`]), and `get_info` data. No test code: the KUnit
 //! suites are the separate test module `rdcc_kunit.ko` (modules/kunit/, modules/glue/kunit.rs).
 //!
 //! A module's crate root includes the core files it needs side by side (`mod event; mod fixed;
 //! mod units; mod <law>;`), then this file with `#[macro_use]`, invokes `module!` for
-//! `RdccModule`, and invokes [`rdcc_glue!`] once. Every `unsafe` block is here.
+//! `RdccModule`, and invokes [`rdcc_glue!`] once (and [`rdcc_glue_lease!`] for a law with a hold
+//! lease). Every `unsafe` block is here.
 
 /// Generate the module type, its parameter handling and the `extern "C"` entry points for one
 /// law.
@@ -409,6 +411,70 @@ macro_rules! rdcc_glue {
             size_of::<LawState>() as u32
         }
 
+    };
+}
+
+/// Generate the hold lease's entry points (issue #13; `core/src/lease.rs`) for a law that
+/// implements `lease::HoldLease`. Invoked once, after [`rdcc_glue!`] (whose `params`, `state`,
+/// `AckIn` and `AckOut` it uses), by a module whose C half defines `RDCC_LEASE` (tcp_timely);
+/// the crate root includes `core/src/lease.rs` as `mod lease`. Without `RDCC_LEASE` the C glue
+/// never calls these, and a module that does not invoke this macro does not have them (a C half
+/// with `RDCC_LEASE` then fails to link).
+///
+/// - `law`: the `Controller` + `HoldLease` type, the same as `rdcc_glue!`'s.
+macro_rules! rdcc_glue_lease {
+    (law: $law:ty $(,)?) => {
+        // The lease fills the glue bytes of icsk_ca_priv beside the law's state (rdcc_abi.h
+        // struct rdcc_lease; rdcc_glue.c asserts the same under RDCC_LEASE).
+        const _: () = assert!(core::mem::size_of::<lease::Lease>() == 32);
+        const _: () = assert!(core::mem::align_of::<lease::Lease>() <= 8);
+        const _: () = assert!(
+            core::mem::size_of::<lease::Lease>() <= event::ICSK_CA_PRIV_SIZE - event::CORE_STATE_BUDGET
+        );
+
+        /// One ACK of a module with a hold lease when the C fast path (`rdcc_lease_take`,
+        /// rdcc_lease.h) did not apply the lease: fold what it absorbed, decide and enforce as
+        /// `rdcc_rs_on_ack` does, and grant the next lease (`lease::on_ack_leased`).
+        ///
+        /// # Safety
+        /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
+        /// input, `out` writable. `l` points to the `struct rdcc_lease` in the glue bytes of the
+        /// same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st` (the
+        /// `core` array) and from `inp` and `out` (the caller's stack), written only by the
+        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
+        /// only). `gen` was read before `p` (rdcc_glue.c `rdcc_params_gen`).
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_on_ack_lease(
+            p: *const core::ffi::c_void,
+            st: *mut core::ffi::c_void,
+            inp: *const AckIn,
+            out: *mut AckOut,
+            l: *mut lease::Lease,
+            gen: u32,
+        ) {
+            // SAFETY: the function's contract: every pointer is valid, and the three written
+            // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
+            // alias each other or `inp`.
+            let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
+            // Written in place, field by field, as in rdcc_rs_on_ack.
+            lease::on_ack_leased::<$law>(
+                p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, l, gen, &mut out.d, &mut out.e,
+            );
+        }
+
+        /// End the socket's lease before a hook other than cong_control runs the law (loss,
+        /// idle restart, undo): fold the absorbed bytes into the state and clear the lease
+        /// (`lease::lease_retire`).
+        ///
+        /// # Safety
+        /// `st` as for [`state`]; `l` as for `rdcc_rs_on_ack_lease` (the same socket).
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_lease_retire(st: *mut core::ffi::c_void, l: *mut lease::Lease) {
+            // SAFETY: the function's contract: `st` and `l` are distinct, valid areas of the
+            // same icsk_ca_priv, written only under the socket lock the caller holds.
+            let (s, l) = unsafe { (state(st), &mut *l) };
+            lease::lease_retire::<$law>(s, l);
+        }
     };
 }
 

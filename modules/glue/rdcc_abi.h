@@ -2,10 +2,11 @@
 /*
  * rdcc_abi.h - the one C/Rust boundary of the rdcc modules.
  *
- * These records mirror core/src/event.rs (#[repr(C)]). The C compiler checks the layout below
- * against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs checks that those numbers
- * are the Rust layout (cargo test fails when either side changes alone). The Rust side of each
- * module also asserts the sizes at compile time (modules/glue/glue.rs).
+ * These records mirror core/src/event.rs and core/src/lease.rs (#[repr(C)]). The C compiler
+ * checks the layout below against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs
+ * checks that those numbers are the Rust layout (cargo test fails when either side changes
+ * alone). The Rust side of each module also asserts the sizes at compile time
+ * (modules/glue/glue.rs).
  */
 #ifndef _RDCC_ABI_H
 #define _RDCC_ABI_H
@@ -96,8 +97,27 @@ struct rdcc_rqd_scan {
 	u8 has_ts;		/* 1 = tsval valid (only with RDCC_RQD_VALID) */
 };
 
+/*
+ * The hold lease (issue #13; core/src/lease.rs Lease): in the glue bytes of icsk_ca_priv of a
+ * module that defines RDCC_LEASE (rdcc_glue.c), applied by rdcc_lease_take (rdcc_lease.h) to the
+ * ACKs it covers. All-zero = no lease (a generation is never 0). No padding.
+ */
+#define RDCC_LEASE_SPAN_SHIFT		12	/* span unit: 1 << 12 = 4096 ns */
+#define RDCC_LEASE_RATE_BITS		40	/* rate_pkts: rate in the low 40 bits, packets above */
+
+struct rdcc_lease {
+	u64 since_ns;		/* valid while tcp_clock_cache - since_ns < span << 12 (wrapping) */
+	u64 rate_pkts;		/* pacing rate, bytes/s (low 40 bits) | floor(W / mss) packets (high 24) */
+	u32 room_bytes;		/* the covered ACKs: absorbed_bytes + this ACK's bytes <= room_bytes */
+	u32 absorbed_bytes;	/* bytes the fast path took since the grant; folded by the full path */
+	u32 gen;		/* rdcc_params_gen at the grant; 0 = no lease */
+	u16 mss;		/* tp->mss_cache at the grant */
+	u16 span;		/* validity in units of 1 << RDCC_LEASE_SPAN_SHIFT ns, rounded down */
+};
+
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
+#define RDCC_ABI_EQ(a, b) static_assert((a) == (b))
 
 /* Generated from the Rust layout by core/tests/abi_offsets.rs; do not edit by hand. */
 RDCC_ABI_SIZE(struct rdcc_ack_event, 72);
@@ -140,5 +160,15 @@ RDCC_ABI_OFF(struct rdcc_rqd_scan, flags, 6);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, source, 7);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, tsval, 8);
 RDCC_ABI_OFF(struct rdcc_rqd_scan, has_ts, 12);
+RDCC_ABI_SIZE(struct rdcc_lease, 32);
+RDCC_ABI_OFF(struct rdcc_lease, since_ns, 0);
+RDCC_ABI_OFF(struct rdcc_lease, rate_pkts, 8);
+RDCC_ABI_OFF(struct rdcc_lease, room_bytes, 16);
+RDCC_ABI_OFF(struct rdcc_lease, absorbed_bytes, 20);
+RDCC_ABI_OFF(struct rdcc_lease, gen, 24);
+RDCC_ABI_OFF(struct rdcc_lease, mss, 28);
+RDCC_ABI_OFF(struct rdcc_lease, span, 30);
+RDCC_ABI_EQ(RDCC_LEASE_SPAN_SHIFT, 12);
+RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, 40);
 
 #endif /* _RDCC_ABI_H */

@@ -10,12 +10,18 @@
  *                     checks both unit and range against the core)
  *   RDCC_REMOTE_DELAY (optional) the law consumes Swift's remote-delay channel: the netfilter
  *                     hook of rdcc_rqd.c is built in and fills the event's remote delay
+ *   RDCC_LEASE        (optional) the law grants hold leases (core/src/lease.rs HoldLease; the
+ *                     crate root invokes rdcc_glue_lease!): the ACKs a lease covers are applied
+ *                     from the glue bytes (rdcc_lease.h) without calling Rust. Exclusive with
+ *                     RDCC_REMOTE_DELAY, which keeps its slot in the same bytes.
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
  * hooks (static inlines and struct fields of tcp_sock/rate_sample), pacing through
  * sk_pacing_rate, module parameters and their RCU publication, and the trace event. Every
- * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK.
+ * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK, or none for
+ * an ACK a hold lease covers (RDCC_LEASE: the output of the law's last call, which the law proved
+ * this ACK would not change).
  *
  * No test code lives here: the KUnit suites are the separate test module rdcc_kunit.ko
  * (modules/kunit/), built only for kernels with CONFIG_KUNIT.
@@ -31,17 +37,29 @@
 
 #include "rdcc_abi.h"
 #include "rdcc_event.h" /* struct rdcc_ack_in, rdcc_srtt_us, rdcc_fill_ack_in */
+#ifdef RDCC_LEASE
+#ifdef RDCC_REMOTE_DELAY
+#error "RDCC_LEASE and RDCC_REMOTE_DELAY share the glue bytes of icsk_ca_priv"
+#endif
+#include "rdcc_lease.h" /* rdcc_lease_take */
+#endif
 
 /* ---- per-socket state in icsk_ca_priv ------------------------------------------------------ */
 
 struct rdcc_priv {
 	/* The core's State (Rust), valid when all-zero; the kernel zeroes icsk_ca_priv on assign. */
 	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];
-	/* Reserved for the glue: the remote-delay ring of Swift's option channel. */
+	/* Reserved for the glue: the remote-delay slot of Swift's option channel
+	 * (RDCC_REMOTE_DELAY) or the hold lease (RDCC_LEASE); all-zero = empty / no lease. */
 	u64 glue[(ICSK_CA_PRIV_SIZE - RDCC_CORE_STATE_BYTES) / sizeof(u64)];
 };
 static_assert(sizeof(struct rdcc_priv) <= ICSK_CA_PRIV_SIZE);
 static_assert(RDCC_CORE_STATE_BYTES % sizeof(u64) == 0);
+#ifdef RDCC_LEASE
+/* The lease fills the glue bytes (Rust asserts the same: core/src/lease.rs, glue.rs). */
+static_assert(sizeof(struct rdcc_lease) <= sizeof(((struct rdcc_priv *)0)->glue));
+static_assert(__alignof__(struct rdcc_lease) <= __alignof__(u64));
+#endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
 
@@ -87,6 +105,14 @@ void rdcc_rs_on_undo(const void *p, void *st, u32 mss, struct rdcc_decision *d);
 void rdcc_rs_info(const void *p, const void *st, u32 mss, struct rdcc_info *info);
 void rdcc_rs_report(const void *p, const void *st, struct rdcc_report *rep);
 u32 rdcc_rs_state_size(void);
+#ifdef RDCC_LEASE
+/* rdcc_glue_lease! (glue.rs): the full per-ACK call of a leased module (folds what the fast
+ * path absorbed, decides, enforces, grants the next lease), and the fold-and-clear before the
+ * other hooks run the law. */
+void rdcc_rs_on_ack_lease(const void *p, void *st, const struct rdcc_ack_in *in,
+			  struct rdcc_ack_out *out, struct rdcc_lease *lease, u32 gen);
+void rdcc_rs_lease_retire(void *st, struct rdcc_lease *lease);
+#endif
 
 /* ---- trace event --------------------------------------------------------------------------- */
 
@@ -124,6 +150,36 @@ u32 rdcc_rs_state_size(void);
 static void __rcu *rdcc_params_cur;
 static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
 
+#ifdef RDCC_LEASE
+/*
+ * Generation of rdcc_params_cur, the key of every lease (struct rdcc_lease.gen): a lease granted
+ * under one parameter block is not applied after the block is replaced. Not the pointer itself:
+ * kmalloc may hand a freed block's address to a later write. Never 0 (the all-zero lease is no
+ * lease). Writers (kernel_param_lock held, so the increment is not racy) bump it after replacing
+ * the pointer, with release; the full path reads it with acquire before rcu_dereference, so a
+ * lease is never labelled newer than the parameters it was computed with (reading the new
+ * generation implies seeing the new pointer). The fast path reads it with READ_ONCE and
+ * dereferences no parameters: an ACK that still takes the old lease during a write is an event
+ * that saw the old set, which RCU allows anyway, and the bump precedes synchronize_rcu(), so
+ * every ACK after the write returns sees the new generation. A lease is used at most
+ * 0xffff << RDCC_LEASE_SPAN_SHIFT ns (268 ms) after its since_ns, far too short for 2^32 writes
+ * (each a syscall and a synchronize_rcu()), so the u32 does not come back to a live lease's
+ * value.
+ */
+static u32 rdcc_params_gen __read_mostly = 1;
+
+static void rdcc_params_gen_bump(void)
+{
+	u32 next = rdcc_params_gen + 1;
+
+	smp_store_release(&rdcc_params_gen, next ?: 1);
+}
+#else
+static inline void rdcc_params_gen_bump(void)
+{
+}
+#endif
+
 static int rdcc_param_publish(const char *name, const char *val)
 {
 	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
@@ -138,6 +194,7 @@ static int rdcc_param_publish(const char *name, const char *val)
 		return err;
 	}
 	old = rcu_replace_pointer(rdcc_params_cur, fresh, true);
+	rdcc_params_gen_bump();		/* ends every lease granted under old */
 	synchronize_rcu();
 	kfree(old);
 	return 0;
@@ -194,6 +251,27 @@ static const struct rdcc_param rdcc_params[] = { RDCC_PARAMS(RDCC_PARAM_ENTRY) }
 static inline void *rdcc_state(struct sock *sk)
 {
 	return ((struct rdcc_priv *)inet_csk_ca(sk))->core;
+}
+
+#ifdef RDCC_LEASE
+static inline struct rdcc_lease *rdcc_lease(struct sock *sk)
+{
+	return (struct rdcc_lease *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
+}
+#endif
+
+/*
+ * Before a hook other than cong_control runs the law (loss, idle restart, undo): fold the bytes
+ * the fast path absorbed into the state and clear the lease (the law's state changes, and with
+ * it what the next ACKs get). A lease with gen 0 is none and has absorbed nothing. init needs no
+ * fold: it clears the glue bytes and replaces the state.
+ */
+static __always_inline void rdcc_lease_retire(struct sock *sk)
+{
+#ifdef RDCC_LEASE
+	if (rdcc_lease(sk)->gen)
+		rdcc_rs_lease_retire(rdcc_state(sk), rdcc_lease(sk));
+#endif
 }
 
 #ifdef RDCC_REMOTE_DELAY
@@ -298,7 +376,8 @@ static void rdcc_init(struct sock *sk)
 	struct rdcc_decision d = {};
 	const void *p;
 
-	/* A child inherits the listener's whole icsk_ca_priv (sk_clone): start the glue area empty. */
+	/* A child inherits the listener's whole icsk_ca_priv (sk_clone): start the glue area empty
+	 * (no remote-delay entry, no lease). */
 	memset(((struct rdcc_priv *)inet_csk_ca(sk))->glue, 0,
 	       sizeof(((struct rdcc_priv *)inet_csk_ca(sk))->glue));
 	rcu_read_lock();
@@ -314,7 +393,9 @@ static void rdcc_init(struct sock *sk)
 	rcu_read_unlock();
 }
 
-static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+/* The per-ACK path that calls the law: every ACK, or with RDCC_LEASE every ACK no lease covers. */
+static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
+					  const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
@@ -324,6 +405,10 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	const void *p;
 	struct rdcc_ack_in in;
 	struct rdcc_ack_event *ev = &in.ev;
+#ifdef RDCC_LEASE
+	/* Before the parameter pointer: see rdcc_params_gen. */
+	u32 gen = smp_load_acquire(&rdcc_params_gen);
+#endif
 
 	rdcc_fill_ack_in(sk, rs, &in);
 #ifdef RDCC_REMOTE_DELAY
@@ -334,7 +419,12 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
+#ifdef RDCC_LEASE
+		/* Folds what the fast path absorbed, runs the law, grants the next lease. */
+		rdcc_rs_on_ack_lease(p, rdcc_state(sk), &in, &out, rdcc_lease(sk), gen);
+#else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
+#endif
 #ifdef RDCC_REMOTE_DELAY
 		rdcc_rqd_account(&out.d);
 #endif
@@ -350,6 +440,35 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	rcu_read_unlock();
 }
 
+#ifdef RDCC_LEASE
+/* Out of line, so that the lease's fast path below saves no register and has no canary. */
+static noinline void rdcc_ack_slow(struct sock *sk, u32 ack, int flag,
+				   const struct rate_sample *rs)
+{
+	rdcc_ack_full(sk, ack, flag, rs);
+}
+
+/*
+ * An ACK the socket's lease covers (rdcc_lease_take) gets the law's last output without a call
+ * into Rust (issue #13); any other ACK takes the full path, which folds and renews the lease.
+ * Not while the tracepoint is on: every decision must reach it, so a traced socket takes the
+ * full path on every ACK (a covered ACK's decision differs from the lease's output only in its
+ * reason, Hold or NoSample, which only the trace shows).
+ */
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+{
+	if (!trace_decision_enabled() &&
+	    rdcc_lease_take(sk, rs, rdcc_lease(sk), READ_ONCE(rdcc_params_gen)))
+		return;
+	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
+}
+#else
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+{
+	rdcc_ack_full(sk, ack, flag, rs);
+}
+#endif
+
 static void rdcc_loss(struct sock *sk, u32 kind)
 {
 	struct rdcc_loss_event ev = {
@@ -361,6 +480,7 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 	u32 kernel_cwnd = tcp_snd_cwnd(tcp_sk(sk));
 	const void *p;
 
+	rdcc_lease_retire(sk);
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
@@ -421,6 +541,7 @@ static void rdcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	if (ev == CA_EVENT_TX_START &&
 	    (s32)(tcp_jiffies32 - tp->lsndtime) <= (s32)inet_csk(sk)->icsk_rto)
 		return;
+	rdcc_lease_retire(sk);	/* after the returns above: no law call, the lease stays */
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
@@ -443,6 +564,7 @@ static u32 rdcc_undo_cwnd(struct sock *sk)
 	struct rdcc_decision d = {};
 	const void *p;
 
+	rdcc_lease_retire(sk);
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
@@ -584,6 +706,7 @@ static void rdcc_params_free(void)
 	kernel_param_lock(THIS_MODULE);
 	rdcc_params_live = false;
 	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
+	rdcc_params_gen_bump();
 	kernel_param_unlock(THIS_MODULE);
 	synchronize_rcu();
 	kfree(old);

@@ -29,6 +29,8 @@ mod swift_vectors;
 mod vaisf;
 #[path = "../../core/src/vaisf_vectors.rs"]
 mod vaisf_vectors;
+#[path = "../../core/src/lease.rs"]
+mod lease;
 #[path = "../../core/src/timely.rs"]
 mod timely;
 #[path = "../../core/src/timely_vectors.rs"]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //! tcp_timely: TIMELY RTT-gradient rate control (Mittal et al., SIGCOMM 2015) as a Linux TCP congestion control.
 //!
-//! The law is `core/src/timely.rs`, included unchanged; the kernel glue is `modules/glue`.
+//! The law is `core/src/timely.rs` (with its hold lease, `core/src/timely_lease.rs` and
+//! `core/src/lease.rs`), included unchanged; the kernel glue is `modules/glue`.
 //! `get_info` signal: normalized RTT gradient x 1000 (ss mrtt shows the gradient), negative shown as 0.
 
 // The core's helpers serve every law and its items are `pub` for the host crate; this module
@@ -18,6 +19,8 @@ mod fixed;
 mod units;
 #[path = "../../core/src/rqd.rs"]
 mod rqd;
+#[path = "../../core/src/lease.rs"]
+mod lease;
 #[path = "../../core/src/timely.rs"]
 mod timely;
 #[macro_use]
@@ -58,4 +61,10 @@ rdcc_glue! {
         rto_reset_count,
         skip_delayed_acks,
     ],
+}
+
+// The hold lease (issue #13): timely_glue.c defines RDCC_LEASE, so rdcc_glue.c applies most ACKs
+// from the lease and calls these entries for the others.
+rdcc_glue_lease! {
+    law: timely::Timely,
 }

@@ -27,4 +27,8 @@
 	P(rto_reset_count, "consecutive RTOs that drop the rate to the floor", RDCC_U_PLAIN, "range 0 to 255") \
 	P(skip_delayed_acks, "1 = ignore RTT samples of possibly delayed ACKs", RDCC_U_PLAIN, "range 0 to 1")
 
+/* Hold leases (issue #13; core/src/timely_lease.rs): most ACKs of a datacenter stream are
+ * applied from the lease without calling the law. tcp_timely_rs.rs invokes rdcc_glue_lease!. */
+#define RDCC_LEASE
+
 #include "../glue/rdcc_glue.c"
