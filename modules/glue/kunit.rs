@@ -2,7 +2,9 @@
 //! The Rust half of the KUnit test module `rdcc_kunit.ko` (test code: it never links into a
 //! product module). For each law it runs the core's shared vector table (the same `CASES` the
 //! host tests run) and a randomized bounds check, and reports to the C suites in
-//! `modules/kunit/rdcc_kunit_glue.c`. Every `unsafe` block of the test module is here.
+//! `modules/kunit/rdcc_kunit_glue.c`; for the suite `rdcc_glue` it answers the hold lease's
+//! fast path as `core/src/lease.rs` transcribes it (`rdcc_rs_kunit_lease_take`). Every `unsafe`
+//! block of the test module is here.
 
 /// Generate the two KUnit entry points of one law:
 /// `rdcc_rs_kunit_<law>_vectors(report)` and `rdcc_rs_kunit_<law>_bounds(seed, steps, msg, len)`.
@@ -79,8 +81,9 @@ macro_rules! rdcc_kunit_law {
     };
 }
 
-use super::event::{AckEvent, Controller, Decision, LossEvent, LossKind};
+use super::event::{AckEvent, Controller, Decision, Enforced, LossEvent, LossKind};
 use super::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
+use super::lease::Lease;
 
 /// `struct rdcc_kunit_report` in modules/kunit/rdcc_kunit_glue.c.
 #[repr(C)]
@@ -198,5 +201,37 @@ pub(crate) fn write_msg(buf: &mut [u8], text: &str) {
     }
     if let Some(nul) = buf.get_mut(end) {
         *nul = 0;
+    }
+}
+
+/// The hold lease's fast path as core/src/lease.rs transcribes it (`Lease::try_take`, which the
+/// host tests tie to the law), for the KUnit case `rdcc_glue_lease`: it runs the C
+/// (`rdcc_lease_take`, modules/glue/rdcc_lease.h) and this on the same lease and socket values
+/// and compares the outcome, the lease afterwards and what the C set. Returns whether the lease
+/// covered the ACK; then `*e` is what the fast path sets and `*l` has absorbed the ACK's bytes.
+///
+/// # Safety
+/// `l` and `e` are valid, writable, distinct records the caller owns (the C case's stack).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn rdcc_rs_kunit_lease_take(
+    l: *mut Lease,
+    gen: u32,
+    mss: u32,
+    now_ns: u64,
+    acked_pkts: u32,
+    in_recovery: bool,
+    clamp_pkts: u32,
+    e: *mut Enforced,
+) -> bool {
+    // SAFETY: the function's contract: both pointers are valid for reads and writes and do not
+    // alias, so the two mutable references are unique.
+    let (l, e) = unsafe { (&mut *l, &mut *e) };
+    match l.try_take(gen, mss, now_ns, acked_pkts, in_recovery, clamp_pkts) {
+        Some(x) => {
+            *e = x;
+            true
+        }
+        None => false,
     }
 }

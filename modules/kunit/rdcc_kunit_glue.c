@@ -6,7 +6,8 @@
  * tables the host tests run, core/src/<law>_vectors.rs) and a randomized bounds check (16 seeds x
  * 2000 events, hostile values included). The Rust entry points are in modules/glue/kunit.rs.
  * And the suite rdcc_glue: the per-ACK event the C glue builds (rdcc_event.h), field by field,
- * on a real socket. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no product module
+ * on a real socket, and the hold lease's C fast path (rdcc_lease.h) against its Rust
+ * transcription. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no product module
  * contains this.
  */
 #include <linux/module.h>
@@ -16,6 +17,7 @@
 
 #include "rdcc_abi.h"
 #include "rdcc_event.h"
+#include "rdcc_lease.h"
 
 struct rdcc_kunit_report {
 	u32 cases;		/* cases passed */
@@ -184,8 +186,138 @@ static void rdcc_glue_event(struct kunit *test)
 	sock_release(sock);
 }
 
+/*
+ * rdcc_glue_lease: the hold lease's fast path in C (rdcc_lease_take, rdcc_lease.h: what
+ * tcp_timely's cong_control runs on most ACKs) against its Rust transcription Lease::try_take
+ * (rdcc_rs_kunit_lease_take), which the host tests tie to the law
+ * (core/tests/lease_equivalence.rs), on a real socket. Random leases and socket fields, mostly
+ * at a boundary: the generation (same, next, 0), the MSS (same or not; 0, 1, 88, 65535), each
+ * CA state, the clock at the last covered ns, the first ns after the span, inside it or before
+ * since_ns, a room at, one above or one below what the ACK needs, clamps 0, 1 and U32_MAX,
+ * acked_sacked 0 and U32_MAX, any sk_max_pacing_rate. Both must agree on whether the lease
+ * covers the ACK and on the lease afterwards; when it does, the C must have set exactly the
+ * Rust's window and rate (capped by sk_max_pacing_rate, as rdcc_set does), else nothing.
+ */
+bool rdcc_rs_kunit_lease_take(struct rdcc_lease *l, u32 gen, u32 mss, u64 now_ns, u32 acked_pkts,
+			      bool in_recovery, u32 clamp_pkts, struct rdcc_enforced *e);
+
+static u64 rdcc_kunit_xs(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* An edge value most of the time, anything otherwise. */
+static u32 rdcc_kunit_pick(u64 *x, const u32 *edges, unsigned int n)
+{
+	u64 r = rdcc_kunit_xs(x);
+
+	return r % 8 ? edges[(r >> 8) % n] : (u32)(r >> 32);
+}
+
+#define RDCC_LEASE_STEPS 100000U
+
+static void rdcc_glue_lease(struct kunit *test)
+{
+	static const u32 msses[] = { 1448, 1448, 9000, 0, 1, 88, 65535 };
+	static const u32 clamps[] = { 64, 64, 0, 1, 2, 10, U32_MAX };
+	static const u32 pkts[] = { 2, 2, 1, 0, 3, 64, U32_MAX };
+	static const u8 states[] = { TCP_CA_Open, TCP_CA_Open, TCP_CA_Open, TCP_CA_Disorder,
+				     TCP_CA_CWR, TCP_CA_Recovery, TCP_CA_Loss };
+	u64 x = 0x2545f4914f6cdd1dULL;
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	u32 i, taken = 0;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
+	sk = sock->sk;
+	tp = tcp_sk(sk);
+	lock_sock(sk);
+	for (i = 0; i < RDCC_LEASE_STEPS; i++) {
+		struct rate_sample rs = {};
+		struct rdcc_enforced e = {};
+		struct rdcc_lease a, b;
+		u64 now = rdcc_kunit_xs(&x), r = rdcc_kunit_xs(&x);
+		u64 span_ns, age, max_rate, rate;
+		u32 gen = 1 + rdcc_kunit_xs(&x) % 3, bytes, cwnd;
+		bool got, want, ok;
+
+		tp->mss_cache = rdcc_kunit_pick(&x, msses, ARRAY_SIZE(msses));
+		tp->snd_cwnd_clamp = rdcc_kunit_pick(&x, clamps, ARRAY_SIZE(clamps));
+		inet_csk(sk)->icsk_ca_state = states[rdcc_kunit_xs(&x) % ARRAY_SIZE(states)];
+		max_rate = r & 1 ? ~0ULL : rdcc_kunit_xs(&x) >> (r % 64);
+		WRITE_ONCE(sk->sk_max_pacing_rate, max_rate);
+		tp->tcp_clock_cache = now;
+		rs.acked_sacked = rdcc_kunit_pick(&x, pkts, ARRAY_SIZE(pkts));
+		bytes = (u32)min_t(u64, (u64)rs.acked_sacked * tp->mss_cache, U32_MAX);
+
+		/* A lease near this socket's values. */
+		a.gen = r % 8 ? gen : (r % 16 ? gen + 1 : 0);
+		a.mss = r % 7 ? (u16)tp->mss_cache : (u16)(r >> 16);
+		a.span = (r >> 8) % 4 ? (u16)(rdcc_kunit_xs(&x) % 600) : (u16)(r >> 40);
+		span_ns = (u64)a.span << RDCC_LEASE_SPAN_SHIFT;
+		switch ((r >> 12) % 4) {
+		case 0:
+			age = span_ns - 1;	/* the last covered ns (span 0: wraps, none) */
+			break;
+		case 1:
+			age = span_ns;		/* the first ns after the span */
+			break;
+		case 2:
+			age = span_ns ? rdcc_kunit_xs(&x) % span_ns : 0;	/* inside */
+			break;
+		default:
+			age = 0 - (1 + (r >> 44));	/* the clock before since_ns */
+			break;
+		}
+		a.since_ns = now - age;
+		a.absorbed_bytes = (u32)(rdcc_kunit_xs(&x) % 200000);
+		/* One below, at or one above what this ACK needs (in u64: 0 - 1 wraps to the top and
+		 * the min makes it U32_MAX); sometimes anything. */
+		a.room_bytes = (u32)min_t(u64, (u64)a.absorbed_bytes + bytes + (r >> 24) % 3 - 1,
+					  U32_MAX);
+		if ((r >> 28) % 8 == 0)
+			a.room_bytes = (u32)rdcc_kunit_xs(&x);
+		/* What Lease::grant produces: a rate below 2^40, packets in [2, 2^24). */
+		a.rate_pkts = (rdcc_kunit_xs(&x) & ((1ULL << RDCC_LEASE_RATE_BITS) - 1)) |
+			      ((2 + rdcc_kunit_xs(&x) % ((1ULL << 24) - 2)) << RDCC_LEASE_RATE_BITS);
+		b = a;
+
+		tcp_snd_cwnd_set(tp, 7777);	/* sentinels: what a refused lease leaves */
+		WRITE_ONCE(sk->sk_pacing_rate, 12345);
+		got = rdcc_lease_take(sk, &rs, &a, gen);
+		want = rdcc_rs_kunit_lease_take(&b, gen, tp->mss_cache, now, rs.acked_sacked,
+						inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery,
+						tp->snd_cwnd_clamp, &e);
+		cwnd = tcp_snd_cwnd(tp);
+		rate = READ_ONCE(sk->sk_pacing_rate);
+		ok = got == want && !memcmp(&a, &b, sizeof(a)) &&
+		     (got ? cwnd == e.cwnd_pkts && rate == min_t(u64, e.pacing_rate_bps, max_rate) :
+			    cwnd == 7777 && rate == 12345);
+		if (!ok) {
+			KUNIT_FAIL(test,
+				   "step %u: C took %d, Rust %d; C set cwnd %u rate %llu, Rust cwnd %u rate %llu; absorbed C %u Rust %u",
+				   i, got, want, cwnd, rate, e.cwnd_pkts, e.pacing_rate_bps,
+				   a.absorbed_bytes, b.absorbed_bytes);
+			break;
+		}
+		taken += got;
+	}
+	inet_csk(sk)->icsk_ca_state = TCP_CA_Open;
+	release_sock(sk);
+	sock_release(sock);
+	/* Non-vacuity: about 12 % of the steps should be covered (an estimate, not measured). */
+	KUNIT_EXPECT_GT_MSG(test, taken, RDCC_LEASE_STEPS / 20, "the lease was rarely taken");
+}
+
 static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_event),
+	KUNIT_CASE(rdcc_glue_lease),
 	{}
 };
 
