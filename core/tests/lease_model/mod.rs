@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! The two glues of the hold-lease tests (issue #13), shared by `lease_equivalence.rs` (random
+//! sequences) and `lease_directed.rs` (the lease is taken where it should be and ends exactly at
+//! its boundaries): a model of the kernel socket as rdcc_glue.c reads and writes it, the glue
+//! without the lease (reference) and with it (leased), and the checks after every event. See
+//! `lease_equivalence.rs` for the claim.
+#![allow(dead_code)] // each test file uses the part it needs
+
+use proptest::prelude::*;
+use rdcc_core::event::{
+    Enforced, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_RTT, ACK_IN_RECOVERY,
+};
+use rdcc_core::lease::{lease_retire, on_ack_leased, HoldLease, Lease};
+use rdcc_core::timely::{self, Timely};
+use rdcc_core::{AckEvent, Controller, Decision, LossEvent, LossKind};
+
+/// `icsk_ca_state`, in the kernel's order (TCP_CA_Open = 0 ... TCP_CA_Loss = 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ca {
+    Open,
+    Disorder,
+    Cwr,
+    Recovery,
+    Loss,
+}
+
+/// What the glue reads from and writes to the kernel socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tcp {
+    pub now_ns: u64,
+    pub mss: u32,
+    /// rdcc_srtt_us(tp): whole µs, rounded up already.
+    pub srtt_us: u32,
+    /// snd_cwnd_clamp.
+    pub clamp: u32,
+    pub ca: Ca,
+    /// tcp_packets_in_flight.
+    pub packets_out: u32,
+    pub una: u32,
+    pub snd_cwnd: u32,
+    /// sk_pacing_rate.
+    pub pacing: u64,
+    /// sk_max_pacing_rate.
+    pub max_pacing: u64,
+}
+
+/// The rate sample of one ACK.
+#[derive(Clone, Copy, Debug)]
+pub struct Rs {
+    /// rs->rtt_us: > 0 a sample, else none (-1 after Karn).
+    pub rtt_us: i64,
+    /// rs->acked_sacked.
+    pub pkts: u32,
+    pub app_limited: bool,
+    pub delayed: bool,
+    pub ce: bool,
+}
+
+/// Packets in flight after an ACK.
+#[derive(Clone, Copy, Debug)]
+pub enum InFlight {
+    /// The socket's window (a sender that keeps its window full).
+    Window,
+    Fixed(u32),
+}
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// `dt` after the previous event (`back`: that far before it), the rate sample, a new MSS
+    /// (None: unchanged), srtt (µs), packets in flight after the ACK.
+    Ack {
+        dt: u64,
+        back: bool,
+        rs: Rs,
+        mss: Option<u32>,
+        srtt_us: u32,
+        in_flight: InFlight,
+    },
+    /// set_state(Recovery): a loss event for the law.
+    FastRecovery { dt: u64 },
+    /// tcp_enter_loss: window = in flight + 1, then set_state(Loss), a loss event for the law.
+    Rto { dt: u64 },
+    /// A state change without a law call: Open, Disorder, CWR, or Loss from a PMTU drop.
+    SetState(Ca),
+    Undo,
+    /// TX_START after an RTO-long idle: the law only in Open.
+    Idle { dt: u64 },
+    /// A parameter write: the other set, generation + 1.
+    Switch,
+    /// A parameter write of the same values: generation + 1.
+    Touch,
+    Init { dt: u64 },
+    /// snd_cwnd_clamp changes (setsockopt TCP_WINDOW_CLAMP, a route metric).
+    Clamp(u32),
+    /// setsockopt SO_MAX_PACING_RATE.
+    MaxPacing(u64),
+    /// The tracepoint is switched on or off.
+    Trace(bool),
+}
+
+/// rdcc_fill_ack_in (modules/glue/rdcc_event.h), transcribed.
+pub fn fill(t: &Tcp, rs: &Rs) -> AckEvent {
+    let mut flags = 0;
+    if rs.rtt_us > 0 {
+        flags |= ACK_HAS_RTT;
+    }
+    if rs.app_limited {
+        flags |= ACK_APP_LIMITED;
+    }
+    if rs.delayed {
+        flags |= ACK_DELAYED;
+    }
+    if rs.ce {
+        flags |= ACK_ECE;
+    }
+    if t.ca >= Ca::Recovery {
+        flags |= ACK_IN_RECOVERY;
+    }
+    let sat = |x: u64| x.min(u64::from(u32::MAX)) as u32;
+    AckEvent {
+        now_ns: t.now_ns,
+        // (u64)rs->rtt_us * NSEC_PER_USEC: wraps in C for absurd samples, as here.
+        rtt_ns: if rs.rtt_us > 0 {
+            (rs.rtt_us as u64).wrapping_mul(1000)
+        } else {
+            0
+        },
+        acked_bytes: sat(u64::from(rs.pkts) * u64::from(t.mss)),
+        inflight_bytes: sat(u64::from(t.packets_out) * u64::from(t.mss)),
+        mss_bytes: t.mss,
+        snd_una: t.una,
+        snd_nxt: t.una.wrapping_add(t.packets_out.wrapping_mul(t.mss)),
+        flags,
+        ..AckEvent::default()
+    }
+}
+
+/// rdcc_set.
+pub fn set(t: &mut Tcp, e: &Enforced) {
+    if e.cwnd_pkts != 0 {
+        t.snd_cwnd = e.cwnd_pkts;
+        t.pacing = e.pacing_rate_bps.min(t.max_pacing);
+    }
+}
+
+/// What rdcc_trace records: time, RTT, the decision, sk_pacing_rate after it.
+pub type Line = (u64, u64, Decision, u64);
+
+/// One socket under one of the two glues.
+pub struct Glue {
+    pub s: timely::State,
+    pub lease: Lease,
+    pub tcp: Tcp,
+    pub trace: Vec<Line>,
+    /// ACKs the lease covered (leased glue only).
+    pub fast: u32,
+    /// ACKs that called the law.
+    pub slow: u32,
+}
+
+impl Glue {
+    pub fn new(tcp: Tcp) -> Glue {
+        Glue {
+            s: timely::State::default(),
+            lease: Lease::default(),
+            tcp,
+            trace: Vec::new(),
+            fast: 0,
+            slow: 0,
+        }
+    }
+
+    /// The end of the full per-ACK path after rdcc_set: the Loss-state window rule, the trace.
+    pub fn ack_tail(&mut self, prior: u32, pkts: u32, d: &Decision, rtt_ns: u64, tracing: bool) {
+        if self.tcp.ca == Ca::Loss {
+            // min(cwnd, max_t(u32, prior_cwnd + rs->acked_sacked, 1)): a u32 sum, wrapping as in C.
+            self.tcp.snd_cwnd = self.tcp.snd_cwnd.min(prior.wrapping_add(pkts).max(1));
+        }
+        if tracing {
+            self.trace.push((self.tcp.now_ns, rtt_ns, *d, self.tcp.pacing));
+        }
+    }
+
+    /// rdcc_cong_control without the lease.
+    pub fn ack_reference(&mut self, p: &timely::Params, rs: &Rs, tracing: bool) -> Decision {
+        self.slow += 1;
+        let prior = self.tcp.snd_cwnd;
+        let ev = fill(&self.tcp, rs);
+        let d = Timely::on_ack(p, &mut self.s, &ev);
+        let e = d.enforce(ev.mss_bytes, self.tcp.srtt_us, self.tcp.clamp);
+        set(&mut self.tcp, &e);
+        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
+        d
+    }
+
+    /// rdcc_cong_control with RDCC_LEASE. Returns whether the lease covered the ACK.
+    pub fn ack_leased(&mut self, p: &timely::Params, gen: u32, rs: &Rs, tracing: bool) -> bool {
+        if !tracing {
+            let t = self.tcp;
+            let in_recovery = t.ca >= Ca::Recovery;
+            if let Some(e) = self
+                .lease
+                .try_take(gen, t.mss, t.now_ns, rs.pkts, in_recovery, t.clamp)
+            {
+                // rdcc_lease_take's stores (e.cwnd_pkts >= 1 always).
+                self.tcp.snd_cwnd = e.cwnd_pkts;
+                self.tcp.pacing = e.pacing_rate_bps.min(t.max_pacing);
+                self.fast += 1;
+                return true;
+            }
+        }
+        self.slow += 1;
+        let prior = self.tcp.snd_cwnd;
+        let ev = fill(&self.tcp, rs);
+        let (mut d, mut e) = (Decision::default(), Enforced::default());
+        on_ack_leased::<Timely>(
+            p,
+            &mut self.s,
+            &ev,
+            self.tcp.srtt_us,
+            self.tcp.clamp,
+            &mut self.lease,
+            gen,
+            &mut d,
+            &mut e,
+        );
+        set(&mut self.tcp, &e);
+        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
+        false
+    }
+
+    /// rdcc_loss / rdcc_cwnd_event / rdcc_undo_cwnd / rdcc_init around the law's call:
+    /// `leased` retires the lease first; `rto` keeps the kernel's window if it is smaller.
+    pub fn hook(
+        &mut self,
+        leased: bool,
+        tracing: bool,
+        rto: bool,
+        law: impl FnOnce(&mut timely::State, &Tcp) -> Decision,
+    ) {
+        if leased {
+            lease_retire::<Timely>(&mut self.s, &mut self.lease);
+        }
+        let kernel_cwnd = self.tcp.snd_cwnd;
+        let d = law(&mut self.s, &self.tcp);
+        // rdcc_apply
+        let e = d.enforce(self.tcp.mss, self.tcp.srtt_us, self.tcp.clamp);
+        set(&mut self.tcp, &e);
+        if rto && self.tcp.snd_cwnd > kernel_cwnd {
+            self.tcp.snd_cwnd = kernel_cwnd;
+        }
+        if tracing {
+            self.trace.push((self.tcp.now_ns, 0, d, self.tcp.pacing));
+        }
+    }
+}
+
+/// What one event did, for the directed tests.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Step {
+    /// An ACK the leased glue took from the lease.
+    pub fast: bool,
+    /// An ACK on which the reference updated the rate (the bytes since the update were reset).
+    pub update: bool,
+}
+
+/// The two glues on one event sequence, with the parameter sets, the generation and the
+/// tracepoint they share.
+pub struct Pair<'a> {
+    pub params: [&'a timely::Params; 2],
+    pub which: usize,
+    pub gen: u32,
+    pub tracing: bool,
+    pub r: Glue,
+    pub l: Glue,
+}
+
+impl<'a> Pair<'a> {
+    pub fn new(params: [&'a timely::Params; 2], start_ns: u64, gen: u32) -> Pair<'a> {
+        let tcp = Tcp {
+            now_ns: start_ns,
+            mss: 1448,
+            srtt_us: 25,
+            clamp: 64,
+            ca: Ca::Open,
+            packets_out: 0,
+            una: 1,
+            snd_cwnd: 10,
+            pacing: u64::MAX,
+            max_pacing: u64::MAX,
+        };
+        Pair {
+            params,
+            which: 0,
+            gen,
+            tracing: false,
+            r: Glue::new(tcp),
+            l: Glue::new(tcp),
+        }
+    }
+
+    /// The socket-side part of `op`, the same on both sockets.
+    pub fn socket(t: &mut Tcp, op: &Op) {
+        match *op {
+            Op::Ack {
+                dt,
+                back,
+                rs,
+                mss,
+                srtt_us,
+                in_flight,
+            } => {
+                t.now_ns = if back {
+                    t.now_ns.wrapping_sub(dt)
+                } else {
+                    t.now_ns.wrapping_add(dt)
+                };
+                if let Some(m) = mss {
+                    t.mss = m;
+                }
+                t.srtt_us = srtt_us;
+                t.packets_out = match in_flight {
+                    InFlight::Window => t.snd_cwnd,
+                    InFlight::Fixed(n) => n,
+                };
+                t.una = t.una.wrapping_add(rs.pkts.wrapping_mul(t.mss));
+            }
+            Op::FastRecovery { dt } => {
+                t.now_ns = t.now_ns.wrapping_add(dt);
+                t.ca = Ca::Recovery;
+            }
+            Op::Rto { dt } => {
+                t.now_ns = t.now_ns.wrapping_add(dt);
+                t.snd_cwnd = t.packets_out.saturating_add(1);
+                t.ca = Ca::Loss;
+            }
+            Op::SetState(ca) => t.ca = ca,
+            Op::Idle { dt } | Op::Init { dt } => t.now_ns = t.now_ns.wrapping_add(dt),
+            Op::Clamp(c) => t.clamp = c,
+            Op::MaxPacing(m) => {
+                // sk_setsockopt(SO_MAX_PACING_RATE) also caps the current rate.
+                t.max_pacing = m;
+                t.pacing = t.pacing.min(m);
+            }
+            Op::Undo | Op::Switch | Op::Touch | Op::Trace(_) => {}
+        }
+    }
+
+    /// Init on both (the glue's memset clears the lease; the law replaces the state).
+    pub fn init(&mut self) {
+        let p = self.params[self.which];
+        let tracing = self.tracing;
+        for g in [&mut self.r, &mut self.l] {
+            g.lease = Lease::default();
+            g.hook(false, tracing, false, |s, t| Timely::init(p, s, t.now_ns, t.mss));
+        }
+    }
+
+    /// Event `i`, then every check.
+    pub fn step(&mut self, i: usize, op: &Op) -> Result<Step, TestCaseError> {
+        Pair::socket(&mut self.r.tcp, op);
+        Pair::socket(&mut self.l.tcp, op);
+        let p = self.params[self.which];
+        let (gen, tracing) = (self.gen, self.tracing);
+        let mut out = Step::default();
+        match *op {
+            Op::Ack { rs, .. } => {
+                self.r.ack_reference(p, &rs, tracing);
+                out.update = rs.pkts != 0
+                    && self.r.tcp.mss != 0
+                    && self.r.s.acked_since_update_bytes == 0;
+                out.fast = self.l.ack_leased(p, gen, &rs, tracing);
+            }
+            Op::FastRecovery { .. } | Op::Rto { .. } => {
+                let kind = if matches!(op, Op::Rto { .. }) {
+                    LossKind::RetransmitTimeout
+                } else {
+                    LossKind::FastRecovery
+                };
+                let rto = kind == LossKind::RetransmitTimeout;
+                let law = |s: &mut timely::State, t: &Tcp| {
+                    let ev = LossEvent {
+                        now_ns: t.now_ns,
+                        mss_bytes: t.mss,
+                        kind,
+                    };
+                    Timely::on_loss(p, s, &ev)
+                };
+                self.r.hook(false, tracing, rto, law);
+                self.l.hook(true, tracing, rto, law);
+            }
+            Op::Undo => {
+                let law = |s: &mut timely::State, t: &Tcp| Timely::on_undo(p, s, t.mss);
+                self.r.hook(false, tracing, false, law);
+                self.l.hook(true, tracing, false, law);
+            }
+            Op::Idle { .. } => {
+                // rdcc_cwnd_event returns before the law (and the retire) outside Open.
+                if self.r.tcp.ca == Ca::Open {
+                    let law = |s: &mut timely::State, t: &Tcp| {
+                        Timely::on_idle_restart(p, s, t.now_ns, t.mss)
+                    };
+                    self.r.hook(false, tracing, false, law);
+                    self.l.hook(true, tracing, false, law);
+                }
+            }
+            Op::Init { .. } => self.init(),
+            Op::Switch | Op::Touch => {
+                if matches!(op, Op::Switch) {
+                    self.which ^= 1;
+                }
+                // rdcc_params_gen_bump: never 0.
+                self.gen = self.gen.wrapping_add(1).max(1);
+            }
+            Op::Trace(on) => self.tracing = on,
+            Op::SetState(_) | Op::Clamp(_) | Op::MaxPacing(_) => {}
+        }
+        self.check(i, op)?;
+        Ok(out)
+    }
+
+    pub fn check(&self, i: usize, op: &Op) -> Result<(), TestCaseError> {
+        let (r, l) = (&self.r, &self.l);
+        prop_assert_eq!(r.tcp, l.tcp, "socket after event {} {:?}", i, op);
+        prop_assert_eq!(&r.trace, &l.trace, "trace after event {} {:?}", i, op);
+        let mut folded = l.s;
+        <Timely as HoldLease>::absorb(&mut folded, l.lease.absorbed_bytes);
+        prop_assert_eq!(folded, r.s, "state (folded) after event {} {:?}", i, op);
+        // get_info snapshots the live, unfolded state, with the parameters in force now.
+        let p = self.params[self.which];
+        for m in [l.tcp.mss, 9000] {
+            prop_assert_eq!(
+                Timely::current(p, &l.s, m),
+                Timely::current(p, &r.s, m),
+                "current({}) after event {} {:?}",
+                m,
+                i,
+                op
+            );
+        }
+        prop_assert_eq!(
+            Timely::report(p, &l.s),
+            Timely::report(p, &r.s),
+            "report after event {} {:?}",
+            i,
+            op
+        );
+        Ok(())
+    }
+}
+
+/// Run `ops` on both glues (after an init on both when `with_init`); returns the leased glue's
+/// (fast, slow) ACK counts.
+pub fn run(
+    params: [&timely::Params; 2],
+    start_ns: u64,
+    gen: u32,
+    with_init: bool,
+    ops: &[Op],
+) -> Result<(u32, u32), TestCaseError> {
+    let mut pair = Pair::new(params, start_ns, gen);
+    if with_init {
+        pair.init();
+        pair.check(0, &Op::Init { dt: 0 })?;
+    }
+    for (i, op) in ops.iter().enumerate() {
+        pair.step(i, op)?;
+    }
+    Ok((pair.l.fast, pair.l.slow))
+}
