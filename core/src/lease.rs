@@ -272,20 +272,48 @@ mod tests {
             ("base", granted(w, r, MSS, s, span, 7), true),
             ("rate 0", granted(w, 0, MSS, s, span, 7), false),
             ("rate 2^40", granted(w, 1 << 40, MSS, s, span, 7), false),
-            ("rate 2^40 - 1", granted(w, (1 << 40) - 1, MSS, s, span, 7), true),
+            (
+                "rate 2^40 - 1",
+                granted(w, (1 << 40) - 1, MSS, s, span, 7),
+                true,
+            ),
             ("floor 1", granted(1999, r, MSS, s, span, 7), false),
             ("floor 2", granted(2000, r, MSS, s, span, 7), true),
-            ("floor 2^24", granted((1 << 24) * 1000, r, MSS, s, span, 7), false),
-            ("floor 2^24 - 1", granted(((1 << 24) - 1) * 1000, r, MSS, s, span, 7), true),
-            ("mss 65536", granted(10 * 65_536, r, 65_536, s, span, 7), false),
-            ("mss 65535", granted(10 * 65_535, r, 65_535, s, span, 7), true),
+            (
+                "floor 2^24",
+                granted((1 << 24) * 1000, r, MSS, s, span, 7),
+                false,
+            ),
+            (
+                "floor 2^24 - 1",
+                granted(((1 << 24) - 1) * 1000, r, MSS, s, span, 7),
+                true,
+            ),
+            (
+                "mss 65536",
+                granted(10 * 65_536, r, 65_536, s, span, 7),
+                false,
+            ),
+            (
+                "mss 65535",
+                granted(10 * 65_535, r, 65_535, s, span, 7),
+                true,
+            ),
             ("mss 0 (as 1)", granted(10, r, 0, s, span, 7), true),
             ("gen 0", granted(w, r, MSS, s, span, 0), false),
             ("span 4095 ns", granted(w, r, MSS, s, 4095, 7), false),
             ("span 4096 ns", granted(w, r, MSS, s, 4096, 7), true),
             ("span unbounded", granted(w, r, MSS, s, u64::MAX, 7), true),
-            ("since + span past u64::MAX", granted(w, r, MSS, u64::MAX - 4095, 4096, 7), false),
-            ("since + span = u64::MAX", granted(w, r, MSS, u64::MAX - 4096, 4096, 7), true),
+            (
+                "since + span past u64::MAX",
+                granted(w, r, MSS, u64::MAX - 4095, 4096, 7),
+                false,
+            ),
+            (
+                "since + span = u64::MAX",
+                granted(w, r, MSS, u64::MAX - 4096, 4096, 7),
+                true,
+            ),
         ];
         for &(name, got, want) in cases {
             assert_eq!(got, want, "{name}");
@@ -341,12 +369,21 @@ mod tests {
         let take = |now: u64, pkts: u32, gen: u32, mss: u32, rec: bool, clamp: u32| {
             let mut l = base;
             let e = l.try_take(gen, mss, now, pkts, rec, clamp);
-            (e.map(|e| (e.cwnd_pkts, e.pacing_rate_bps)), l.absorbed_bytes)
+            (
+                e.map(|e| (e.cwnd_pkts, e.pacing_rate_bps)),
+                l.absorbed_bytes,
+            )
         };
         let t = 1_000_000;
-        assert_eq!(take(t, 3, 2, 1448, false, 64), (Some((10, 5_000)), 4 * 1448));
+        assert_eq!(
+            take(t, 3, 2, 1448, false, 64),
+            (Some((10, 5_000)), 4 * 1448)
+        );
         assert_eq!(take(t, 4, 2, 1448, false, 64), (None, 1448)); // room exceeded by one packet
-        assert_eq!(take(t + 40_959, 0, 2, 1448, false, 64), (Some((10, 5_000)), 1448));
+        assert_eq!(
+            take(t + 40_959, 0, 2, 1448, false, 64),
+            (Some((10, 5_000)), 1448)
+        );
         assert_eq!(take(t + 40_960, 0, 2, 1448, false, 64), (None, 1448)); // span ended
         assert_eq!(take(t - 1, 0, 2, 1448, false, 64), (None, 1448)); // clock before since
         assert_eq!(take(t, 1, 3, 1448, false, 64), (None, 1448)); // another generation

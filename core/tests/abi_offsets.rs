@@ -74,8 +74,12 @@ fn layout() -> Vec<String> {
         span
     );
     // The lease's packing constants, which rdcc_lease.h uses on its own (RDCC_LEASE_*).
-    v.push(format!("RDCC_ABI_EQ(RDCC_LEASE_SPAN_SHIFT, {LEASE_SPAN_SHIFT});"));
-    v.push(format!("RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, {LEASE_RATE_BITS});"));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_LEASE_SPAN_SHIFT, {LEASE_SPAN_SHIFT});"
+    ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, {LEASE_RATE_BITS});"
+    ));
     v
 }
 

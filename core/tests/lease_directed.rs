@@ -78,7 +78,10 @@ fn datacenter_stream_takes_the_lease() {
         if !episode {
             slow_outside += u32::from(!s.fast);
             updates_outside += u32::from(s.update);
-            assert!(!(s.fast && s.update), "ACK {n}: a rate update taken from the lease");
+            assert!(
+                !(s.fast && s.update),
+                "ACK {n}: a rate update taken from the lease"
+            );
         } else {
             assert!(!s.fast, "ACK {n}: the lease taken in Recovery");
         }
@@ -89,7 +92,10 @@ fn datacenter_stream_takes_the_lease() {
         "outside the episode: the first ACK and the updates only"
     );
     assert!(updates_outside >= 100, "{updates_outside} updates");
-    assert!(fast * 100 >= acks * 95, "{fast} of {acks} ACKs from the lease");
+    assert!(
+        fast * 100 >= acks * 95,
+        "{fast} of {acks} ACKs from the lease"
+    );
 }
 
 /// The benchmark's `subpkt` stream (1 packet per ACK every 10 µs, RTT 150-250 µs, 64 in
@@ -199,13 +205,21 @@ fn lease_ends_when_the_round_ends() {
     for k in 1..=16 {
         let s = pair.step(i, &ack(240, 1, 25, 64)).unwrap();
         i += 1;
-        assert_eq!((s.fast, s.update), ((2..16).contains(&k), k == 16), "ACK {k}");
+        assert_eq!(
+            (s.fast, s.update),
+            ((2..16).contains(&k), k == 16),
+            "ACK {k}"
+        );
     }
     for round in 0..5 {
         for k in 1..=65 {
             let s = pair.step(i, &ack(240, 1, 25, 64)).unwrap();
             i += 1;
-            assert_eq!((s.fast, s.update), (k < 65, k == 65), "round {round} ACK {k}");
+            assert_eq!(
+                (s.fast, s.update),
+                (k < 65, k == 65),
+                "round {round} ACK {k}"
+            );
         }
     }
 }
@@ -230,7 +244,11 @@ fn rto_then_zero_byte_ack() {
     i += 1;
     assert!(!s.fast);
     assert_eq!(pair.r.s.rto_count, 1);
-    assert_eq!(pair.l.lease, Lease::default(), "no lease while an RTO episode is open");
+    assert_eq!(
+        pair.l.lease,
+        Lease::default(),
+        "no lease while an RTO episode is open"
+    );
     let s = pair.step(i, &ack(240, 2, 25, 64)).unwrap();
     assert!(!s.fast);
     assert_eq!(pair.r.s.rto_count, 0);

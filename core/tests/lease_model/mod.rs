@@ -77,19 +77,27 @@ pub enum Op {
         in_flight: InFlight,
     },
     /// set_state(Recovery): a loss event for the law.
-    FastRecovery { dt: u64 },
+    FastRecovery {
+        dt: u64,
+    },
     /// tcp_enter_loss: window = in flight + 1, then set_state(Loss), a loss event for the law.
-    Rto { dt: u64 },
+    Rto {
+        dt: u64,
+    },
     /// A state change without a law call: Open, Disorder, CWR, or Loss from a PMTU drop.
     SetState(Ca),
     Undo,
     /// TX_START after an RTO-long idle: the law only in Open.
-    Idle { dt: u64 },
+    Idle {
+        dt: u64,
+    },
     /// A parameter write: the other set, generation + 1.
     Switch,
     /// A parameter write of the same values: generation + 1.
     Touch,
-    Init { dt: u64 },
+    Init {
+        dt: u64,
+    },
     /// snd_cwnd_clamp changes (setsockopt TCP_WINDOW_CLAMP, a route metric).
     Clamp(u32),
     /// setsockopt SO_MAX_PACING_RATE.
@@ -177,7 +185,8 @@ impl Glue {
             self.tcp.snd_cwnd = self.tcp.snd_cwnd.min(prior.wrapping_add(pkts).max(1));
         }
         if tracing {
-            self.trace.push((self.tcp.now_ns, rtt_ns, *d, self.tcp.pacing));
+            self.trace
+                .push((self.tcp.now_ns, rtt_ns, *d, self.tcp.pacing));
         }
     }
 
@@ -198,9 +207,9 @@ impl Glue {
         if !tracing {
             let t = self.tcp;
             let in_recovery = t.ca >= Ca::Recovery;
-            if let Some(e) = self
-                .lease
-                .try_take(gen, t.mss, t.now_ns, rs.pkts, in_recovery, t.clamp)
+            if let Some(e) =
+                self.lease
+                    .try_take(gen, t.mss, t.now_ns, rs.pkts, in_recovery, t.clamp)
             {
                 // rdcc_lease_take's stores (e.cwnd_pkts >= 1 always).
                 self.tcp.snd_cwnd = e.cwnd_pkts;
@@ -352,7 +361,9 @@ impl<'a> Pair<'a> {
         let tracing = self.tracing;
         for g in [&mut self.r, &mut self.l] {
             g.lease = Lease::default();
-            g.hook(false, tracing, false, |s, t| Timely::init(p, s, t.now_ns, t.mss));
+            g.hook(false, tracing, false, |s, t| {
+                Timely::init(p, s, t.now_ns, t.mss)
+            });
         }
     }
 
@@ -366,9 +377,8 @@ impl<'a> Pair<'a> {
         match *op {
             Op::Ack { rs, .. } => {
                 self.r.ack_reference(p, &rs, tracing);
-                out.update = rs.pkts != 0
-                    && self.r.tcp.mss != 0
-                    && self.r.s.acked_since_update_bytes == 0;
+                out.update =
+                    rs.pkts != 0 && self.r.tcp.mss != 0 && self.r.s.acked_since_update_bytes == 0;
                 out.fast = self.l.ack_leased(p, gen, &rs, tracing);
             }
             Op::FastRecovery { .. } | Op::Rto { .. } => {
