@@ -20,8 +20,8 @@
 //! The two glues and the checks are in `lease_model/mod.rs`; `lease_directed.rs` runs them on
 //! chosen streams (how often the lease is taken, and each of its boundaries).
 //!
-//! Mutations this test is meant to catch, each alone (NOT YET CHECKED: this file was written
-//! without compiling or running it; apply each once by hand and record the result here): the
+//! Mutations this test is meant to catch, each alone (results: LEASE_TODO.md, to be recorded
+//! here when they have all run): the
 //! room check `>` as `>=` in try_take, or a room of `limit + 1` or `segment_bytes` instead of
 //! `segment_bytes - 1`; no MSS key; no lower clock bound; no span; a span rounded up; no
 //! generation check; a lease that survives on_loss, on_undo, on_idle_restart or init; no fold,
