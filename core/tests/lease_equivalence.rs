@@ -20,13 +20,20 @@
 //! The two glues and the checks are in `lease_model/mod.rs`; `lease_directed.rs` runs them on
 //! chosen streams (how often the lease is taken, and each of its boundaries).
 //!
-//! Mutations this test is meant to catch, each alone (results: LEASE_TODO.md, to be recorded
-//! here when they have all run): the
-//! room check `>` as `>=` in try_take, or a room of `limit + 1` or `segment_bytes` instead of
-//! `segment_bytes - 1`; no MSS key; no lower clock bound; no span; a span rounded up; no
-//! generation check; a lease that survives on_loss, on_undo, on_idle_restart or init; no fold,
-//! or a fold twice; a grant with rto_count != 0; the in-recovery refusal dropped (the Loss
-//! clamp then differs); the trace check dropped (a trace line goes missing).
+//! Mutations of the lease, each applied alone and run against the lib's lease tests,
+//! `lease_directed` and this test (`/tmp/lead/lease_mut.py`, session 18; which test caught it):
+//! the room check `>` as `>=` in try_take (lease_take_boundaries); a room of `segment_bytes`
+//! instead of `segment_bytes - 1` (lease_ends_at_the_segment_boundary) or of `round + 1`
+//! (lease_ends_when_the_round_ends); no MSS key, no lower clock bound, no span, no generation
+//! check (lease_take_boundaries); a span rounded up (lease_grant_packs, lease_grant_refuses); a
+//! lease that survives the hooks (this test); no fold (six directed tests) or a fold twice
+//! (lease_ends_at_the_stale_horizon, parameter_write_ends_the_lease); a grant with
+//! rto_count != 0 (this test); the trace check dropped (this test); a stale span one unit
+//! longer (lease_ends_at_the_stale_horizon): 14 of 14 caught. One more, the round room granted
+//! without `F_UPDATED`, passes every test and is equivalent: every path that clears `F_UPDATED`
+//! (`reset_gradient`) zeroes `round_bytes`, a zeroed state has neither, and the update sets both
+//! (timely.rs l.538-539, l.699-700), so without `F_UPDATED` the round room is 0 and never the
+//! larger one. The in-recovery refusal dropped was caught in session 16 (lease_directed).
 
 mod lease_model;
 
