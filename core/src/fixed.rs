@@ -104,6 +104,22 @@ fn div_wide(mut hi: u64, lo: u64, d: u64) -> u64 {
     q
 }
 
+/// [`mul_div`] with its fast path inlined, for a hot caller whose product fits in 64 bits
+/// (issue #13: θ-PowerTCP's window update calls it three times). One multiplication and one
+/// division when `a * b` fits and `d != 0`, which is exactly where `mul_div` returns `a * b / d`;
+/// otherwise the call. So the value is `mul_div`'s for every input (test
+/// `mul_div_fits_equals_mul_div`); only the cost differs.
+#[inline(always)]
+pub fn mul_div_fits(a: u64, b: u64, d: u64) -> u64 {
+    match a.checked_mul(b) {
+        Some(product) => match product.checked_div(d) {
+            Some(quotient) => quotient,
+            None => mul_div(a, b, d), // d == 0
+        },
+        None => mul_div(a, b, d),
+    }
+}
+
 /// Multiply by a Q16 factor, rounding down: `v * f_q16 >> 16`, saturating.
 pub fn mul_q16(v: u64, f_q16: u64) -> u64 {
     match v.checked_mul(f_q16) {
@@ -303,6 +319,36 @@ mod tests {
         ];
         for &(a, b, d, want) in cases {
             assert_eq!(mul_div(a, b, d), want, "mul_div({a}, {b}, {d})");
+        }
+    }
+
+    /// The inlined fast path is `mul_div` for every input: at the 64-bit product boundary,
+    /// with `d` 0 and 1, and on a deterministic sweep of every magnitude.
+    #[test]
+    fn mul_div_fits_equals_mul_div() {
+        let edges: &[(u64, u64, u64)] = &[
+            (0, 0, 0),
+            (5, 1, 0),
+            (1 << 32, 1 << 32, 1), // 2^64: overflows by one
+            ((1 << 32) - 1, 1 << 32, 1), // 2^64 - 2^32: fits
+            (u64::MAX, 1, 1),
+            (u64::MAX, 2, 3),
+            (1 << 47, 1 << 16, 655), // window_update's bound
+            (1 << 32, (1 << 32) - 1, 1000), // norm_power_q16's bound
+            ((1 << 32) - 1, 1 << 16, 1), // grad_factor_q16's bound
+        ];
+        for &(a, b, d) in edges {
+            assert_eq!(mul_div_fits(a, b, d), mul_div(a, b, d), "({a}, {b}, {d})");
+        }
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = x >> (x % 64);
+            let b = x.rotate_left(23) >> (x % 61);
+            let d = x.rotate_left(7) >> ((x >> 8) % 64);
+            assert_eq!(mul_div_fits(a, b, d), mul_div(a, b, d), "({a}, {b}, {d})");
         }
     }
 

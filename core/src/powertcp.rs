@@ -42,7 +42,8 @@
 
 use super::event::{AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason};
 use super::fixed::{
-    clamp, mul_div, mul_q16, seq_after, MAX_RATE_BPS, NS_PER_S, Q16_ONE, Q16_SHIFT,
+    clamp, mul_div, mul_div_fits, mul_q16, seq_after, MAX_RATE_BPS, NS_PER_S, Q16_ONE,
+    Q16_SHIFT,
 };
 
 /// Largest window this law outputs, bytes (2^31 B = 2 GiB; above `fixed::MAX_CWND_PKTS` full
@@ -332,6 +333,10 @@ impl Params {
     pub fn min_rtt_tau(&self) -> bool {
         self.min_rtt_tau
     }
+    /// Whether the gradient and smoothing run on every ACK ([`GRADIENT_PER_ACK`]).
+    pub fn per_ack(&self) -> bool {
+        self.per_ack
+    }
     /// τ of a flow in state `s`, ns: the configured base RTT, or with [`BASE_RTT_MIN_RTT`]
     /// its smallest RTT sample within [`BASE_RTT_MIN_NS`, configured τ].
     pub fn tau_ns(&self, s: &State) -> u64 {
@@ -341,6 +346,13 @@ impl Params {
 
 /// Per-flow state. All-zero (`Default`) is valid and means "not initialised": the first ACK
 /// or idle restart initialises it. 68 bytes of fields, 72 with alignment.
+///
+/// `#[repr(C)]` because the hold lease's C fast path (issue #13; `powertcp_lease.rs`,
+/// modules/glue/rdcc_lease_theta.h) steps it in place on a hold: it reads `update_ns`,
+/// `last_ack_ns`, `marker_seq` and `rtt_smooth_ns` and writes `rtt_smooth_ns` and `last_ack_ns`
+/// (Alg. 2 lines 21 and 13). The layout is `struct rdcc_theta_state` in modules/glue/rdcc_abi.h
+/// (core/tests/abi_offsets.rs checks it); to every other C line the state is opaque.
+#[repr(C)]
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct State {
     /// The congestion window, bytes Q16, in [min, max] once initialised: the window in force
@@ -484,13 +496,16 @@ fn decision_tau(p: &Params, s: &State, tau_ns: u64, reason: Reason) -> Decision 
 /// `(θ̇ + 1)` in Q16 from an RTT change over `dt_ns` (PowerTCP Alg. 2 line 19):
 /// `1 ± |ΔRTT| · 2^16 / dt` (truncated toward zero, which is monotone in RTT), clamped to
 /// [`grad_floor`, `GRAD_FACTOR_MAX_Q16`] (spec §2.4 guard). Requires `dt > 0`; `mul_div` never
-/// overflows.
+/// overflows. Callers pass RTTs below 2^32: `|ΔRTT| · 2^16 < 2^48`, `mul_div_fits` divides
+/// inline.
 fn grad_factor_q16(p: &Params, rtt_ns: u64, prev_rtt_ns: u64, dt_ns: u64) -> u64 {
     let one_plus_grad_q16 = if rtt_ns >= prev_rtt_ns {
-        let up_q16 = mul_div(rtt_ns.wrapping_sub(prev_rtt_ns), Q16_ONE, dt_ns); // rtt ≥ prev
+        // rtt ≥ prev
+        let up_q16 = mul_div_fits(rtt_ns.wrapping_sub(prev_rtt_ns), Q16_ONE, dt_ns);
         Q16_ONE.saturating_add(up_q16)
     } else {
-        let down_q16 = mul_div(prev_rtt_ns.wrapping_sub(rtt_ns), Q16_ONE, dt_ns); // prev > rtt
+        // prev > rtt
+        let down_q16 = mul_div_fits(prev_rtt_ns.wrapping_sub(rtt_ns), Q16_ONE, dt_ns);
         Q16_ONE.saturating_sub(down_q16)
     };
     clamp(one_plus_grad_q16, p.grad_floor_q16, GRAD_FACTOR_MAX_Q16)
@@ -499,7 +514,7 @@ fn grad_factor_q16(p: &Params, rtt_ns: u64, prev_rtt_ns: u64, dt_ns: u64) -> u64
 /// Normalised power, Q16 (PowerTCP Alg. 2 line 20, Eq. 8): `Γ_norm = (θ̇ + 1) · θ / τ`, clamped
 /// to [`POWER_MIN_Q16`, `POWER_MAX_Q16`]. τ ≥ 1 µs.
 fn norm_power_q16(one_plus_grad_q16: u64, rtt_ns: u64, tau_ns: u64) -> u64 {
-    let power_q16 = mul_div(one_plus_grad_q16, rtt_ns, tau_ns);
+    let power_q16 = mul_div_fits(one_plus_grad_q16, rtt_ns, tau_ns);
     clamp(power_q16, POWER_MIN_Q16, POWER_MAX_Q16)
 }
 
@@ -535,13 +550,77 @@ fn window_update(p: &Params, cwnd_old_q16: u64, cwnd_q16: u64, power_q16: u64) -
     let cwnd_q16 = clamp(cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
     let power_q16 = clamp(power_q16, POWER_MIN_Q16, POWER_MAX_Q16);
     // γ · cwnd_old / Γ_smooth (Alg. 2 line 31, first term).
-    let scaled_q16 = mul_div(cwnd_old_q16, p.gamma_q16, power_q16);
+    let scaled_q16 = mul_div_fits(cwnd_old_q16, p.gamma_q16, power_q16);
     // (1 − γ) · cwnd (Alg. 2 line 31, EWMA term).
     let kept_q16 = mul_q16(cwnd_q16, p.one_minus_gamma_q16);
     let new_q16 = scaled_q16
         .saturating_add(p.gamma_beta_q16)
         .saturating_add(kept_q16);
     clamp(new_q16, p.min_cwnd_q16, p.max_cwnd_q16)
+}
+
+/// A due ACK as [`update_per_rtt`] needs it: what `on_ack` has at hand after Alg. 2 line 13,
+/// or what the hold lease's due path hands over (`powertcp_lease::on_due`).
+struct DueAck {
+    /// t_c, ns.
+    now_ns: u64,
+    /// The RTT sample, clamped to [1, `RTT_MAX_NS`], ns.
+    rtt_ns: u64,
+    /// The same sample as a `u32` (exact: `RTT_MAX_NS` = `u32::MAX`).
+    rtt_u32: u32,
+    /// The ACK's `snd_una`.
+    snd_una: u32,
+    /// The ACK's `snd_nxt`.
+    snd_nxt: u32,
+    /// τ of this ACK (`tau_ns(p, s)`), ns; the update does not change it.
+    tau_ns: u64,
+    /// `now − RTT > update_ns`: the sampled data left after the last update.
+    sent_after_update: bool,
+}
+
+/// The once-per-RTT window update of a due ACK (Alg. 2 lines 19-20 per RTT, 8, 31, 13 and 34),
+/// after `on_ack` (or the lease's due path) has averaged the sample and set `last_ack_ns`.
+/// `per_ack_power_q16`: Γ_smooth when the per-ACK cadence computed it on this ACK; `None`
+/// computes the per-RTT power here. The decision is `decision_tau` with the ACK's τ: the
+/// update changes neither `min_rtt_ns` nor the flag `FLAG_INIT`, so it is `decision`'s.
+#[inline(always)]
+fn update_per_rtt(
+    p: &Params,
+    s: &mut State,
+    ack: &DueAck,
+    per_ack_power_q16: Option<u64>,
+) -> Decision {
+    let tau = ack.tau_ns;
+    let power_q16 = match per_ack_power_q16 {
+        Some(power_q16) => power_q16,
+        None => {
+            // Lines 19-20 with the gradient over the RTT since the last update (the secant,
+            // spec §2.4 (DESIGN)) and the averaged RTT: Γ_smooth = (θ̇ + 1) · θ_smooth / τ, line
+            // 21 applied to the samples' Γ_norm with this RTT's gradient.
+            let span_ns = ack.now_ns.saturating_sub(s.update_ns).max(1);
+            let g = grad_factor_q16(p, ack.rtt_ns, u64::from(s.prev_rtt_ns), span_ns);
+            s.power_smooth_q16 = norm_power_q16(g, u64::from(s.rtt_smooth_ns), tau);
+            s.flags |= FLAG_SMOOTH;
+            s.prev_rtt_ns = ack.rtt_u32;
+            s.power_smooth_q16
+        }
+    };
+    // Alg. 2 line 8: cwnd_old = getCwnd(ack.seq), the window the sampled data was sent
+    // under: the current one if it left after the last update (or snd_una passed the
+    // marker), otherwise the one before. Data older than that (a flow that sent nothing
+    // for a whole RTT) gets the one before as well.
+    let cwnd_old_q16 = if ack.sent_after_update || seq_after(ack.snd_una, s.marker_seq) {
+        s.cwnd_q16
+    } else {
+        s.prev_cwnd_q16
+    };
+    // Alg. 2 line 31; line 13 updateOld(cwnd, ack.seq); line 34 lastUpdated = snd_nxt.
+    let new_q16 = window_update(p, cwnd_old_q16, s.cwnd_q16, power_q16);
+    s.prev_cwnd_q16 = s.cwnd_q16;
+    s.cwnd_q16 = new_q16;
+    s.marker_seq = ack.snd_nxt;
+    s.update_ns = ack.now_ns;
+    decision_tau(p, s, tau, Reason::GradientUpdate)
 }
 
 impl Controller for ThetaPowerTcp {
@@ -554,6 +633,12 @@ impl Controller for ThetaPowerTcp {
     }
 
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
+        // The hold lease (issue #13) transcribes what this function does on a hold of the
+        // per-RTT cadence with a configured τ (down to `if !due`): `ThetaLease::take` in
+        // powertcp_lease.rs and `rdcc_theta_take` in modules/glue/rdcc_lease_theta.h. Change
+        // them together: theta_lease_equivalence, take_matches_on_ack and the KUnit case
+        // rdcc_glue_theta_lease fail otherwise.
+        //
         // Lazy initialisation: the kernel may deliver an ACK before `init`.
         let first = !s.has(FLAG_INIT);
         if first {
@@ -611,7 +696,7 @@ impl Controller for ThetaPowerTcp {
             .is_some_and(|sent| sent > s.update_ns);
         let due = sent_after_update || !seq_after(s.marker_seq, ev.snd_una);
 
-        let power_q16 = if p.per_ack {
+        let per_ack_power_q16 = if p.per_ack {
             // Alg. 2 lines 19-21 on every ACK.
             let g = grad_factor_q16(p, rtt_ns, u64::from(s.prev_rtt_ns), dt_ns);
             let norm_q16 = norm_power_q16(g, rtt_ns, tau);
@@ -629,13 +714,13 @@ impl Controller for ThetaPowerTcp {
             s.flags |= FLAG_SMOOTH;
             // Alg. 2 line 12: prevRTT = RTT.
             s.prev_rtt_ns = rtt_u32;
-            s.power_smooth_q16
+            Some(s.power_smooth_q16)
         } else {
             // Alg. 2 line 21's average over the RTT samples of the last τ, on every ACK.
             let old = u64::from(s.rtt_smooth_ns);
             let avg = smooth(old, rtt_ns, dt_ns, tau).min(RTT_MAX_NS);
             s.rtt_smooth_ns = u32::try_from(avg).unwrap_or(u32::MAX);
-            0 // computed below, only when due
+            None // computed by update_per_rtt, only when due
         };
         // Alg. 2 line 13: t_c^prev = t_c.
         s.last_ack_ns = ev.now_ns;
@@ -643,36 +728,16 @@ impl Controller for ThetaPowerTcp {
             // Nothing the decision depends on changed since `tau` (initialised state).
             return decision_tau(p, s, tau, Reason::Hold);
         }
-
-        let power_q16 = if p.per_ack {
-            power_q16
-        } else {
-            // Lines 19-20 with the gradient over the RTT since the last update (the secant,
-            // spec §2.4 (DESIGN)) and the averaged RTT: Γ_smooth = (θ̇ + 1) · θ_smooth / τ, line
-            // 21 applied to the samples' Γ_norm with this RTT's gradient.
-            let span_ns = ev.now_ns.saturating_sub(s.update_ns).max(1);
-            let g = grad_factor_q16(p, rtt_ns, u64::from(s.prev_rtt_ns), span_ns);
-            s.power_smooth_q16 = norm_power_q16(g, u64::from(s.rtt_smooth_ns), tau);
-            s.flags |= FLAG_SMOOTH;
-            s.prev_rtt_ns = rtt_u32;
-            s.power_smooth_q16
+        let ack = DueAck {
+            now_ns: ev.now_ns,
+            rtt_ns,
+            rtt_u32,
+            snd_una: ev.snd_una,
+            snd_nxt: ev.snd_nxt,
+            tau_ns: tau,
+            sent_after_update,
         };
-        // Alg. 2 line 8: cwnd_old = getCwnd(ack.seq), the window the sampled data was sent
-        // under: the current one if it left after the last update (or snd_una passed the
-        // marker), otherwise the one before. Data older than that (a flow that sent nothing
-        // for a whole RTT) gets the one before as well.
-        let cwnd_old_q16 = if sent_after_update || seq_after(ev.snd_una, s.marker_seq) {
-            s.cwnd_q16
-        } else {
-            s.prev_cwnd_q16
-        };
-        // Alg. 2 line 31; line 13 updateOld(cwnd, ack.seq); line 34 lastUpdated = snd_nxt.
-        let new_q16 = window_update(p, cwnd_old_q16, s.cwnd_q16, power_q16);
-        s.prev_cwnd_q16 = s.cwnd_q16;
-        s.cwnd_q16 = new_q16;
-        s.marker_seq = ev.snd_nxt;
-        s.update_ns = ev.now_ns;
-        decision(p, s, Reason::GradientUpdate)
+        update_per_rtt(p, s, &ack, per_ack_power_q16)
     }
 
     fn on_loss(p: &Params, s: &mut State, ev: &LossEvent) -> Decision {
@@ -723,80 +788,12 @@ impl Controller for ThetaPowerTcp {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue #13: `pacing_bps` divides inline for every window the law outputs (at most
-    /// `MAX_CWND_BYTES`); the result is `mul_div`'s, as before the change. (window bytes, τ ns)
-    /// at the edges, then a deterministic sweep of every magnitude.
-    #[test]
-    fn pacing_inline_equals_mul_div() {
-        let reference = |tau_ns: u64, cwnd_q16: u64| {
-            mul_div(cwnd_q16 >> Q16_SHIFT, NS_PER_S, tau_ns).min(MAX_RATE_BPS)
-        };
-        let edges = [
-            (0, 1),
-            (1, 1),
-            (MAX_CWND_BYTES, 1),
-            (MAX_CWND_BYTES, 1_000),
-            (MAX_CWND_BYTES - 1, 7),
-            (MAX_CWND_BYTES + 1, 1_000),
-            (62_500, 20_000),
-            (1, u64::MAX),
-            (MAX_CWND_BYTES, u64::MAX),
-            (u64::MAX >> Q16_SHIFT, 3),
-        ];
-        let check = |w: u64, tau: u64, frac: u64| {
-            let q = (w << Q16_SHIFT) | (frac & 0xffff);
-            assert_eq!(
-                pacing_bps(tau, q),
-                reference(tau, q),
-                "window {w} B, τ {tau} ns"
-            );
-        };
-        for (w, tau) in edges {
-            check(w, tau, 0xffff);
-        }
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            // Windows of every magnitude up to 2^31 and a little above; τ of every magnitude.
-            let w = (x >> 32) >> (x % 33);
-            let tau = (x.rotate_left(21) >> (x % 64)).max(1);
-            check(w, tau, x);
-        }
-        // τ = 0 (never produced by `tau_ns`) gives what `mul_div` gives.
-        assert_eq!(pacing_bps(0, 1_000 << 16), reference(0, 1_000 << 16));
-    }
-
-    #[test]
-    fn default_config_is_valid() {
-        let p = Params::new(&Config::DEFAULT).unwrap();
-        // BDP = 3.125e9 B/s * 20 µs = 62,500 B; β = 6,250 B.
-        assert_eq!(p.init_cwnd_q16(), 62_500 << 16);
-        assert_eq!(p.max_cwnd_q16(), 62_500 << 16);
-        assert_eq!(p.beta_q16(), 6_250 << 16);
-    }
-
-    #[test]
-    fn state_fits() {
-        assert!(core::mem::size_of::<State>() <= super::super::event::CORE_STATE_BUDGET);
-    }
-
-    #[test]
-    fn rejects_out_of_range() {
-        let mut c = Config::DEFAULT;
-        c.gamma_q16 = 0;
-        assert_eq!(Params::new(&c).unwrap_err().field, "gamma_q16");
-        let mut c = Config::DEFAULT;
-        c.min_cwnd_bytes = 100_000; // above the 62,500 B host BDP
-        assert_eq!(Params::new(&c).unwrap_err().field, "min_cwnd_bytes");
-        let mut c = Config::DEFAULT;
-        c.base_rtt_ns = 1_000_000_000;
-        c.host_bw_bps = MAX_RATE_BPS; // BDP far above 2 GiB
-        assert_eq!(Params::new(&c).unwrap_err().field, "host_bw_bps");
-    }
-}
+/// The hold lease (issue #13, `ThetaLease`): a child module in its own file, so it reaches the
+/// law's private parameters and helpers (`smooth`, `tau_ns`, `update_per_rtt`) without widening
+/// their visibility; a kernel module that includes this file gets it too.
+#[path = "powertcp_lease.rs"]
+mod powertcp_lease;
+pub use powertcp_lease::{
+    on_ack_leased, on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX,
+    THETA_UPDATE_MAX_NS,
+};

@@ -48,6 +48,35 @@ fn vector_names_are_unique() {
     }
 }
 
+// Moved from powertcp.rs's unit tests (issue #13: that file is at the project's size limit).
+#[test]
+fn default_config_is_valid() {
+    let p = Params::new(&Config::DEFAULT).unwrap();
+    // BDP = 3.125e9 B/s * 20 µs = 62,500 B; β = 6,250 B.
+    assert_eq!(p.init_cwnd_q16(), 62_500 << 16);
+    assert_eq!(p.max_cwnd_q16(), 62_500 << 16);
+    assert_eq!(p.beta_q16(), 6_250 << 16);
+}
+
+#[test]
+fn state_fits() {
+    assert!(core::mem::size_of::<State>() <= rdcc_core::event::CORE_STATE_BUDGET);
+}
+
+#[test]
+fn rejects_out_of_range() {
+    let mut c = Config::DEFAULT;
+    c.gamma_q16 = 0;
+    assert_eq!(Params::new(&c).unwrap_err().field, "gamma_q16");
+    let mut c = Config::DEFAULT;
+    c.min_cwnd_bytes = 100_000; // above the 62,500 B host BDP
+    assert_eq!(Params::new(&c).unwrap_err().field, "min_cwnd_bytes");
+    let mut c = Config::DEFAULT;
+    c.base_rtt_ns = 1_000_000_000;
+    c.host_bw_bps = MAX_RATE_BPS; // BDP far above 2 GiB
+    assert_eq!(Params::new(&c).unwrap_err().field, "host_bw_bps");
+}
+
 #[test]
 fn invalid_config_is_reported_not_panicked() {
     let case = Case {
