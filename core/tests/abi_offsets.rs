@@ -5,6 +5,7 @@
 use core::mem::{offset_of, size_of};
 use rdcc_core::event::{AckEvent, Decision, Enforced, LossEvent, Report};
 use rdcc_core::lease::{Lease, LEASE_RATE_BITS, LEASE_SPAN_SHIFT};
+use rdcc_core::powertcp::{self, DueIn, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX};
 use rdcc_core::rqd::Scan;
 
 fn layout() -> Vec<String> {
@@ -79,6 +80,51 @@ fn layout() -> Vec<String> {
     ));
     v.push(format!(
         "RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, {LEASE_RATE_BITS});"
+    ));
+    // θ-PowerTCP's state, which the θ lease's fast path steps in place (rdcc_lease_theta.h),
+    // the lease and the due path's input.
+    off!(
+        powertcp::State,
+        "rdcc_theta_state",
+        cwnd_q16,
+        prev_cwnd_q16,
+        power_smooth_q16,
+        undo_cwnd_q16,
+        update_ns,
+        last_ack_ns,
+        marker_seq,
+        prev_rtt_ns,
+        rtt_smooth_ns,
+        min_rtt_ns,
+        flags
+    );
+    off!(
+        ThetaLease,
+        "rdcc_theta_lease",
+        rate_bps,
+        cwnd_pkts,
+        gen,
+        clamp,
+        tau_ns,
+        mss
+    );
+    off!(
+        DueIn,
+        "rdcc_theta_due_in",
+        now_ns,
+        rtt_ns,
+        rtt_smooth_ns,
+        snd_una,
+        snd_nxt,
+        mss,
+        srtt_us,
+        clamp_pkts
+    );
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_THETA_RTT_US_MAX, {THETA_RTT_US_MAX});"
+    ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, {THETA_LIFE_NS});"
     ));
     v
 }

@@ -21,6 +21,8 @@ fn all_zero_is_default_for_every_law() {
     // The INT laws have no kernel module, but the simulator starts them from Default too.
     zeroed_equals_default::<powertcp_int::State>();
     zeroed_equals_default::<hpcc::State>();
-    // The hold lease in the glue bytes (tcp_timely): the kernel's zeroes are "no lease".
+    // TIMELY's hold lease in tcp_timely's glue bytes: the kernel's zeroes are "no lease".
     zeroed_equals_default::<lease::Lease>();
+    // θ-PowerTCP's hold lease in tcp_theta_powertcp's glue bytes: the same.
+    zeroed_equals_default::<powertcp::ThetaLease>();
 }

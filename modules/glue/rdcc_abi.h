@@ -2,7 +2,8 @@
 /*
  * rdcc_abi.h - the one C/Rust boundary of the rdcc modules.
  *
- * These records mirror core/src/event.rs and core/src/lease.rs (#[repr(C)]). The C compiler
+ * These records mirror core/src/event.rs, core/src/lease.rs, core/src/powertcp.rs (State) and
+ * core/src/powertcp_lease.rs (#[repr(C)]). The C compiler
  * checks the layout below against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs
  * checks that those numbers are the Rust layout (cargo test fails when either side changes
  * alone). The Rust side of each module also asserts the sizes at compile time
@@ -115,6 +116,58 @@ struct rdcc_lease {
 	u16 span;		/* validity in units of 1 << RDCC_LEASE_SPAN_SHIFT ns, rounded down */
 };
 
+/*
+ * θ-PowerTCP's per-flow State (core/src/powertcp.rs, #[repr(C)]), in the core bytes of
+ * icsk_ca_priv of tcp_theta_powertcp. Only the hold lease's fast path (rdcc_lease_theta.h) looks
+ * inside: it reads update_ns, last_ack_ns, marker_seq and rtt_smooth_ns and writes rtt_smooth_ns
+ * and last_ack_ns (Alg. 2 lines 21 and 13). To every other C line the state is opaque. 68 bytes
+ * of fields, 72 with the tail padding.
+ */
+struct rdcc_theta_state {
+	u64 cwnd_q16;
+	u64 prev_cwnd_q16;
+	u64 power_smooth_q16;
+	u64 undo_cwnd_q16;
+	u64 update_ns;		/* time of the last window update, ns */
+	u64 last_ack_ns;	/* t_c^prev: time of the previous RTT sample, ns */
+	u32 marker_seq;		/* snd_nxt at the last window update */
+	u32 prev_rtt_ns;
+	u32 rtt_smooth_ns;	/* Alg. 2 line 21's average of the RTT samples, ns */
+	u32 min_rtt_ns;
+	u32 flags;
+};
+
+/*
+ * θ-PowerTCP's hold lease (issue #13; core/src/powertcp_lease.rs ThetaLease): in the glue bytes
+ * of icsk_ca_priv of a module that defines RDCC_LEASE_THETA (rdcc_glue.c), applied by
+ * rdcc_theta_take (rdcc_lease_theta.h). All-zero = no lease (a generation is never 0).
+ */
+#define RDCC_THETA_RTT_US_MAX		4294967UL	/* largest rs->rtt_us taken: x 1000 < 2^32 */
+#define RDCC_THETA_LIFE_NS		(1ULL << 32)	/* no-sample ACKs: now - update_ns <= this */
+
+struct rdcc_theta_lease {
+	u64 rate_bps;		/* the law's pacing rate, bytes/s, in (0, 2^40) */
+	u32 cwnd_pkts;		/* min(floor(W / mss), clamp ?: 1), in [1, 2^24) */
+	u32 gen;		/* rdcc_params_gen at the grant; 0 = no lease */
+	u32 clamp;		/* tp->snd_cwnd_clamp at the grant */
+	u32 tau_ns;		/* τ at the grant, in [1000, 10^9] ns */
+	u16 mss;		/* tp->mss_cache at the grant */
+	u16 _pad;
+	u32 _spare;
+};
+
+/* What the due path hands to Rust (core/src/powertcp_lease.rs DueIn). */
+struct rdcc_theta_due_in {
+	u64 now_ns;		/* tp->tcp_clock_cache */
+	u64 rtt_ns;		/* rs->rtt_us * 1000 */
+	u32 rtt_smooth_ns;	/* Alg. 2 line 21's average with this sample, computed by the take */
+	u32 snd_una;
+	u32 snd_nxt;
+	u32 mss;		/* tp->mss_cache */
+	u32 srtt_us;		/* rdcc_srtt_us(tp) */
+	u32 clamp_pkts;		/* tp->snd_cwnd_clamp */
+};
+
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
 #define RDCC_ABI_EQ(a, b) static_assert((a) == (b))
@@ -170,5 +223,35 @@ RDCC_ABI_OFF(struct rdcc_lease, mss, 28);
 RDCC_ABI_OFF(struct rdcc_lease, span, 30);
 RDCC_ABI_EQ(RDCC_LEASE_SPAN_SHIFT, 12);
 RDCC_ABI_EQ(RDCC_LEASE_RATE_BITS, 40);
+RDCC_ABI_SIZE(struct rdcc_theta_state, 72);
+RDCC_ABI_OFF(struct rdcc_theta_state, cwnd_q16, 0);
+RDCC_ABI_OFF(struct rdcc_theta_state, prev_cwnd_q16, 8);
+RDCC_ABI_OFF(struct rdcc_theta_state, power_smooth_q16, 16);
+RDCC_ABI_OFF(struct rdcc_theta_state, undo_cwnd_q16, 24);
+RDCC_ABI_OFF(struct rdcc_theta_state, update_ns, 32);
+RDCC_ABI_OFF(struct rdcc_theta_state, last_ack_ns, 40);
+RDCC_ABI_OFF(struct rdcc_theta_state, marker_seq, 48);
+RDCC_ABI_OFF(struct rdcc_theta_state, prev_rtt_ns, 52);
+RDCC_ABI_OFF(struct rdcc_theta_state, rtt_smooth_ns, 56);
+RDCC_ABI_OFF(struct rdcc_theta_state, min_rtt_ns, 60);
+RDCC_ABI_OFF(struct rdcc_theta_state, flags, 64);
+RDCC_ABI_SIZE(struct rdcc_theta_lease, 32);
+RDCC_ABI_OFF(struct rdcc_theta_lease, rate_bps, 0);
+RDCC_ABI_OFF(struct rdcc_theta_lease, cwnd_pkts, 8);
+RDCC_ABI_OFF(struct rdcc_theta_lease, gen, 12);
+RDCC_ABI_OFF(struct rdcc_theta_lease, clamp, 16);
+RDCC_ABI_OFF(struct rdcc_theta_lease, tau_ns, 20);
+RDCC_ABI_OFF(struct rdcc_theta_lease, mss, 24);
+RDCC_ABI_SIZE(struct rdcc_theta_due_in, 40);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, now_ns, 0);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, rtt_ns, 8);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, rtt_smooth_ns, 16);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, snd_una, 20);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, snd_nxt, 24);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, mss, 28);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, srtt_us, 32);
+RDCC_ABI_OFF(struct rdcc_theta_due_in, clamp_pkts, 36);
+RDCC_ABI_EQ(RDCC_THETA_RTT_US_MAX, 4294967);
+RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, 4294967296);
 
 #endif /* _RDCC_ABI_H */
