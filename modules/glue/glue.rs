@@ -7,7 +7,7 @@
 //! A module's crate root includes the core files it needs side by side (`mod event; mod fixed;
 //! mod units; mod <law>;`), then this file with `#[macro_use]`, invokes `module!` for
 //! `RdccModule`, and invokes [`rdcc_glue!`] once (and [`rdcc_glue_lease!`] for a law with a hold
-//! lease). Every `unsafe` block is here.
+//! lease, [`rdcc_glue_theta_lease!`] for θ-PowerTCP's). Every `unsafe` block is here.
 
 /// Generate the module type, its parameter handling and the `extern "C"` entry points for one
 /// law.
@@ -474,6 +474,84 @@ macro_rules! rdcc_glue_lease {
             // same icsk_ca_priv, written only under the socket lock the caller holds.
             let (s, l) = unsafe { (state(st), &mut *l) };
             lease::lease_retire::<$law>(s, l);
+        }
+    };
+}
+
+/// Generate θ-PowerTCP's hold-lease entry points (issue #13; `core/src/powertcp_lease.rs`).
+/// Invoked once, after [`rdcc_glue!`] (whose `params`, `state`, `AckIn` and `AckOut` it uses), by
+/// tcp_theta_powertcp, whose C half defines `RDCC_LEASE_THETA`; the crate root includes
+/// `core/src/powertcp.rs` as `mod powertcp` (which brings `powertcp_lease.rs`). A C half with
+/// `RDCC_LEASE_THETA` whose crate does not invoke this fails to link. There is no retire entry:
+/// the lease has nothing to fold, and the C ends it with one store.
+macro_rules! rdcc_glue_theta_lease {
+    () => {
+        // The lease fills the glue bytes of icsk_ca_priv, the law's state the core bytes
+        // (rdcc_abi.h structs rdcc_theta_lease and rdcc_theta_state; rdcc_glue.c asserts the
+        // same under RDCC_LEASE_THETA); the due path's input is rdcc_theta_due_in.
+        const _: () = assert!(core::mem::size_of::<powertcp::ThetaLease>() == 32);
+        const _: () = assert!(core::mem::align_of::<powertcp::ThetaLease>() <= 8);
+        const _: () = assert!(
+            core::mem::size_of::<powertcp::ThetaLease>()
+                <= event::ICSK_CA_PRIV_SIZE - event::CORE_STATE_BUDGET
+        );
+        const _: () = assert!(core::mem::size_of::<powertcp::State>() <= event::CORE_STATE_BUDGET);
+        const _: () = assert!(core::mem::align_of::<powertcp::State>() <= 8);
+        const _: () = assert!(core::mem::size_of::<powertcp::DueIn>() == 40);
+
+        /// One ACK of tcp_theta_powertcp that its fast path (`rdcc_theta_take`,
+        /// rdcc_lease_theta.h) did not take: decide and enforce as `rdcc_rs_on_ack` does, and
+        /// grant the next lease (`powertcp::on_ack_leased`).
+        ///
+        /// # Safety
+        /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
+        /// input, `out` writable. `l` points to the `struct rdcc_theta_lease` in the glue bytes
+        /// of the same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st`
+        /// (the `core` array) and from `inp` and `out` (the caller's stack), written only by the
+        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
+        /// only). The C fast path writes `st` only between these calls, under the same lock, so
+        /// no C store overlaps the `&mut` made here. `gen` was read before `p`
+        /// (rdcc_glue.c `rdcc_params_gen`).
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_on_ack_theta(
+            p: *const core::ffi::c_void,
+            st: *mut core::ffi::c_void,
+            inp: *const AckIn,
+            out: *mut AckOut,
+            l: *mut powertcp::ThetaLease,
+            gen: u32,
+        ) {
+            // SAFETY: the function's contract: every pointer is valid, and the three written
+            // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
+            // alias each other or `inp`.
+            let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
+            // Written in place, field by field, as in rdcc_rs_on_ack.
+            powertcp::on_ack_leased(
+                p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, l, gen, &mut out.d, &mut out.e,
+            );
+        }
+
+        /// A due ACK of tcp_theta_powertcp (`rdcc_theta_due_slow`): the fast path's take found
+        /// it covered up to the due test and due, stored nothing, and filled `inp`'s time,
+        /// sample and average; run the update, enforce it and grant the next lease
+        /// (`powertcp::on_due`).
+        ///
+        /// # Safety
+        /// As for [`rdcc_rs_on_ack_theta`], with `inp` a valid `struct rdcc_theta_due_in` on
+        /// the caller's stack (every field written) instead of an `AckIn`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_theta_due(
+            p: *const core::ffi::c_void,
+            st: *mut core::ffi::c_void,
+            inp: *const powertcp::DueIn,
+            out: *mut AckOut,
+            l: *mut powertcp::ThetaLease,
+            gen: u32,
+        ) {
+            // SAFETY: as in rdcc_rs_on_ack_theta: valid pointers, the written areas (`st`,
+            // `out`, `l`) distinct from each other and from `inp`.
+            let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
+            powertcp::on_due(p, s, inp, l, gen, &mut out.d, &mut out.e);
         }
     };
 }

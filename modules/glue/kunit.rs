@@ -2,9 +2,9 @@
 //! The Rust half of the KUnit test module `rdcc_kunit.ko` (test code: it never links into a
 //! product module). For each law it runs the core's shared vector table (the same `CASES` the
 //! host tests run) and a randomized bounds check, and reports to the C suites in
-//! `modules/kunit/rdcc_kunit_glue.c`; for the suite `rdcc_glue` it answers the hold lease's
-//! fast path as `core/src/lease.rs` transcribes it (`rdcc_rs_kunit_lease_take`). Every `unsafe`
-//! block of the test module is here.
+//! `modules/kunit/rdcc_kunit_glue.c`; for the suite `rdcc_glue` it answers the hold leases' fast
+//! paths as `core/src/lease.rs` (`rdcc_rs_kunit_lease_take`) and `core/src/powertcp_lease.rs`
+//! (`rdcc_rs_kunit_theta_take`) transcribe them. Every `unsafe` block of the test module is here.
 
 /// Generate the two KUnit entry points of one law:
 /// `rdcc_rs_kunit_<law>_vectors(report)` and `rdcc_rs_kunit_<law>_bounds(seed, steps, msg, len)`.
@@ -84,6 +84,7 @@ macro_rules! rdcc_kunit_law {
 use super::event::{AckEvent, Controller, Decision, Enforced, LossEvent, LossKind};
 use super::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
 use super::lease::Lease;
+use super::powertcp::{DueIn, Take, ThetaLease};
 
 /// `struct rdcc_kunit_report` in modules/kunit/rdcc_kunit_glue.c.
 #[repr(C)]
@@ -233,5 +234,54 @@ pub unsafe extern "C" fn rdcc_rs_kunit_lease_take(
             true
         }
         None => false,
+    }
+}
+
+/// θ-PowerTCP's hold-lease fast path as core/src/powertcp_lease.rs transcribes it
+/// (`ThetaLease::take`, whose average is the law's own `smooth()`, and which the host tests tie
+/// to the law), for the KUnit case `rdcc_glue_theta_lease`: it runs the C (`rdcc_theta_take`,
+/// modules/glue/rdcc_lease_theta.h) and this on copies of the same lease, state and socket
+/// values and compares the outcome, the state afterwards, what the C set and the due record.
+/// Returns the outcome as `RDCC_THETA_FULL` (0), `RDCC_THETA_HOLD` (1) or `RDCC_THETA_DUE` (2);
+/// on HOLD `*e` is what the fast path sets and `*s` has been stepped; on DUE `due`'s `now_ns`,
+/// `rtt_ns` and `rtt_smooth_ns` are written; nothing else is written.
+///
+/// # Safety
+/// `l` is a valid lease, `s` a valid, writable `struct rdcc_theta_state` (the layout of
+/// `powertcp::State`, checked by rdcc_abi.h), `e` and `due` valid, writable records; the four are
+/// distinct records the caller owns (the C case's stack).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn rdcc_rs_kunit_theta_take(
+    l: *const ThetaLease,
+    s: *mut super::powertcp::State,
+    gen: u32,
+    mss: u32,
+    clamp_pkts: u32,
+    now_ns: u64,
+    rtt_us: core::ffi::c_long,
+    snd_una: u32,
+    e: *mut Enforced,
+    due: *mut DueIn,
+) -> core::ffi::c_int {
+    // SAFETY: the function's contract: every pointer is valid and the records are distinct, so
+    // the references are unique (the mutable ones) and alias nothing written.
+    let (l, s, e, due) = unsafe { (&*l, &mut *s, &mut *e, &mut *due) };
+    match l.take(s, gen, mss, clamp_pkts, now_ns, i64::from(rtt_us), snd_una) {
+        Take::Full => 0,
+        Take::Hold(x) => {
+            *e = x;
+            1
+        }
+        Take::Due {
+            now_ns,
+            rtt_ns,
+            rtt_smooth_ns,
+        } => {
+            due.now_ns = now_ns;
+            due.rtt_ns = rtt_ns;
+            due.rtt_smooth_ns = rtt_smooth_ns;
+            2
+        }
     }
 }

@@ -14,6 +14,12 @@
  *                     crate root invokes rdcc_glue_lease!): the ACKs a lease covers are applied
  *                     from the glue bytes (rdcc_lease.h) without calling Rust. Exclusive with
  *                     RDCC_REMOTE_DELAY, which keeps its slot in the same bytes.
+ *   RDCC_LEASE_THETA  (optional; tcp_theta_powertcp) θ-PowerTCP's hold lease
+ *                     (core/src/powertcp_lease.rs; the crate root invokes
+ *                     rdcc_glue_theta_lease!): the fast path (rdcc_lease_theta.h) steps the
+ *                     law's own state on a hold (the one place where C looks inside a law's
+ *                     state) and applies the lease from the glue bytes; a due ACK goes to a
+ *                     narrow Rust entry. Exclusive with RDCC_LEASE and RDCC_REMOTE_DELAY.
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
@@ -21,7 +27,8 @@
  * sk_pacing_rate, module parameters and their RCU publication, and the trace event. Every
  * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK, or none for
  * an ACK a hold lease covers (RDCC_LEASE: the output of the law's last call, which the law proved
- * this ACK would not change).
+ * this ACK would not change; RDCC_LEASE_THETA: the same output, and the two state fields a hold
+ * changes stepped in C exactly as the law steps them, rdcc_lease_theta.h).
  *
  * No test code lives here: the KUnit suites are the separate test module rdcc_kunit.ko
  * (modules/kunit/), built only for kernels with CONFIG_KUNIT.
@@ -43,6 +50,16 @@
 #endif
 #include "rdcc_lease.h" /* rdcc_lease_take */
 #endif
+#ifdef RDCC_LEASE_THETA
+#if defined(RDCC_LEASE) || defined(RDCC_REMOTE_DELAY)
+#error "RDCC_LEASE_THETA shares the glue bytes with RDCC_LEASE and RDCC_REMOTE_DELAY"
+#endif
+#include "rdcc_lease_theta.h" /* rdcc_theta_take */
+#endif
+/* Either kind of hold lease: the parameter generation and the out-of-line full path. */
+#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA)
+#define RDCC_HAS_LEASE
+#endif
 
 /* ---- per-socket state in icsk_ca_priv ------------------------------------------------------ */
 
@@ -50,7 +67,8 @@ struct rdcc_priv {
 	/* The core's State (Rust), valid when all-zero; the kernel zeroes icsk_ca_priv on assign. */
 	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];
 	/* Reserved for the glue: the remote-delay slot of Swift's option channel
-	 * (RDCC_REMOTE_DELAY) or the hold lease (RDCC_LEASE); all-zero = empty / no lease. */
+	 * (RDCC_REMOTE_DELAY) or a hold lease (RDCC_LEASE, RDCC_LEASE_THETA); all-zero = empty /
+	 * no lease. */
 	u64 glue[(ICSK_CA_PRIV_SIZE - RDCC_CORE_STATE_BYTES) / sizeof(u64)];
 };
 static_assert(sizeof(struct rdcc_priv) <= ICSK_CA_PRIV_SIZE);
@@ -59,6 +77,14 @@ static_assert(RDCC_CORE_STATE_BYTES % sizeof(u64) == 0);
 /* The lease fills the glue bytes (Rust asserts the same: core/src/lease.rs, glue.rs). */
 static_assert(sizeof(struct rdcc_lease) <= sizeof(((struct rdcc_priv *)0)->glue));
 static_assert(__alignof__(struct rdcc_lease) <= __alignof__(u64));
+#endif
+#ifdef RDCC_LEASE_THETA
+/* The lease fills the glue bytes, the law's state the core bytes (Rust asserts the same:
+ * core/src/powertcp_lease.rs, glue.rs rdcc_glue_theta_lease!). */
+static_assert(sizeof(struct rdcc_theta_lease) <= sizeof(((struct rdcc_priv *)0)->glue));
+static_assert(__alignof__(struct rdcc_theta_lease) <= __alignof__(u64));
+static_assert(sizeof(struct rdcc_theta_state) <= RDCC_CORE_STATE_BYTES);
+static_assert(__alignof__(struct rdcc_theta_state) <= __alignof__(u64));
 #endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
@@ -113,6 +139,14 @@ void rdcc_rs_on_ack_lease(const void *p, void *st, const struct rdcc_ack_in *in,
 			  struct rdcc_ack_out *out, struct rdcc_lease *lease, u32 gen);
 void rdcc_rs_lease_retire(void *st, struct rdcc_lease *lease);
 #endif
+#ifdef RDCC_LEASE_THETA
+/* rdcc_glue_theta_lease! (glue.rs): the full per-ACK call of tcp_theta_powertcp (decides,
+ * enforces, grants the next lease), and the due path's update (powertcp::on_due). */
+void rdcc_rs_on_ack_theta(const void *p, void *st, const struct rdcc_ack_in *in,
+			  struct rdcc_ack_out *out, struct rdcc_theta_lease *lease, u32 gen);
+void rdcc_rs_theta_due(const void *p, void *st, const struct rdcc_theta_due_in *in,
+		       struct rdcc_ack_out *out, struct rdcc_theta_lease *lease, u32 gen);
+#endif
 
 /* ---- trace event --------------------------------------------------------------------------- */
 
@@ -150,9 +184,10 @@ void rdcc_rs_lease_retire(void *st, struct rdcc_lease *lease);
 static void __rcu *rdcc_params_cur;
 static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
 
-#ifdef RDCC_LEASE
+#ifdef RDCC_HAS_LEASE
 /*
- * Generation of rdcc_params_cur, the key of every lease (struct rdcc_lease.gen): a lease granted
+ * Generation of rdcc_params_cur, the key of every lease (struct rdcc_lease.gen,
+ * struct rdcc_theta_lease.gen): a lease granted
  * under one parameter block is not applied after the block is replaced. Not the pointer itself:
  * kmalloc may hand a freed block's address to a later write. Never 0 (the all-zero lease is no
  * lease). Writers (kernel_param_lock held, so the increment is not racy) bump it after replacing
@@ -162,9 +197,10 @@ static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
  * dereferences no parameters: an ACK that still takes the old lease during a write is an event
  * that saw the old set, which RCU allows anyway, and the bump precedes synchronize_rcu(), so
  * every ACK after the write returns sees the new generation. A lease is used at most
- * 0xffff << RDCC_LEASE_SPAN_SHIFT ns (268 ms) after its since_ns, far too short for 2^32 writes
- * (each a syscall and a synchronize_rcu()), so the u32 does not come back to a live lease's
- * value.
+ * 0xffff << RDCC_LEASE_SPAN_SHIFT ns (268 ms) after its since_ns (RDCC_LEASE), or
+ * RDCC_THETA_LIFE_NS (4.3 s) after its state's update_ns (RDCC_LEASE_THETA), far too short for
+ * 2^32 writes (each a syscall and a synchronize_rcu()), so the u32 does not come back to a live
+ * lease's value.
  */
 static u32 rdcc_params_gen __read_mostly = 1;
 
@@ -260,17 +296,33 @@ static inline struct rdcc_lease *rdcc_lease(struct sock *sk)
 }
 #endif
 
+#ifdef RDCC_LEASE_THETA
+static inline struct rdcc_theta_lease *rdcc_theta_lease(struct sock *sk)
+{
+	return (struct rdcc_theta_lease *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
+}
+
+/* The law's state as the fast path sees it (rdcc_abi.h; the same bytes as rdcc_state()). */
+static inline struct rdcc_theta_state *rdcc_theta_state(struct sock *sk)
+{
+	return (struct rdcc_theta_state *)((struct rdcc_priv *)inet_csk_ca(sk))->core;
+}
+#endif
+
 /*
  * Before a hook other than cong_control runs the law (loss, idle restart, undo): fold the bytes
  * the fast path absorbed into the state and clear the lease (the law's state changes, and with
  * it what the next ACKs get). A lease with gen 0 is none and has absorbed nothing. init needs no
- * fold: it clears the glue bytes and replaces the state.
+ * fold: it clears the glue bytes and replaces the state. θ-PowerTCP's lease has nothing to fold
+ * (its fast path steps the state itself): the retire is one store.
  */
 static __always_inline void rdcc_lease_retire(struct sock *sk)
 {
-#ifdef RDCC_LEASE
+#if defined(RDCC_LEASE)
 	if (rdcc_lease(sk)->gen)
 		rdcc_rs_lease_retire(rdcc_state(sk), rdcc_lease(sk));
+#elif defined(RDCC_LEASE_THETA)
+	rdcc_theta_lease(sk)->gen = 0;
 #endif
 }
 
@@ -393,7 +445,7 @@ static void rdcc_init(struct sock *sk)
 	rcu_read_unlock();
 }
 
-/* The per-ACK path that calls the law: every ACK, or with RDCC_LEASE every ACK no lease covers. */
+/* The per-ACK path that calls the law: every ACK, or with a lease every ACK no lease covers. */
 static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 					  const struct rate_sample *rs)
 {
@@ -405,7 +457,7 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 	const void *p;
 	struct rdcc_ack_in in;
 	struct rdcc_ack_event *ev = &in.ev;
-#ifdef RDCC_LEASE
+#ifdef RDCC_HAS_LEASE
 	/* Before the parameter pointer: see rdcc_params_gen. */
 	u32 gen = smp_load_acquire(&rdcc_params_gen);
 #endif
@@ -419,9 +471,12 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p) {
-#ifdef RDCC_LEASE
+#if defined(RDCC_LEASE)
 		/* Folds what the fast path absorbed, runs the law, grants the next lease. */
 		rdcc_rs_on_ack_lease(p, rdcc_state(sk), &in, &out, rdcc_lease(sk), gen);
+#elif defined(RDCC_LEASE_THETA)
+		/* Runs the law, grants the next lease (none in Recovery or Loss). */
+		rdcc_rs_on_ack_theta(p, rdcc_state(sk), &in, &out, rdcc_theta_lease(sk), gen);
 #else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #endif
@@ -440,14 +495,16 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 	rcu_read_unlock();
 }
 
-#ifdef RDCC_LEASE
+#ifdef RDCC_HAS_LEASE
 /* Out of line, so that the lease's fast path below saves no register and has no canary. */
 static noinline void rdcc_ack_slow(struct sock *sk, u32 ack, int flag,
 				   const struct rate_sample *rs)
 {
 	rdcc_ack_full(sk, ack, flag, rs);
 }
+#endif
 
+#ifdef RDCC_LEASE
 /*
  * An ACK the socket's lease covers (rdcc_lease_take) gets the law's last output without a call
  * into Rust (issue #13); any other ACK takes the full path, which folds and renews the lease.
@@ -460,6 +517,74 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	if (!trace_decision_enabled() &&
 	    rdcc_lease_take(sk, rs, rdcc_lease(sk), READ_ONCE(rdcc_params_gen)))
 		return;
+	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
+}
+#elif defined(RDCC_LEASE_THETA)
+/*
+ * A due ACK: the fast path found it covered up to the due test and due, and stored nothing. The
+ * take runs again here with the generation read with acquire (before the parameter pointer, as
+ * on the full path), now with a record for its time, sample and average (so the hot caller has
+ * no address-taken local). On the same generation it is the same take on the same socket,
+ * lease and state, so DUE again; after a parameter write it is FULL (the lease's generation no
+ * longer matches), and the full path runs, on a state nothing was stored to. Rust then runs the
+ * update with the take's average (powertcp::on_due, which checks that the parameters it reads
+ * still have the lease's τ and modes), enforces it and grants the next lease. No Loss-state
+ * window rule: no lease lives in Loss (rdcc_set_state ends it on the way into Recovery or Loss,
+ * and every CA state change goes through set_state).
+ */
+static noinline void rdcc_theta_due_slow(struct sock *sk, u32 ack, int flag,
+					 const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	/* Written whole by rdcc_rs_theta_due before any read (as in rdcc_ack_full). */
+	struct rdcc_ack_out out __uninitialized;
+	struct rdcc_theta_due_in in;
+	u32 gen = smp_load_acquire(&rdcc_params_gen);
+	const void *p;
+	int took;
+
+	took = rdcc_theta_take(sk, rs, rdcc_theta_lease(sk), rdcc_theta_state(sk), gen, &in);
+	if (took != RDCC_THETA_DUE) {
+		/* FULL after a parameter write. HOLD cannot follow the caller's DUE (same inputs);
+		 * were it to, the take has handled the ACK as a hold, completely. */
+		if (took == RDCC_THETA_FULL)
+			rdcc_ack_slow(sk, ack, flag, rs);
+		return;
+	}
+	in.snd_una = tp->snd_una;
+	in.snd_nxt = tp->snd_nxt;
+	in.mss = tp->mss_cache;
+	in.srtt_us = rdcc_srtt_us(tp);
+	in.clamp_pkts = tp->snd_cwnd_clamp;
+	rcu_read_lock();
+	p = rcu_dereference(rdcc_params_cur);
+	if (p) {
+		rdcc_rs_theta_due(p, rdcc_state(sk), &in, &out, rdcc_theta_lease(sk), gen);
+		rdcc_set(sk, &out.e);
+		rdcc_trace(p, sk, &out.d, in.rtt_ns);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * θ-PowerTCP (RDCC_LEASE_THETA): an ACK the lease covers as a hold is taken in C
+ * (rdcc_theta_take: the law's average and t_c^prev stepped in place, the lease's window and rate
+ * set), a due one goes to the narrow due path, any other to the full path, which grants the next
+ * lease. Not while the tracepoint is on, as for RDCC_LEASE: every decision must reach it.
+ */
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+{
+	if (!trace_decision_enabled()) {
+		int took = rdcc_theta_take(sk, rs, rdcc_theta_lease(sk), rdcc_theta_state(sk),
+					   READ_ONCE(rdcc_params_gen), NULL);
+
+		if (took == RDCC_THETA_HOLD)
+			return;
+		if (took == RDCC_THETA_DUE) {
+			rdcc_theta_due_slow(sk, ack, flag, rs);	/* a tail call */
+			return;
+		}
+	}
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
 }
 #else
@@ -508,6 +633,18 @@ static void rdcc_set_state(struct sock *sk, u8 new_state)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
+#ifdef RDCC_LEASE_THETA
+	/*
+	 * No θ lease lives in Recovery or Loss, so its fast path needs no CA-state test and its due
+	 * path no Loss-state window rule. tcp_set_ca_state (net/ipv4/tcp_cong.c, 6.12) is the one
+	 * writer of icsk_ca_state and calls set_state first; a new socket or clone starts in Open
+	 * and rdcc_init clears the glue bytes. The full path grants no lease while in Recovery or
+	 * Loss (RDCC_ACK_IN_RECOVERY). This also ends it on the Loss of a PMTU drop, which calls
+	 * no law.
+	 */
+	if (new_state >= TCP_CA_Recovery)
+		rdcc_theta_lease(sk)->gen = 0;
+#endif
 	if (new_state == TCP_CA_Recovery)
 		rdcc_loss(sk, RDCC_LOSS_FAST_RECOVERY);
 	else if (new_state == TCP_CA_Loss &&
@@ -582,7 +719,9 @@ static u32 rdcc_undo_cwnd(struct sock *sk)
  * CPU). Each u64 is read with READ_ONCE, so the copy may mix two versions word by word, but every
  * field of the state is at most 8 bytes and naturally aligned, so each field is a whole value
  * of one version: a valid State. The Rust side only ever sees this copy, never a reference to
- * the live area that could alias the writer's &mut.
+ * the live area that could alias the writer's &mut. θ-PowerTCP's lease fast path
+ * (RDCC_LEASE_THETA) writes two fields of the live state, each with one WRITE_ONCE of the whole
+ * aligned field, so the same holds for them.
  */
 struct rdcc_snapshot {
 	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];

@@ -6,10 +6,11 @@
  * tables the host tests run, core/src/<law>_vectors.rs) and a randomized bounds check (16 seeds x
  * 2000 events, hostile values included). The Rust entry points are in modules/glue/kunit.rs.
  * And the suite rdcc_glue: the per-ACK event the C glue builds (rdcc_event.h), field by field,
- * on a real socket, and the hold lease's C fast path (rdcc_lease.h) against its Rust
- * transcription. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no product module
- * contains this.
+ * on a real socket, and the hold leases' C fast paths (rdcc_lease.h, rdcc_lease_theta.h) against
+ * their Rust transcriptions. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no
+ * product module contains this.
  */
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/net.h>
 #include <kunit/test.h>
@@ -18,6 +19,7 @@
 #include "rdcc_abi.h"
 #include "rdcc_event.h"
 #include "rdcc_lease.h"
+#include "rdcc_lease_theta.h"
 
 struct rdcc_kunit_report {
 	u32 cases;		/* cases passed */
@@ -315,9 +317,210 @@ static void rdcc_glue_lease(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, taken, RDCC_LEASE_STEPS / 20, "the lease was rarely taken");
 }
 
+/*
+ * rdcc_glue_theta_lease: θ-PowerTCP's hold-lease fast path in C (rdcc_theta_take,
+ * rdcc_lease_theta.h: what tcp_theta_powertcp's cong_control runs on most ACKs, including the
+ * Alg. 2 line 21 division) against its Rust transcription ThetaLease::take, whose average is
+ * the law's own smooth() (rdcc_rs_kunit_theta_take), on a real socket. Random states, leases and
+ * socket fields, mostly at a boundary: the keys (generation, MSS, clamp: the same or not), the
+ * sample (-1, 0, 1, 18-29 us, the largest taken, one above, LONG_MAX), the clock (dt 0, 1, 239,
+ * tau - 1, tau, tau + 1, a step back), update_ns (at last_ack_ns, before it, now - rtt and one
+ * either side, 2^32 back), marker_seq (snd_una - 1, + 0, + 1, + 2^31), the average (0, 1,
+ * 24000, U32_MAX), tau (1 us, 20 us, 1 s, any between), the window and rate as the grant makes
+ * them, any sk_max_pacing_rate. Both run on copies of the same state and lease, with the due
+ * record filled with the same pattern. They must agree on the outcome, the state afterwards
+ * (memcmp, padding included) and the due record; on HOLD the C must have set exactly the Rust's
+ * window and rate (capped by sk_max_pacing_rate), else nothing.
+ */
+int rdcc_rs_kunit_theta_take(const struct rdcc_theta_lease *l, struct rdcc_theta_state *s,
+			     u32 gen, u32 mss, u32 clamp_pkts, u64 now_ns, long rtt_us, u32 snd_una,
+			     struct rdcc_enforced *e, struct rdcc_theta_due_in *due);
+
+#define RDCC_THETA_STEPS 100000U
+
+/* An edge of u64 values most of the time (7 in 8), anything otherwise. */
+static u64 rdcc_kunit_pick64(u64 *x, const u64 *edges, unsigned int n)
+{
+	u64 r = rdcc_kunit_xs(x);
+
+	return r % 8 ? edges[(r >> 8) % n] : rdcc_kunit_xs(x);
+}
+
+static void rdcc_glue_theta_lease(struct kunit *test)
+{
+	static const u32 msses[] = { 1448, 1448, 9000, 0, 1, 88, 65535 };
+	static const u32 clamps[] = { 64, 64, 0, 1, 10, U32_MAX, U32_MAX };
+	static const u64 taus[] = { 20000, 20000, 1000, 1000000000 };
+	static const u64 avgs[] = { 0, 1, 24000, U32_MAX };
+	u64 x = 0x9e3779b97f4a7c15ULL;
+	u32 i, outcomes[3] = {};
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
+	sk = sock->sk;
+	tp = tcp_sk(sk);
+	lock_sock(sk);
+	for (i = 0; i < RDCC_THETA_STEPS; i++) {
+		struct rdcc_theta_state sa, sb;
+		struct rdcc_theta_due_in da, db;
+		struct rdcc_theta_lease l;
+		struct rdcc_enforced e = {};
+		struct rate_sample rs = {};
+		u64 now = rdcc_kunit_xs(&x), r = rdcc_kunit_xs(&x), r2 = rdcc_kunit_xs(&x);
+		u64 max_rate, rate, tau, edge_rtt, dts[8];
+		u32 gen = 1 + rdcc_kunit_xs(&x) % 3, cwnd;
+		int got, want;
+		bool ok;
+
+		tp->mss_cache = rdcc_kunit_pick(&x, msses, ARRAY_SIZE(msses));
+		tp->snd_cwnd_clamp = rdcc_kunit_pick(&x, clamps, ARRAY_SIZE(clamps));
+		tp->snd_una = (u32)rdcc_kunit_xs(&x);
+		tp->tcp_clock_cache = now;
+		max_rate = r & 1 ? ~0ULL : rdcc_kunit_xs(&x) >> (r % 64);
+		WRITE_ONCE(sk->sk_max_pacing_rate, max_rate);
+		switch ((r >> 1) % 10) {
+		case 0:
+			rs.rtt_us = -1;		/* no sample (Karn) */
+			break;
+		case 1:
+			rs.rtt_us = 0;
+			break;
+		case 2:
+			rs.rtt_us = 1;
+			break;
+		case 3:
+			rs.rtt_us = RDCC_THETA_RTT_US_MAX;	/* the largest taken */
+			break;
+		case 4:
+			rs.rtt_us = RDCC_THETA_RTT_US_MAX + 1;
+			break;
+		case 5:
+			rs.rtt_us = LONG_MAX;
+			break;
+		case 6:
+			rs.rtt_us = (long)rdcc_kunit_xs(&x);
+			break;
+		default:
+			rs.rtt_us = 18 + (long)(rdcc_kunit_xs(&x) % 12);
+			break;
+		}
+		/* The sample in ns where it is one the fast path takes, for the update_ns edges. */
+		edge_rtt = rs.rtt_us > 0 && rs.rtt_us <= (long)RDCC_THETA_RTT_US_MAX ?
+			   (u64)rs.rtt_us * NSEC_PER_USEC : 25000;
+
+		/* A lease as ThetaLease::grant makes one, near this socket's keys. */
+		memset(&l, 0, sizeof(l));
+		l.gen = r % 8 ? gen : (r % 16 ? gen + 1 : 0);
+		l.mss = (r >> 8) % 7 ? (u16)tp->mss_cache : (u16)(r >> 16);
+		l.clamp = (r >> 12) % 7 ? tp->snd_cwnd_clamp : tp->snd_cwnd_clamp + 1;
+		tau = rdcc_kunit_pick64(&x, taus, ARRAY_SIZE(taus));
+		if (tau < 1000 || tau > 1000000000)
+			tau = 1000 + tau % (1000000000 - 999);	/* in [1 us, 1 s], as granted */
+		l.tau_ns = (u32)tau;
+		l.cwnd_pkts = 1 + (u32)(rdcc_kunit_xs(&x) % ((1U << 24) - 1));
+		l.rate_bps = 1 + rdcc_kunit_xs(&x) % ((1ULL << 40) - 1);
+
+		/* A state around this ACK: every field random, the four the take reads at edges. */
+		memset(&sa, 0, sizeof(sa));
+		sa.cwnd_q16 = rdcc_kunit_xs(&x);
+		sa.prev_cwnd_q16 = rdcc_kunit_xs(&x);
+		sa.power_smooth_q16 = rdcc_kunit_xs(&x);
+		sa.undo_cwnd_q16 = rdcc_kunit_xs(&x);
+		sa.prev_rtt_ns = (u32)rdcc_kunit_xs(&x);
+		sa.min_rtt_ns = (u32)rdcc_kunit_xs(&x);
+		sa.flags = (u32)rdcc_kunit_xs(&x);
+		dts[0] = 0;
+		dts[1] = 1;
+		dts[2] = 239;
+		dts[3] = tau - 1;
+		dts[4] = tau;
+		dts[5] = tau + 1;
+		dts[6] = (u64)-1;	/* last_ack_ns one after now: the clock stepped back */
+		dts[7] = rdcc_kunit_xs(&x) % (4 * tau);
+		sa.last_ack_ns = now - (r2 % 8 ? dts[(r2 >> 8) % 8] : rdcc_kunit_xs(&x));
+		switch ((r2 >> 16) % 7) {
+		case 0:
+			sa.update_ns = sa.last_ack_ns;
+			break;
+		case 1:
+			sa.update_ns = sa.last_ack_ns - rdcc_kunit_xs(&x) % 1000;
+			break;
+		case 2:
+			sa.update_ns = now - edge_rtt;		/* now - update_ns = rtt: not due */
+			break;
+		case 3:
+			sa.update_ns = now - edge_rtt - 1;	/* one over: due */
+			break;
+		case 4:
+			sa.update_ns = now - edge_rtt + 1;
+			break;
+		case 5:
+			sa.update_ns = now - RDCC_THETA_LIFE_NS - (r2 >> 40) % 2; /* no-sample life */
+			break;
+		default:
+			sa.update_ns = rdcc_kunit_xs(&x);
+			break;
+		}
+		switch ((r2 >> 20) % 6) {
+		case 0:
+			sa.marker_seq = tp->snd_una - 1;	/* snd_una past it: due */
+			break;
+		case 1:
+			sa.marker_seq = tp->snd_una;		/* at it: due */
+			break;
+		case 2:
+			sa.marker_seq = tp->snd_una + 1;	/* before it: not due */
+			break;
+		case 3:
+			sa.marker_seq = tp->snd_una + (1U << 31);
+			break;
+		default:
+			sa.marker_seq = (u32)rdcc_kunit_xs(&x);
+			break;
+		}
+		sa.rtt_smooth_ns = (u32)rdcc_kunit_pick64(&x, avgs, ARRAY_SIZE(avgs));
+		memcpy(&sb, &sa, sizeof(sa));
+		memset(&da, 0xa5, sizeof(da));
+		memset(&db, 0xa5, sizeof(db));
+
+		tcp_snd_cwnd_set(tp, 7777);	/* sentinels: what a FULL or DUE leaves */
+		WRITE_ONCE(sk->sk_pacing_rate, 12345);
+		got = rdcc_theta_take(sk, &rs, &l, &sa, gen, &da);
+		cwnd = tcp_snd_cwnd(tp);
+		rate = READ_ONCE(sk->sk_pacing_rate);
+		want = rdcc_rs_kunit_theta_take(&l, &sb, gen, tp->mss_cache, tp->snd_cwnd_clamp, now,
+						rs.rtt_us, tp->snd_una, &e, &db);
+		ok = got == want && got >= RDCC_THETA_FULL && got <= RDCC_THETA_DUE &&
+		     !memcmp(&sa, &sb, sizeof(sa)) && !memcmp(&da, &db, sizeof(da)) &&
+		     (got == RDCC_THETA_HOLD ?
+			      cwnd == e.cwnd_pkts && rate == min_t(u64, e.pacing_rate_bps, max_rate) :
+			      cwnd == 7777 && rate == 12345);
+		if (!ok) {
+			KUNIT_FAIL(test,
+				   "step %u: C %d, Rust %d; avg C %u Rust %u; last_ack C %llu Rust %llu; due avg C %u Rust %u; C set cwnd %u rate %llu, Rust cwnd %u rate %llu",
+				   i, got, want, sa.rtt_smooth_ns, sb.rtt_smooth_ns, sa.last_ack_ns,
+				   sb.last_ack_ns, da.rtt_smooth_ns, db.rtt_smooth_ns, cwnd, rate,
+				   e.cwnd_pkts, e.pacing_rate_bps);
+			break;
+		}
+		outcomes[got]++;
+	}
+	release_sock(sk);
+	sock_release(sock);
+	/* Non-vacuity: each outcome in at least 1 step in 20 (estimated: HOLD and DUE ~15 %). */
+	KUNIT_EXPECT_GT_MSG(test, outcomes[RDCC_THETA_FULL], RDCC_THETA_STEPS / 20, "FULL rare");
+	KUNIT_EXPECT_GT_MSG(test, outcomes[RDCC_THETA_HOLD], RDCC_THETA_STEPS / 20, "HOLD rare");
+	KUNIT_EXPECT_GT_MSG(test, outcomes[RDCC_THETA_DUE], RDCC_THETA_STEPS / 20, "DUE rare");
+}
+
 static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_event),
 	KUNIT_CASE(rdcc_glue_lease),
+	KUNIT_CASE(rdcc_glue_theta_lease),
 	{}
 };
 

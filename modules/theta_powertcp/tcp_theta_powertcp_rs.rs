@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //! tcp_theta_powertcp: theta-PowerTCP RTT-based power control (Addanki et al., NSDI 2022) as a Linux TCP congestion control.
 //!
-//! The law is `core/src/powertcp.rs`, included unchanged; the kernel glue is `modules/glue`.
+//! The law is `core/src/powertcp.rs` (with its hold lease, `core/src/powertcp_lease.rs`, a
+//! child module it declares), included unchanged; the kernel glue is `modules/glue`.
 //! `get_info` signal: smoothed normalized power x 1000 (ss mrtt shows the power).
 
 // The core's helpers serve every law and its items are `pub` for the host crate; this module
@@ -53,3 +54,7 @@ rdcc_glue! {
         base_rtt_mode,
     ],
 }
+
+// The hold lease (issue #13): theta_powertcp_glue.c defines RDCC_LEASE_THETA, so rdcc_glue.c
+// takes most ACKs in C and calls these entries for the others.
+rdcc_glue_theta_lease! {}

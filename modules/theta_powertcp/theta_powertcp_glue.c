@@ -21,4 +21,9 @@
 	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16, "range 0 (0) to 65536 (1)") \
 	P(base_rtt_mode, "0 = tau is base_rtt_ns, 1 = tau is the smallest RTT sample, at most base_rtt_ns", RDCC_U_PLAIN, "range 0 to 1")
 
+/* θ-PowerTCP's hold lease (issue #13; core/src/powertcp_lease.rs): most ACKs of a datacenter
+ * stream step the law's average in C and keep the last decision's window and rate, without
+ * calling the law. tcp_theta_powertcp_rs.rs invokes rdcc_glue_theta_lease!. */
+#define RDCC_LEASE_THETA
+
 #include "../glue/rdcc_glue.c"
