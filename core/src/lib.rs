@@ -15,7 +15,8 @@
 //! Layout: [`fixed`] (scales and helpers), [`event`] (the host boundary and the [`Controller`]
 //! trait), [`lease`] (the hold lease of issue #13: a law's proof that its next ACKs are holds,
 //! which the kernel glue applies without calling it; TIMELY's terms in `timely_lease.rs`, a
-//! child of [`timely`]), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
+//! child of [`timely`]; θ-PowerTCP's own lease, whose C fast path steps the law's state, in
+//! `powertcp_lease.rs`, a child of [`powertcp`]), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
 //! [`expresspass`], which is not a [`Controller`]), the INT laws [`powertcp_int`] and [`hpcc`]
 //! (HPCC, and HPCC with VAI/SF) behind [`int::IntController`], which take the telemetry stack
 //! of [`int`] beside the ACK, [`rqd`] (the

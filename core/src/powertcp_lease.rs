@@ -84,8 +84,8 @@ pub const THETA_LIFE_NS: u64 = 1 << 32;
 pub const THETA_UPDATE_MAX_NS: u64 = u64::MAX - (1 << 33);
 
 /// The lease's window is below this many packets (2^24, far below the 2^31 at which
-/// `tcp_snd_cwnd_set` warns). `floor(W / mss) < 2^24` for every window θ-PowerTCP outputs
-/// (at most 2^31 bytes) with an MSS of at least 128 bytes.
+/// `tcp_snd_cwnd_set` warns). `floor(W / mss) < 2^24` for every window θ-PowerTCP outputs (at
+/// most 2^31 bytes) with an MSS above 128 bytes. `mss · THETA_PKTS_LIMIT < 2^16 · 2^24 = 2^40`.
 const THETA_PKTS_LIMIT: u64 = 1 << 24;
 
 /// The lease (`struct rdcc_theta_lease` in modules/glue/rdcc_abi.h, same layout; checked by

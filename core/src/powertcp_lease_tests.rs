@@ -4,14 +4,17 @@
 //! `powertcp.rs` for the same reason. The whole file is test code: core/tests/forbidden.rs skips
 //! a file from its first `#[cfg(test)]` line on, the next line.
 #[cfg(test)]
-use super::super::super::event::{ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_REMOTE_DELAY};
-use super::super::super::event::{LossEvent, LossKind, Reason};
-use super::super::super::fixed::{mul_div, NS_PER_S};
-use super::super::{
-    pacing_bps, Config, BASE_RTT_CONFIGURED, BASE_RTT_MIN_RTT, FLAG_SMOOTH, GRADIENT_PER_ACK,
-    GRADIENT_PER_RTT, MAX_CWND_BYTES,
+use super::super::super::event::{
+    AckEvent, Controller, Decision, Enforced, LossEvent, LossKind, Reason, ACK_APP_LIMITED,
+    ACK_DELAYED, ACK_ECE, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
 };
-use super::*;
+use super::super::super::fixed::{mul_div, MAX_RATE_BPS, NS_PER_S, Q16_SHIFT};
+use super::super::{
+    pacing_bps, smooth, Config, Params, State, ThetaPowerTcp, BASE_RTT_CONFIGURED,
+    BASE_RTT_MIN_RTT, FLAG_HAVE_PREV, FLAG_INIT, FLAG_SMOOTH, GRADIENT_PER_ACK, GRADIENT_PER_RTT,
+    MAX_CWND_BYTES,
+};
+use super::{on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS};
 use core::cell::Cell;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
