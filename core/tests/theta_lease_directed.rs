@@ -203,7 +203,8 @@ fn clock_back_by_one_is_full() {
     let (mut pair, mut i) = primed(&p);
     let mut op = dc(25);
     if let Op::Ack { dt, back, .. } = &mut op {
-        (*dt, *back) = (1, true);
+        *dt = 1;
+        *back = true;
     }
     let s = then(&mut pair, &mut i, &op);
     assert_eq!(s.path, Some(Path::Full));
