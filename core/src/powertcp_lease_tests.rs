@@ -387,9 +387,8 @@ fn take_matches_on_ack() {
         ..ProptestConfig::default()
     });
     let n = Cell::new([0u64; 3]);
-    if let Err(e) = runner.run(&arb_case(), |c| check(&c, &n)) {
-        panic!("{}", e);
-    }
+    let outcome = runner.run(&arb_case(), |c| check(&c, &n));
+    assert!(outcome.is_ok(), "{}", outcome.unwrap_err());
     let [full, hold, due] = n.get();
     let all = full + hold + due;
     assert!(all >= 200, "only {} of 1024 cases had a lease", all);
@@ -426,13 +425,15 @@ fn due_matches_on_ack_under_new_params() {
     // marker (due by sequence).
     let (now, una) = (s.last_ack_ns + 240, s.marker_seq);
     let mut s_take = s;
+    let taken = lease.take(&mut s_take, 3, 1448, 64, now, 25, una);
+    assert!(matches!(taken, Take::Due { .. }), "not due: {:?}", taken);
     let Take::Due {
         now_ns,
         rtt_ns,
         rtt_smooth_ns,
-    } = lease.take(&mut s_take, 3, 1448, 64, now, 25, una)
+    } = taken
     else {
-        panic!("not due");
+        return;
     };
     let inp = DueIn {
         now_ns,
