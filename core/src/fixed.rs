@@ -329,13 +329,13 @@ mod tests {
         let edges: &[(u64, u64, u64)] = &[
             (0, 0, 0),
             (5, 1, 0),
-            (1 << 32, 1 << 32, 1), // 2^64: overflows by one
+            (1 << 32, 1 << 32, 1),       // 2^64: overflows by one
             ((1 << 32) - 1, 1 << 32, 1), // 2^64 - 2^32: fits
             (u64::MAX, 1, 1),
             (u64::MAX, 2, 3),
-            (1 << 47, 1 << 16, 655), // window_update's bound
+            (1 << 47, 1 << 16, 655),        // window_update's bound
             (1 << 32, (1 << 32) - 1, 1000), // norm_power_q16's bound
-            ((1 << 32) - 1, 1 << 16, 1), // grad_factor_q16's bound
+            ((1 << 32) - 1, 1 << 16, 1),    // grad_factor_q16's bound
         ];
         for &(a, b, d) in edges {
             assert_eq!(mul_div_fits(a, b, d), mul_div(a, b, d), "({a}, {b}, {d})");

@@ -42,8 +42,7 @@
 
 use super::event::{AckEvent, Controller, Decision, LossEvent, LossKind, ParamError, Reason};
 use super::fixed::{
-    clamp, mul_div, mul_div_fits, mul_q16, seq_after, MAX_RATE_BPS, NS_PER_S, Q16_ONE,
-    Q16_SHIFT,
+    clamp, mul_div, mul_div_fits, mul_q16, seq_after, MAX_RATE_BPS, NS_PER_S, Q16_ONE, Q16_SHIFT,
 };
 
 /// Largest window this law outputs, bytes (2^31 B = 2 GiB; above `fixed::MAX_CWND_PKTS` full

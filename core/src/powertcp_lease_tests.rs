@@ -14,7 +14,9 @@ use super::super::{
     BASE_RTT_MIN_RTT, FLAG_HAVE_PREV, FLAG_INIT, FLAG_SMOOTH, GRADIENT_PER_ACK, GRADIENT_PER_RTT,
     MAX_CWND_BYTES,
 };
-use super::{on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS};
+use super::{
+    on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
+};
 use core::cell::Cell;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;

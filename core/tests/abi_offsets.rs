@@ -123,9 +123,7 @@ fn layout() -> Vec<String> {
     v.push(format!(
         "RDCC_ABI_EQ(RDCC_THETA_RTT_US_MAX, {THETA_RTT_US_MAX});"
     ));
-    v.push(format!(
-        "RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, {THETA_LIFE_NS});"
-    ));
+    v.push(format!("RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, {THETA_LIFE_NS});"));
     v
 }
 

@@ -301,7 +301,11 @@ fn keys_end_the_lease() {
         if let Some(op) = op {
             then(&mut pair, &mut i, &op);
         }
-        let first = if what == "mss" { new_mss.clone() } else { dc(25) };
+        let first = if what == "mss" {
+            new_mss.clone()
+        } else {
+            dc(25)
+        };
         let s = then(&mut pair, &mut i, &first);
         assert_eq!(s.path, Some(Path::Full), "{what}: the old lease");
         let s = then(&mut pair, &mut i, &dc(25));

@@ -246,11 +246,7 @@ fn theta_lease_is_invisible() {
     let outcome = runner.run(&strategy, |(a, b, start, gen, with_init, ops)| {
         let (hold, due, full) = theta_lease_model::run([&a, &b], start, gen, with_init, &ops)?;
         let (h, d, f) = taken.get();
-        taken.set((
-            h + u64::from(hold),
-            d + u64::from(due),
-            f + u64::from(full),
-        ));
+        taken.set((h + u64::from(hold), d + u64::from(due), f + u64::from(full)));
         Ok(())
     });
     if let Err(e) = outcome {
