@@ -233,6 +233,47 @@ fn due_time_edges() {
     }
 }
 
+/// Due by sequence exactly when `now − update_ns` equals the RTT, after an update that moved the
+/// window (`cwnd ≠ prev_cwnd`): Alg. 2 line 8 takes `prev_cwnd` as the old window for data not
+/// sent after the update, and whether it was is `now − update_ns > rtt`, which is false here.
+/// A due path testing `>=` there would take `cwnd` and set another window and rate; the random
+/// sequences reach this edge only by chance (mutation run, session 18: caught 2 of 4 runs).
+#[test]
+fn due_by_sequence_at_rtt_exactly() {
+    let p = defaults();
+    let mut pair = ThetaPair::new([&p, &p], 1_000_000, 1);
+    pair.init();
+    // dc ACKs with RTTs alternating 30/18 µs until an update through the due path moves the
+    // window (ACK 45 with the defaults: 54,152 -> 46,196 B).
+    let mut i = 0;
+    loop {
+        let op = dc(if i % 3 == 0 { 30 } else { 18 });
+        let s = then(&mut pair, &mut i, &op);
+        if s.update
+            && s.path == Some(Path::Due)
+            && pair.l.lease.gen != 0
+            && pair.r.s.cwnd_q16 != pair.r.s.prev_cwnd_q16
+        {
+            break;
+        }
+        assert!(
+            i < 1_000,
+            "no due update that moved the window in 1000 ACKs"
+        );
+    }
+    assert_eq!(pair.r.s.update_ns, pair.r.s.last_ack_ns);
+    let marker = pair.r.s.marker_seq;
+    let to_marker = marker.wrapping_sub(pair.r.tcp.una) / 1448;
+    // dt = 25 µs after the update, RTT 25 µs: now − update_ns == rtt; snd_una reaches the marker.
+    let s = then(
+        &mut pair,
+        &mut i,
+        &ack(25_000, to_marker, 25, InFlight::Window),
+    );
+    assert_eq!(pair.r.tcp.una, marker, "snd_una at the marker");
+    assert_eq!((s.path, s.update), (Some(Path::Due), true));
+}
+
 /// Due by sequence, across the 2^32 wrap: MSS 1 (the window is 64 one-byte packets), snd_una
 /// started so that the marker set at the first update lies past 2^32. snd_una = marker − 1 is a
 /// hold, = marker due. `before` written as `!after` would hold at the marker.

@@ -12,16 +12,20 @@
 //! cadence, minimum-RTT τ), which the parameter generator draws too. `theta_lease_directed.rs`
 //! runs the glues on the bench's streams and on each boundary.
 //!
-//! Mutations this test and the directed ones are meant to catch, each alone (to be tried and
-//! recorded here; none has been: THETA_LEASE_TODO.md): in `ThetaLease::take` (the C's
-//! transcription; KUnit catches the same in the C) the sample range `>=` as `>`; the clock test
-//! `dt − 1 >= τ − 1` as `dt >= τ` (dt 0 then reaches the due test); the `now < last_ack_ns` test
-//! dropped; the due time test `>` as `>=`; `!seq_after(marker, una)` as `seq_after(una,
-//! marker)`; the line-21 weights swapped; the `last_ack_ns` store dropped; a store on the
-//! no-sample path; the lifetime test dropped; no clamp key, no MSS key, no generation key; in the
-//! glue model, no end of the lease in `set_state` (O1); in `grant`, a grant in Recovery, in the
-//! per-ACK cadence or with the minimum-RTT τ; in `on_due`, the τ comparison dropped (through
-//! `powertcp_lease_tests.rs due_matches_on_ack_under_new_params`).
+//! Mutations, each applied alone in a scratch tree, against the lib's tests, this test,
+//! `theta_lease_directed` and `powertcp` (session 18, `/tmp/lead/theta_mut.py`): 21 tried, 19
+//! caught at once: in `ThetaLease::take` no generation, MSS or clamp key; the sample range `>=` as
+//! `>`; the no-sample lifetime `<=` as `<`; the clock test `dt − 1 >= τ − 1` as `dt >= τ`
+//! (`dt_zero_is_a_hold_even_when_due`); no `now < last_ack_ns` test; the due time `>` as `>=`;
+//! the due sequence test reversed; line 21's weights swapped, `dt + 1`, or rounded up; the
+//! `last_ack_ns` store dropped; the old average handed to `on_due`; in `on_due` the τ comparison
+//! dropped; in `grant` a grant in Recovery, or the lifetime `<=` as `<`; in the model the lease
+//! surviving the hooks; `mul_div_fits` without its fit test. Of the other two, the hot test
+//! letting `dt == τ` through is equivalent (`smooth()` gives the sample for `dt >= τ`, as the
+//! cold branch does; a clock that wrapped back to `dt == τ` needs `last_ack_ns >= 2^64 − τ`,
+//! which the grant refuses); `on_due`'s `sent_after_update` `>` as `>=` was caught in 2 of 4 runs
+//! only, and is now caught every time by `due_by_sequence_at_rtt_exactly`. The same take in C is
+//! held to this one by KUnit `rdcc_glue_theta_lease` (C mutations: cost.md round 5).
 
 mod lease_model;
 mod theta_lease_model;
