@@ -17,8 +17,9 @@
 //! equal; the leased state with the absorbed bytes folded in equals the reference state, every
 //! field including the hold cache; get_info's views (`current()` at two MSS, `report()`) of the
 //! leased *live, unfolded* state equal the reference's (get_info snapshots the state alone).
-//! The two glues and the checks are in `lease_model/mod.rs`; `lease_directed.rs` runs them on
-//! chosen streams (how often the lease is taken, and each of its boundaries).
+//! The two glues and the checks are in `lease_model/mod.rs`, the event generators' shared parts
+//! in `lease_gen/mod.rs`; `lease_directed.rs` runs the glues on chosen streams (how often the
+//! lease is taken, and each of its boundaries).
 //!
 //! Mutations of the lease, each applied alone and run against the lib's lease tests,
 //! `lease_directed` and this test (`/tmp/lead/lease_mut.py`, session 18; which test caught it):
@@ -35,9 +36,10 @@
 //! (timely.rs l.538-539, l.699-700), so without `F_UPDATED` the round room is 0 and never the
 //! larger one. The in-recovery refusal dropped was caught in session 16 (lease_directed).
 
+mod lease_gen;
 mod lease_model;
 
-use lease_model::{run, Ca, InFlight, Op, Rs};
+use lease_model::{run, Op};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use rdcc_core::timely;
@@ -48,7 +50,7 @@ use std::cell::Cell;
 const LEASE_SHARE_MIN_DIV: u64 = 20;
 
 // ---------------------------------------------------------------------------------------------
-// Generators
+// Generators (the parts shared with theta_lease_equivalence.rs are in `lease_gen/mod.rs`)
 // ---------------------------------------------------------------------------------------------
 
 /// MSS values: the common ones, the clamp's edges (87/88), the lease's (65535/65536), and 1-3
@@ -67,100 +69,38 @@ fn arb_mss() -> impl Strategy<Value = u32> {
     ]
 }
 
-fn arb_rs() -> impl Strategy<Value = Rs> {
-    (
-        prop_oneof![
-            16 => 5i64..600,
-            3 => 18i64..30,
-            2 => Just(-1i64),
-            1 => Just(0i64),
-            1 => 1i64..=3,
-            1 => (1i64 << 20)..(1i64 << 40),
-        ],
-        prop_oneof![
-            10 => Just(2u32),
-            6 => Just(1u32),
-            3 => Just(0u32),
-            1 => 3u32..64,
-            1 => Just(u32::MAX),
-        ],
-        prop::bool::weighted(0.05),
-        prop::bool::weighted(0.15),
-        prop::bool::weighted(0.05),
-    )
-        .prop_map(|(rtt_us, pkts, app_limited, delayed, ce)| Rs {
-            rtt_us,
-            pkts,
-            app_limited,
-            delayed,
-            ce,
-        })
+/// RTT samples (µs): datacenter ones, none (-1 after Karn, 0), 1-3 µs, absurd ones.
+fn arb_rtt_us() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        16 => 5i64..600,
+        3 => 18i64..30,
+        2 => Just(-1i64),
+        1 => Just(0i64),
+        1 => 1i64..=3,
+        1 => (1i64 << 20)..(1i64 << 40),
+    ]
 }
 
-fn arb_ack() -> impl Strategy<Value = Op> {
-    (
-        prop_oneof![
-            10 => 0u64..2_000,
-            6 => 2_000u64..100_000,
-            1 => Just(0u64),
-            // around the default stale horizon (4 x T_high = 2 ms) and one span unit
-            2 => 1_990_000u64..2_010_000,
-            2 => 0u64..4096,
-            1 => 100_000u64..50_000_000,
-            1 => any::<u64>(),
-        ],
-        prop::bool::weighted(0.02),
-        arb_rs(),
-        prop_oneof![30 => Just(None::<u32>), 1 => arb_mss().prop_map(Some)],
-        // a fresh srtt on every ACK: a lease that leaked enforce's srtt branches would show
-        prop_oneof![4 => 10u32..1_000, 1 => Just(0u32), 1 => any::<u32>()],
-        prop_oneof![
-            10 => Just(InFlight::Window),
-            1 => Just(InFlight::Fixed(0)),
-            1 => Just(InFlight::Fixed(1)),
-            1 => (0u32..100_000).prop_map(InFlight::Fixed),
-        ],
-    )
-        .prop_map(|(dt, back, rs, mss, srtt_us, in_flight)| Op::Ack {
-            dt,
-            back,
-            rs,
-            mss,
-            srtt_us,
-            in_flight,
-        })
-}
-
-fn arb_gap() -> impl Strategy<Value = u64> {
-    prop_oneof![0u64..100_000, 100_000u64..10_000_000_000, any::<u64>()]
+/// Gaps between ACKs: datacenter ones, and the edges of the lease's stale horizon and span unit.
+fn arb_dt() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        10 => 0u64..2_000,
+        6 => 2_000u64..100_000,
+        1 => Just(0u64),
+        // around the default stale horizon (4 x T_high = 2 ms) and one span unit
+        2 => 1_990_000u64..2_010_000,
+        2 => 0u64..4096,
+        1 => 100_000u64..50_000_000,
+        1 => any::<u64>(),
+    ]
 }
 
 fn arb_op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        60 => arb_ack(),
-        2 => arb_gap().prop_map(|dt| Op::FastRecovery { dt }),
-        2 => arb_gap().prop_map(|dt| Op::Rto { dt }),
-        1 => Just(Op::SetState(Ca::Open)),
-        1 => Just(Op::SetState(Ca::Disorder)),
-        1 => Just(Op::SetState(Ca::Cwr)),
-        1 => Just(Op::SetState(Ca::Loss)),
-        2 => Just(Op::Undo),
-        2 => arb_gap().prop_map(|dt| Op::Idle { dt }),
-        2 => Just(Op::Switch),
-        1 => Just(Op::Touch),
-        1 => arb_gap().prop_map(|dt| Op::Init { dt }),
-        1 => prop_oneof![
-            Just(64u32),
-            Just(0u32),
-            Just(1u32),
-            Just(2u32),
-            Just(u32::MAX),
-            any::<u32>()
-        ]
-        .prop_map(Op::Clamp),
-        1 => prop_oneof![Just(u64::MAX), any::<u64>()].prop_map(Op::MaxPacing),
-        1 => any::<bool>().prop_map(Op::Trace),
-    ]
+    lease_gen::arb_op(lease_gen::arb_ack(
+        arb_dt(),
+        lease_gen::arb_rs(arb_rtt_us()),
+        arb_mss(),
+    ))
 }
 
 /// Raw values -> a TIMELY configuration the law accepts (rejected ones are filtered). As

@@ -27,10 +27,11 @@
 //! only, and is now caught every time by `due_by_sequence_at_rtt_exactly`. The same take in C is
 //! held to this one by KUnit `rdcc_glue_theta_lease` (C mutations: cost.md round 5).
 
+mod lease_gen;
 mod lease_model;
 mod theta_lease_model;
 
-use lease_model::{Ca, InFlight, Op, Rs};
+use lease_model::Op;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use rdcc_core::powertcp;
@@ -41,7 +42,7 @@ use std::cell::Cell;
 const LEASE_SHARE_MIN_DIV: u64 = 20;
 
 // ---------------------------------------------------------------------------------------------
-// Generators (lease_equivalence.rs's, copied, with θ's edges)
+// Generators (lease_equivalence.rs's: the shared parts in `lease_gen/mod.rs`, θ's edges here)
 // ---------------------------------------------------------------------------------------------
 
 fn arb_mss() -> impl Strategy<Value = u32> {
@@ -59,36 +60,17 @@ fn arb_mss() -> impl Strategy<Value = u32> {
 
 /// RTT samples: datacenter ones, none, and the fast path's range edges (4,294,967 µs is the
 /// largest it takes).
-fn arb_rs() -> impl Strategy<Value = Rs> {
-    (
-        prop_oneof![
-            16 => 5i64..600,
-            6 => 18i64..30,
-            2 => Just(-1i64),
-            1 => Just(0i64),
-            1 => 1i64..=3,
-            1 => Just(4_294_967i64),
-            1 => Just(4_294_968i64),
-            1 => (1i64 << 20)..(1i64 << 40),
-        ],
-        prop_oneof![
-            10 => Just(2u32),
-            6 => Just(1u32),
-            3 => Just(0u32), // SACK-only or duplicate: snd_una stays, the marker holds
-            1 => 3u32..64,
-            1 => Just(u32::MAX),
-        ],
-        prop::bool::weighted(0.05),
-        prop::bool::weighted(0.15),
-        prop::bool::weighted(0.05),
-    )
-        .prop_map(|(rtt_us, pkts, app_limited, delayed, ce)| Rs {
-            rtt_us,
-            pkts,
-            app_limited,
-            delayed,
-            ce,
-        })
+fn arb_rtt_us() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        16 => 5i64..600,
+        6 => 18i64..30,
+        2 => Just(-1i64),
+        1 => Just(0i64),
+        1 => 1i64..=3,
+        1 => Just(4_294_967i64),
+        1 => Just(4_294_968i64),
+        1 => (1i64 << 20)..(1i64 << 40),
+    ]
 }
 
 /// Gaps between events: datacenter ACK gaps, and the edges of the τ this file's parameters
@@ -111,61 +93,12 @@ fn arb_dt() -> impl Strategy<Value = u64> {
     ]
 }
 
-fn arb_ack() -> impl Strategy<Value = Op> {
-    (
-        arb_dt(),
-        prop::bool::weighted(0.02),
-        arb_rs(),
-        prop_oneof![30 => Just(None::<u32>), 1 => arb_mss().prop_map(Some)],
-        prop_oneof![4 => 10u32..1_000, 1 => Just(0u32), 1 => any::<u32>()],
-        // snd_nxt near (the window) and far: both due conditions fire
-        prop_oneof![
-            10 => Just(InFlight::Window),
-            1 => Just(InFlight::Fixed(0)),
-            1 => Just(InFlight::Fixed(1)),
-            1 => (0u32..100_000).prop_map(InFlight::Fixed),
-        ],
-    )
-        .prop_map(|(dt, back, rs, mss, srtt_us, in_flight)| Op::Ack {
-            dt,
-            back,
-            rs,
-            mss,
-            srtt_us,
-            in_flight,
-        })
-}
-
-fn arb_gap() -> impl Strategy<Value = u64> {
-    prop_oneof![0u64..100_000, 100_000u64..10_000_000_000, any::<u64>()]
-}
-
 fn arb_op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        60 => arb_ack(),
-        2 => arb_gap().prop_map(|dt| Op::FastRecovery { dt }),
-        2 => arb_gap().prop_map(|dt| Op::Rto { dt }),
-        1 => Just(Op::SetState(Ca::Open)),
-        1 => Just(Op::SetState(Ca::Disorder)),
-        1 => Just(Op::SetState(Ca::Cwr)),
-        1 => Just(Op::SetState(Ca::Loss)),
-        2 => Just(Op::Undo),
-        2 => arb_gap().prop_map(|dt| Op::Idle { dt }),
-        2 => Just(Op::Switch),
-        1 => Just(Op::Touch),
-        1 => arb_gap().prop_map(|dt| Op::Init { dt }),
-        1 => prop_oneof![
-            Just(64u32),
-            Just(0u32),
-            Just(1u32),
-            Just(2u32),
-            Just(u32::MAX),
-            any::<u32>()
-        ]
-        .prop_map(Op::Clamp),
-        1 => prop_oneof![Just(u64::MAX), any::<u64>()].prop_map(Op::MaxPacing),
-        1 => any::<bool>().prop_map(Op::Trace),
-    ]
+    lease_gen::arb_op(lease_gen::arb_ack(
+        arb_dt(),
+        lease_gen::arb_rs(arb_rtt_us()),
+        arb_mss(),
+    ))
 }
 
 /// Raw values -> a θ-PowerTCP configuration the law accepts (hold_equivalence.rs's generator,
