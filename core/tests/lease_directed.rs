@@ -7,26 +7,14 @@
 
 mod lease_model;
 
-use lease_model::{Ca, InFlight, Op, Pair, Rs, Step};
+use lease_model::{xorshift, Ca, InFlight, Op, Pair, Step};
 use rdcc_core::lease::Lease;
 use rdcc_core::timely;
 
-/// An ACK of `pkts` packets `dt` ns after the previous event, RTT `rtt_us`, nothing else set.
+/// `lease_model::ack` with `in_flight` packets in flight: an ACK of `pkts` packets `dt` ns after
+/// the previous event, RTT `rtt_us`, nothing else set.
 fn ack(dt: u64, pkts: u32, rtt_us: i64, in_flight: u32) -> Op {
-    Op::Ack {
-        dt,
-        back: false,
-        rs: Rs {
-            rtt_us,
-            pkts,
-            app_limited: false,
-            delayed: false,
-            ce: false,
-        },
-        mss: None,
-        srtt_us: 25,
-        in_flight: InFlight::Fixed(in_flight),
-    }
+    lease_model::ack(dt, pkts, rtt_us, InFlight::Fixed(in_flight))
 }
 
 /// A pair with `params` (both sets), initialised at 1 ms, MSS `mss`.
@@ -38,11 +26,16 @@ fn started(params: &timely::Params, mss: u32) -> Pair<'_> {
     pair
 }
 
-fn xorshift(x: &mut u32) -> u32 {
-    *x ^= *x << 13;
-    *x ^= *x >> 17;
-    *x ^= *x << 5;
-    *x
+/// `started` at MSS 1448, then ten ACKs of 2 packets, 240 ns apart, RTT 25 µs, 64 in flight: the
+/// pair and the next event's index.
+fn warmed(params: &timely::Params) -> (Pair<'_>, usize) {
+    let mut pair = started(params, 1448);
+    let mut i = 0;
+    for _ in 0..10 {
+        pair.step(i, &ack(240, 2, 25, 64)).unwrap();
+        i += 1;
+    }
+    (pair, i)
 }
 
 /// The benchmark's `dc` stream (2 packets of 1448 B per ACK every 240 ns, RTT 18-30 µs, 64 in
@@ -230,12 +223,7 @@ fn lease_ends_when_the_round_ends() {
 #[test]
 fn rto_then_zero_byte_ack() {
     let p = timely::Params::new(&timely::Config::DEFAULT).unwrap();
-    let mut pair = started(&p, 1448);
-    let mut i = 0;
-    for _ in 0..10 {
-        pair.step(i, &ack(240, 2, 25, 64)).unwrap();
-        i += 1;
-    }
+    let (mut pair, mut i) = warmed(&p);
     for op in [Op::Rto { dt: 1_000_000 }, Op::SetState(Ca::Open)] {
         pair.step(i, &op).unwrap();
         i += 1;
@@ -259,12 +247,7 @@ fn rto_then_zero_byte_ack() {
 #[test]
 fn tracing_takes_the_full_path() {
     let p = timely::Params::new(&timely::Config::DEFAULT).unwrap();
-    let mut pair = started(&p, 1448);
-    let mut i = 0;
-    for _ in 0..10 {
-        pair.step(i, &ack(240, 2, 25, 64)).unwrap();
-        i += 1;
-    }
+    let (mut pair, mut i) = warmed(&p);
     pair.step(i, &Op::Trace(true)).unwrap();
     i += 1;
     for _ in 0..20 {
@@ -284,12 +267,7 @@ fn tracing_takes_the_full_path() {
 #[test]
 fn parameter_write_ends_the_lease() {
     let p = timely::Params::new(&timely::Config::DEFAULT).unwrap();
-    let mut pair = started(&p, 1448);
-    let mut i = 0;
-    for _ in 0..10 {
-        pair.step(i, &ack(240, 2, 25, 64)).unwrap();
-        i += 1;
-    }
+    let (mut pair, mut i) = warmed(&p);
     let s = pair.step(i, &ack(240, 2, 25, 64)).unwrap();
     i += 1;
     assert!(s.fast);

@@ -8,39 +8,14 @@
 mod lease_model;
 mod theta_lease_model;
 
-use lease_model::{Ca, InFlight, Op, Rs};
+use lease_model::{ack, xorshift, Ca, InFlight, Op};
 use rdcc_core::powertcp::{self, Config, Params};
 use std::collections::BTreeMap;
 use theta_lease_model::{Path, Step, ThetaPair};
 
-/// An ACK of `pkts` packets `dt` ns after the previous event, RTT `rtt_us` (<= 0: none).
-fn ack(dt: u64, pkts: u32, rtt_us: i64, in_flight: InFlight) -> Op {
-    Op::Ack {
-        dt,
-        back: false,
-        rs: Rs {
-            rtt_us,
-            pkts,
-            app_limited: false,
-            delayed: false,
-            ce: false,
-        },
-        mss: None,
-        srtt_us: 25,
-        in_flight,
-    }
-}
-
 /// The dc stream's ACK: 2 packets, 240 ns after the previous one, the window in flight.
 fn dc(rtt_us: i64) -> Op {
     ack(240, 2, rtt_us, InFlight::Window)
-}
-
-fn xorshift(x: &mut u32) -> u32 {
-    *x ^= *x << 13;
-    *x ^= *x >> 17;
-    *x ^= *x << 5;
-    *x
 }
 
 fn defaults() -> Params {

@@ -3,7 +3,8 @@
 //! sequences) and `lease_directed.rs` (the lease is taken where it should be and ends exactly at
 //! its boundaries): a model of the kernel socket as rdcc_glue.c reads and writes it, the glue
 //! without the lease (reference) and with it (leased), and the checks after every event. See
-//! `lease_equivalence.rs` for the claim.
+//! `lease_equivalence.rs` for the claim. The directed tests' `ack` and `xorshift` are here too,
+//! for `theta_lease_directed.rs` as well.
 #![allow(dead_code)] // each test file uses the part it needs
 
 use proptest::prelude::*;
@@ -104,6 +105,34 @@ pub enum Op {
     MaxPacing(u64),
     /// The tracepoint is switched on or off.
     Trace(bool),
+}
+
+/// For the directed tests: an ACK of `pkts` packets `dt` ns after the previous event, RTT
+/// `rtt_us` (<= 0: none), `in_flight` after it, nothing else set (srtt 25 µs, MSS unchanged).
+pub fn ack(dt: u64, pkts: u32, rtt_us: i64, in_flight: InFlight) -> Op {
+    Op::Ack {
+        dt,
+        back: false,
+        rs: Rs {
+            rtt_us,
+            pkts,
+            app_limited: false,
+            delayed: false,
+            ce: false,
+        },
+        mss: None,
+        srtt_us: 25,
+        in_flight,
+    }
+}
+
+/// xorshift32, as the benchmark's (modules/bench/rdcc_bench_main.c), for the directed tests'
+/// RTTs.
+pub fn xorshift(x: &mut u32) -> u32 {
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    *x
 }
 
 /// rdcc_fill_ack_in (modules/glue/rdcc_event.h), transcribed.
