@@ -3,8 +3,12 @@
 //! sequences) and `lease_directed.rs` (the lease is taken where it should be and ends exactly at
 //! its boundaries): a model of the kernel socket as rdcc_glue.c reads and writes it, the glue
 //! without the lease (reference) and with it (leased), and the checks after every event. See
-//! `lease_equivalence.rs` for the claim. The directed tests' `ack` and `xorshift` are here too,
-//! for `theta_lease_directed.rs` as well.
+//! `lease_equivalence.rs` for the claim.
+//!
+//! θ-PowerTCP's glues (`theta_lease_model/mod.rs`) reuse the socket side (`Tcp`, `Rs`, `Op`,
+//! `fill`, `set`), the full per-ACK path (`ack_full`, `ack_reference`), the hooks around the
+//! law's call (`Hook`, generic over `Controller`), the parameter write (`write_params`) and
+//! get_info's checks (`check_views`); both directed tests use `ack` and `xorshift`.
 #![allow(dead_code)] // each test file uses the part it needs
 
 use proptest::prelude::*;
@@ -43,6 +47,25 @@ pub struct Tcp {
     pub pacing: u64,
     /// sk_max_pacing_rate.
     pub max_pacing: u64,
+}
+
+impl Tcp {
+    /// The pairs' socket before the first event: 1448-byte MSS, srtt 25 µs, clamp 64, window
+    /// 10, snd_una 1, no pacing cap.
+    pub fn start(now_ns: u64) -> Tcp {
+        Tcp {
+            now_ns,
+            mss: 1448,
+            srtt_us: 25,
+            clamp: 64,
+            ca: Ca::Open,
+            packets_out: 0,
+            una: 1,
+            snd_cwnd: 10,
+            pacing: u64::MAX,
+            max_pacing: u64::MAX,
+        }
+    }
 }
 
 /// The rate sample of one ACK.
@@ -183,6 +206,160 @@ pub fn set(t: &mut Tcp, e: &Enforced) {
 /// What rdcc_trace records: time, RTT, the decision, sk_pacing_rate after it.
 pub type Line = (u64, u64, Decision, u64);
 
+/// The full per-ACK path on a socket and its trace: the event as rdcc_fill_ack_in, `law` (with
+/// the event, srtt in µs and the clamp: the law's call and enforce, leased or not), rdcc_set, then
+/// the Loss-state window rule and the trace.
+pub fn ack_full(
+    tcp: &mut Tcp,
+    trace: &mut Vec<Line>,
+    rs: &Rs,
+    tracing: bool,
+    law: impl FnOnce(&AckEvent, u32, u32, &mut Decision, &mut Enforced),
+) -> Decision {
+    let prior = tcp.snd_cwnd;
+    let ev = fill(tcp, rs);
+    let (mut d, mut e) = (Decision::default(), Enforced::default());
+    law(&ev, tcp.srtt_us, tcp.clamp, &mut d, &mut e);
+    set(tcp, &e);
+    if tcp.ca == Ca::Loss {
+        // min(cwnd, max_t(u32, prior_cwnd + rs->acked_sacked, 1)): a u32 sum, wrapping as in C.
+        tcp.snd_cwnd = tcp.snd_cwnd.min(prior.wrapping_add(rs.pkts).max(1));
+    }
+    if tracing {
+        trace.push((tcp.now_ns, ev.rtt_ns, d, tcp.pacing));
+    }
+    d
+}
+
+/// rdcc_cong_control without the lease, for law `C`: `on_ack` and enforce on the full path.
+pub fn ack_reference<C: Controller>(
+    p: &C::Params,
+    s: &mut C::State,
+    tcp: &mut Tcp,
+    trace: &mut Vec<Line>,
+    rs: &Rs,
+    tracing: bool,
+) -> Decision {
+    ack_full(tcp, trace, rs, tracing, |ev, srtt_us, clamp, d, e| {
+        *d = C::on_ack(p, s, ev);
+        *e = d.enforce(ev.mss_bytes, srtt_us, clamp);
+    })
+}
+
+/// A law call outside the per-ACK path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    /// rdcc_loss: a loss event of this kind (a timeout also keeps the kernel's window if it is
+    /// smaller).
+    Loss(LossKind),
+    /// rdcc_undo_cwnd.
+    Undo,
+    /// rdcc_cwnd_event(TX_START) after an idle period.
+    Idle,
+    /// rdcc_init.
+    Init,
+}
+
+impl Hook {
+    /// The law call of `op` on a socket in `ca` (after the event's socket side), if it makes
+    /// one: fast recovery and RTO a loss event, undo, and idle restart only in Open
+    /// (rdcc_cwnd_event returns before the law, and the retire, outside Open). Init is the
+    /// pair's own (it clears the lease too).
+    pub fn of(op: &Op, ca: Ca) -> Option<Hook> {
+        match *op {
+            Op::FastRecovery { .. } => Some(Hook::Loss(LossKind::FastRecovery)),
+            Op::Rto { .. } => Some(Hook::Loss(LossKind::RetransmitTimeout)),
+            Op::Undo => Some(Hook::Undo),
+            Op::Idle { .. } if ca == Ca::Open => Some(Hook::Idle),
+            _ => None,
+        }
+    }
+
+    /// The RTO's window rule applies.
+    pub fn rto(self) -> bool {
+        self == Hook::Loss(LossKind::RetransmitTimeout)
+    }
+
+    /// The law's call, with the socket's clock and MSS.
+    pub fn call<C: Controller>(self, p: &C::Params, s: &mut C::State, t: &Tcp) -> Decision {
+        match self {
+            Hook::Loss(kind) => {
+                let ev = LossEvent {
+                    now_ns: t.now_ns,
+                    mss_bytes: t.mss,
+                    kind,
+                };
+                C::on_loss(p, s, &ev)
+            }
+            Hook::Undo => C::on_undo(p, s, t.mss),
+            Hook::Idle => C::on_idle_restart(p, s, t.now_ns, t.mss),
+            Hook::Init => C::init(p, s, t.now_ns, t.mss),
+        }
+    }
+
+    /// rdcc_loss / rdcc_cwnd_event / rdcc_undo_cwnd / rdcc_init after the lease's end: the
+    /// law's call, rdcc_apply, the RTO's window rule, the trace.
+    pub fn run<C: Controller>(
+        self,
+        p: &C::Params,
+        s: &mut C::State,
+        tcp: &mut Tcp,
+        trace: &mut Vec<Line>,
+        tracing: bool,
+    ) {
+        let kernel_cwnd = tcp.snd_cwnd;
+        let d = self.call::<C>(p, s, tcp);
+        // rdcc_apply
+        let e = d.enforce(tcp.mss, tcp.srtt_us, tcp.clamp);
+        set(tcp, &e);
+        if self.rto() && tcp.snd_cwnd > kernel_cwnd {
+            tcp.snd_cwnd = kernel_cwnd;
+        }
+        if tracing {
+            trace.push((tcp.now_ns, 0, d, tcp.pacing));
+        }
+    }
+}
+
+/// A parameter write (Switch: the other set; Touch: the same values): generation + 1.
+pub fn write_params(switch: bool, which: &mut usize, gen: &mut u32) {
+    if switch {
+        *which ^= 1;
+    }
+    // rdcc_params_gen_bump: never 0.
+    *gen = gen.wrapping_add(1).max(1);
+}
+
+/// get_info's views of the leased glue's live state `l` and the reference's `r` under the
+/// parameters in force: `current()` at the socket's MSS and at 9000, `report()`.
+pub fn check_views<C: Controller>(
+    p: &C::Params,
+    l: &C::State,
+    r: &C::State,
+    mss: u32,
+    i: usize,
+    op: &Op,
+) -> Result<(), TestCaseError> {
+    for m in [mss, 9000] {
+        prop_assert_eq!(
+            C::current(p, l, m),
+            C::current(p, r, m),
+            "current({}) after event {} {:?}",
+            m,
+            i,
+            op
+        );
+    }
+    prop_assert_eq!(
+        C::report(p, l),
+        C::report(p, r),
+        "report after event {} {:?}",
+        i,
+        op
+    );
+    Ok(())
+}
+
 /// One socket under one of the two glues.
 pub struct Glue {
     pub s: timely::State,
@@ -207,28 +384,10 @@ impl Glue {
         }
     }
 
-    /// The end of the full per-ACK path after rdcc_set: the Loss-state window rule, the trace.
-    pub fn ack_tail(&mut self, prior: u32, pkts: u32, d: &Decision, rtt_ns: u64, tracing: bool) {
-        if self.tcp.ca == Ca::Loss {
-            // min(cwnd, max_t(u32, prior_cwnd + rs->acked_sacked, 1)): a u32 sum, wrapping as in C.
-            self.tcp.snd_cwnd = self.tcp.snd_cwnd.min(prior.wrapping_add(pkts).max(1));
-        }
-        if tracing {
-            self.trace
-                .push((self.tcp.now_ns, rtt_ns, *d, self.tcp.pacing));
-        }
-    }
-
     /// rdcc_cong_control without the lease.
     pub fn ack_reference(&mut self, p: &timely::Params, rs: &Rs, tracing: bool) -> Decision {
         self.slow += 1;
-        let prior = self.tcp.snd_cwnd;
-        let ev = fill(&self.tcp, rs);
-        let d = Timely::on_ack(p, &mut self.s, &ev);
-        let e = d.enforce(ev.mss_bytes, self.tcp.srtt_us, self.tcp.clamp);
-        set(&mut self.tcp, &e);
-        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
-        d
+        ack_reference::<Timely>(p, &mut self.s, &mut self.tcp, &mut self.trace, rs, tracing)
     }
 
     /// rdcc_cong_control with RDCC_LEASE. Returns whether the lease covered the ACK.
@@ -248,48 +407,26 @@ impl Glue {
             }
         }
         self.slow += 1;
-        let prior = self.tcp.snd_cwnd;
-        let ev = fill(&self.tcp, rs);
-        let (mut d, mut e) = (Decision::default(), Enforced::default());
-        on_ack_leased::<Timely>(
-            p,
-            &mut self.s,
-            &ev,
-            self.tcp.srtt_us,
-            self.tcp.clamp,
-            &mut self.lease,
-            gen,
-            &mut d,
-            &mut e,
+        let (s, lease) = (&mut self.s, &mut self.lease);
+        ack_full(
+            &mut self.tcp,
+            &mut self.trace,
+            rs,
+            tracing,
+            |ev, srtt_us, clamp, d, e| {
+                on_ack_leased::<Timely>(p, s, ev, srtt_us, clamp, lease, gen, d, e)
+            },
         );
-        set(&mut self.tcp, &e);
-        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
         false
     }
 
     /// rdcc_loss / rdcc_cwnd_event / rdcc_undo_cwnd / rdcc_init around the law's call:
-    /// `leased` retires the lease first; `rto` keeps the kernel's window if it is smaller.
-    pub fn hook(
-        &mut self,
-        leased: bool,
-        tracing: bool,
-        rto: bool,
-        law: impl FnOnce(&mut timely::State, &Tcp) -> Decision,
-    ) {
+    /// `leased` retires the lease first (`lease_retire`, which folds the absorbed bytes).
+    pub fn hook(&mut self, leased: bool, tracing: bool, h: Hook, p: &timely::Params) {
         if leased {
             lease_retire::<Timely>(&mut self.s, &mut self.lease);
         }
-        let kernel_cwnd = self.tcp.snd_cwnd;
-        let d = law(&mut self.s, &self.tcp);
-        // rdcc_apply
-        let e = d.enforce(self.tcp.mss, self.tcp.srtt_us, self.tcp.clamp);
-        set(&mut self.tcp, &e);
-        if rto && self.tcp.snd_cwnd > kernel_cwnd {
-            self.tcp.snd_cwnd = kernel_cwnd;
-        }
-        if tracing {
-            self.trace.push((self.tcp.now_ns, 0, d, self.tcp.pacing));
-        }
+        h.run::<Timely>(p, &mut self.s, &mut self.tcp, &mut self.trace, tracing);
     }
 }
 
@@ -315,18 +452,7 @@ pub struct Pair<'a> {
 
 impl<'a> Pair<'a> {
     pub fn new(params: [&'a timely::Params; 2], start_ns: u64, gen: u32) -> Pair<'a> {
-        let tcp = Tcp {
-            now_ns: start_ns,
-            mss: 1448,
-            srtt_us: 25,
-            clamp: 64,
-            ca: Ca::Open,
-            packets_out: 0,
-            una: 1,
-            snd_cwnd: 10,
-            pacing: u64::MAX,
-            max_pacing: u64::MAX,
-        };
+        let tcp = Tcp::start(start_ns);
         Pair {
             params,
             which: 0,
@@ -390,9 +516,7 @@ impl<'a> Pair<'a> {
         let tracing = self.tracing;
         for g in [&mut self.r, &mut self.l] {
             g.lease = Lease::default();
-            g.hook(false, tracing, false, |s, t| {
-                Timely::init(p, s, t.now_ns, t.mss)
-            });
+            g.hook(false, tracing, Hook::Init, p);
         }
     }
 
@@ -410,46 +534,16 @@ impl<'a> Pair<'a> {
                     rs.pkts != 0 && self.r.tcp.mss != 0 && self.r.s.acked_since_update_bytes == 0;
                 out.fast = self.l.ack_leased(p, gen, &rs, tracing);
             }
-            Op::FastRecovery { .. } | Op::Rto { .. } => {
-                let kind = if matches!(op, Op::Rto { .. }) {
-                    LossKind::RetransmitTimeout
-                } else {
-                    LossKind::FastRecovery
-                };
-                let rto = kind == LossKind::RetransmitTimeout;
-                let law = |s: &mut timely::State, t: &Tcp| {
-                    let ev = LossEvent {
-                        now_ns: t.now_ns,
-                        mss_bytes: t.mss,
-                        kind,
-                    };
-                    Timely::on_loss(p, s, &ev)
-                };
-                self.r.hook(false, tracing, rto, law);
-                self.l.hook(true, tracing, rto, law);
-            }
-            Op::Undo => {
-                let law = |s: &mut timely::State, t: &Tcp| Timely::on_undo(p, s, t.mss);
-                self.r.hook(false, tracing, false, law);
-                self.l.hook(true, tracing, false, law);
-            }
-            Op::Idle { .. } => {
-                // rdcc_cwnd_event returns before the law (and the retire) outside Open.
-                if self.r.tcp.ca == Ca::Open {
-                    let law = |s: &mut timely::State, t: &Tcp| {
-                        Timely::on_idle_restart(p, s, t.now_ns, t.mss)
-                    };
-                    self.r.hook(false, tracing, false, law);
-                    self.l.hook(true, tracing, false, law);
+            Op::FastRecovery { .. } | Op::Rto { .. } | Op::Undo | Op::Idle { .. } => {
+                // No law call (and no retire) for an idle restart outside Open.
+                if let Some(h) = Hook::of(op, self.r.tcp.ca) {
+                    self.r.hook(false, tracing, h, p);
+                    self.l.hook(true, tracing, h, p);
                 }
             }
             Op::Init { .. } => self.init(),
             Op::Switch | Op::Touch => {
-                if matches!(op, Op::Switch) {
-                    self.which ^= 1;
-                }
-                // rdcc_params_gen_bump: never 0.
-                self.gen = self.gen.wrapping_add(1).max(1);
+                write_params(matches!(op, Op::Switch), &mut self.which, &mut self.gen);
             }
             Op::Trace(on) => self.tracing = on,
             Op::SetState(_) | Op::Clamp(_) | Op::MaxPacing(_) => {}
@@ -466,25 +560,7 @@ impl<'a> Pair<'a> {
         <Timely as HoldLease>::absorb(&mut folded, l.lease.absorbed_bytes);
         prop_assert_eq!(folded, r.s, "state (folded) after event {} {:?}", i, op);
         // get_info snapshots the live, unfolded state, with the parameters in force now.
-        let p = self.params[self.which];
-        for m in [l.tcp.mss, 9000] {
-            prop_assert_eq!(
-                Timely::current(p, &l.s, m),
-                Timely::current(p, &r.s, m),
-                "current({}) after event {} {:?}",
-                m,
-                i,
-                op
-            );
-        }
-        prop_assert_eq!(
-            Timely::report(p, &l.s),
-            Timely::report(p, &r.s),
-            "report after event {} {:?}",
-            i,
-            op
-        );
-        Ok(())
+        check_views::<Timely>(self.params[self.which], &l.s, &r.s, l.tcp.mss, i, op)
     }
 }
 

@@ -3,8 +3,9 @@
 //! `theta_lease_equivalence.rs` (random sequences) and `theta_lease_directed.rs` (the bench's
 //! streams and each boundary): tcp_theta_powertcp's rdcc_glue.c without the lease (reference)
 //! and with `RDCC_LEASE_THETA` (leased), on the socket model of `lease_model` (TIMELY's tests:
-//! `Tcp`, `Rs`, `Op`, `fill`, `set` and the socket side of every event are reused as they are),
-//! and the checks after every event.
+//! `Tcp`, `Rs`, `Op`, `fill`, `set`, the socket side of every event, the full per-ACK path, the
+//! hooks around the law's call (`Hook`), the parameter write and get_info's checks are reused
+//! as they are), and the checks after every event.
 //!
 //! The leased glue, as rdcc_glue.c runs it:
 //! - `cong_control`: while the tracepoint is off, `ThetaLease::take` (the C fast path
@@ -19,11 +20,14 @@
 //!   store, nothing to fold), init clears it, a parameter write bumps the generation.
 #![allow(dead_code)] // each test file uses the part it needs
 
-use super::lease_model::{fill, set, Ca, Line, Op, Pair as SocketOps, Rs, Tcp};
+use super::lease_model::{
+    ack_full, ack_reference, check_views, fill, set, write_params, Ca, Hook, Line, Op,
+    Pair as SocketOps, Rs, Tcp,
+};
 use proptest::prelude::*;
 use rdcc_core::event::Enforced;
 use rdcc_core::powertcp::{self, on_ack_leased, on_due, DueIn, Take, ThetaLease, ThetaPowerTcp};
-use rdcc_core::{Controller, Decision, LossEvent, LossKind, Reason};
+use rdcc_core::{Decision, Reason};
 
 /// The way an ACK went through the leased glue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,28 +65,10 @@ impl Glue {
         }
     }
 
-    /// The end of the full per-ACK path after rdcc_set: the Loss-state window rule, the trace.
-    fn ack_tail(&mut self, prior: u32, pkts: u32, d: &Decision, rtt_ns: u64, tracing: bool) {
-        if self.tcp.ca == Ca::Loss {
-            // min(cwnd, max_t(u32, prior_cwnd + rs->acked_sacked, 1)): a u32 sum, wrapping as in C.
-            self.tcp.snd_cwnd = self.tcp.snd_cwnd.min(prior.wrapping_add(pkts).max(1));
-        }
-        if tracing {
-            self.trace
-                .push((self.tcp.now_ns, rtt_ns, *d, self.tcp.pacing));
-        }
-    }
-
     /// rdcc_cong_control without the lease.
     pub fn ack_reference(&mut self, p: &powertcp::Params, rs: &Rs, tracing: bool) -> Decision {
         self.full += 1;
-        let prior = self.tcp.snd_cwnd;
-        let ev = fill(&self.tcp, rs);
-        let d = ThetaPowerTcp::on_ack(p, &mut self.s, &ev);
-        let e = d.enforce(ev.mss_bytes, self.tcp.srtt_us, self.tcp.clamp);
-        set(&mut self.tcp, &e);
-        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
-        d
+        ack_reference::<ThetaPowerTcp>(p, &mut self.s, &mut self.tcp, &mut self.trace, rs, tracing)
     }
 
     /// rdcc_cong_control with RDCC_LEASE_THETA.
@@ -127,49 +113,24 @@ impl Glue {
             }
         }
         self.full += 1;
-        let prior = self.tcp.snd_cwnd;
-        let ev = fill(&self.tcp, rs);
-        let (mut d, mut e) = (Decision::default(), Enforced::default());
-        on_ack_leased(
-            p,
-            &mut self.s,
-            &ev,
-            self.tcp.srtt_us,
-            self.tcp.clamp,
-            &mut self.lease,
-            gen,
-            &mut d,
-            &mut e,
+        let (s, lease) = (&mut self.s, &mut self.lease);
+        ack_full(
+            &mut self.tcp,
+            &mut self.trace,
+            rs,
+            tracing,
+            |ev, srtt_us, clamp, d, e| on_ack_leased(p, s, ev, srtt_us, clamp, lease, gen, d, e),
         );
-        set(&mut self.tcp, &e);
-        self.ack_tail(prior, rs.pkts, &d, ev.rtt_ns, tracing);
         Path::Full
     }
 
     /// rdcc_loss / rdcc_cwnd_event / rdcc_undo_cwnd / rdcc_init around the law's call:
-    /// `leased` ends the lease first (rdcc_lease_retire); `rto` keeps the kernel's window if it
-    /// is smaller.
-    pub fn hook(
-        &mut self,
-        leased: bool,
-        tracing: bool,
-        rto: bool,
-        law: impl FnOnce(&mut powertcp::State, &Tcp) -> Decision,
-    ) {
+    /// `leased` ends the lease first (rdcc_lease_retire: one store, nothing to fold).
+    pub fn hook(&mut self, leased: bool, tracing: bool, h: Hook, p: &powertcp::Params) {
         if leased {
             self.lease.gen = 0;
         }
-        let kernel_cwnd = self.tcp.snd_cwnd;
-        let d = law(&mut self.s, &self.tcp);
-        // rdcc_apply
-        let e = d.enforce(self.tcp.mss, self.tcp.srtt_us, self.tcp.clamp);
-        set(&mut self.tcp, &e);
-        if rto && self.tcp.snd_cwnd > kernel_cwnd {
-            self.tcp.snd_cwnd = kernel_cwnd;
-        }
-        if tracing {
-            self.trace.push((self.tcp.now_ns, 0, d, self.tcp.pacing));
-        }
+        h.run::<ThetaPowerTcp>(p, &mut self.s, &mut self.tcp, &mut self.trace, tracing);
     }
 }
 
@@ -194,20 +155,10 @@ pub struct ThetaPair<'a> {
 }
 
 impl<'a> ThetaPair<'a> {
-    /// `lease_model::Pair::new`'s socket: 1448-byte MSS, clamp 64, window 10, snd_una 1.
+    /// `lease_model::Pair::new`'s socket (`Tcp::start`): 1448-byte MSS, clamp 64, window 10,
+    /// snd_una 1.
     pub fn new(params: [&'a powertcp::Params; 2], start_ns: u64, gen: u32) -> ThetaPair<'a> {
-        let tcp = Tcp {
-            now_ns: start_ns,
-            mss: 1448,
-            srtt_us: 25,
-            clamp: 64,
-            ca: Ca::Open,
-            packets_out: 0,
-            una: 1,
-            snd_cwnd: 10,
-            pacing: u64::MAX,
-            max_pacing: u64::MAX,
-        };
+        let tcp = Tcp::start(start_ns);
         ThetaPair {
             params,
             which: 0,
@@ -231,9 +182,7 @@ impl<'a> ThetaPair<'a> {
         let tracing = self.tracing;
         for g in [&mut self.r, &mut self.l] {
             g.lease = ThetaLease::default();
-            g.hook(false, tracing, false, |s, t| {
-                ThetaPowerTcp::init(p, s, t.now_ns, t.mss)
-            });
+            g.hook(false, tracing, Hook::Init, p);
         }
     }
 
@@ -250,47 +199,17 @@ impl<'a> ThetaPair<'a> {
                 out.update = d.reason == Reason::GradientUpdate;
                 out.path = Some(self.l.ack_leased(p, gen, &rs, tracing));
             }
-            Op::FastRecovery { .. } | Op::Rto { .. } => {
-                let kind = if matches!(op, Op::Rto { .. }) {
-                    LossKind::RetransmitTimeout
-                } else {
-                    LossKind::FastRecovery
-                };
-                let rto = kind == LossKind::RetransmitTimeout;
-                let law = |s: &mut powertcp::State, t: &Tcp| {
-                    let ev = LossEvent {
-                        now_ns: t.now_ns,
-                        mss_bytes: t.mss,
-                        kind,
-                    };
-                    ThetaPowerTcp::on_loss(p, s, &ev)
-                };
-                // set_state(Recovery | Loss): the lease ends first, then rdcc_loss.
-                self.r.hook(false, tracing, rto, law);
-                self.l.hook(true, tracing, rto, law);
-            }
-            Op::Undo => {
-                let law = |s: &mut powertcp::State, t: &Tcp| ThetaPowerTcp::on_undo(p, s, t.mss);
-                self.r.hook(false, tracing, false, law);
-                self.l.hook(true, tracing, false, law);
-            }
-            Op::Idle { .. } => {
-                // rdcc_cwnd_event returns before the law (and the retire) outside Open.
-                if self.r.tcp.ca == Ca::Open {
-                    let law = |s: &mut powertcp::State, t: &Tcp| {
-                        ThetaPowerTcp::on_idle_restart(p, s, t.now_ns, t.mss)
-                    };
-                    self.r.hook(false, tracing, false, law);
-                    self.l.hook(true, tracing, false, law);
+            Op::FastRecovery { .. } | Op::Rto { .. } | Op::Undo | Op::Idle { .. } => {
+                // A loss: set_state(Recovery | Loss), the lease ends first, then rdcc_loss. No
+                // law call (and no retire) for an idle restart outside Open.
+                if let Some(h) = Hook::of(op, self.r.tcp.ca) {
+                    self.r.hook(false, tracing, h, p);
+                    self.l.hook(true, tracing, h, p);
                 }
             }
             Op::Init { .. } => self.init(),
             Op::Switch | Op::Touch => {
-                if matches!(op, Op::Switch) {
-                    self.which ^= 1;
-                }
-                // rdcc_params_gen_bump: never 0.
-                self.gen = self.gen.wrapping_add(1).max(1);
+                write_params(matches!(op, Op::Switch), &mut self.which, &mut self.gen);
             }
             Op::Trace(on) => self.tracing = on,
             Op::SetState(ca) => {
@@ -312,23 +231,7 @@ impl<'a> ThetaPair<'a> {
         // No fold: the leased glue's live state is the law's state, every field.
         prop_assert_eq!(l.s, r.s, "state after event {} {:?}", i, op);
         let p = self.params[self.which];
-        for m in [l.tcp.mss, 9000] {
-            prop_assert_eq!(
-                ThetaPowerTcp::current(p, &l.s, m),
-                ThetaPowerTcp::current(p, &r.s, m),
-                "current({}) after event {} {:?}",
-                m,
-                i,
-                op
-            );
-        }
-        prop_assert_eq!(
-            ThetaPowerTcp::report(p, &l.s),
-            ThetaPowerTcp::report(p, &r.s),
-            "report after event {} {:?}",
-            i,
-            op
-        );
+        check_views::<ThetaPowerTcp>(p, &l.s, &r.s, l.tcp.mss, i, op)?;
         // O1: no lease lives in Recovery or Loss.
         prop_assert!(
             l.tcp.ca < Ca::Recovery || l.lease.gen == 0,
