@@ -196,21 +196,30 @@ impl Default for Config {
 }
 
 /// Validated parameters with derived constants. Build with [`Params::new`].
+///
+/// `#[repr(C)]` because the hold lease's due path in C (issue #13; `rdcc_theta_update`,
+/// modules/glue/rdcc_lease_theta.h) reads the nine fields it needs for Alg. 2 lines 19-20, 31
+/// and 11: the seven `u64`s first (one cache line with the two flags), then `per_ack` and
+/// `min_rtt_tau` (Rust `bool` and C `_Bool` are both one byte holding 0 or 1; only
+/// [`Params::new`] writes them). The layout is `struct rdcc_theta_params` in
+/// modules/glue/rdcc_abi.h (core/tests/abi_offsets.rs checks it, through [`PARAMS_ABI`]). C never
+/// writes a parameter block.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
     gamma_q16: u64,
     one_minus_gamma_q16: u64,
     base_rtt_ns: u64,
-    beta_q16: u64,
     gamma_beta_q16: u64,
     min_cwnd_q16: u64,
     max_cwnd_q16: u64,
-    init_cwnd_q16: u64,
     grad_floor_q16: u64,
-    smooth_init_q16: u64,
     per_ack: bool,
-    loss_keep_q16: u64,
     min_rtt_tau: bool,
+    beta_q16: u64,
+    init_cwnd_q16: u64,
+    smooth_init_q16: u64,
+    loss_keep_q16: u64,
 }
 
 impl Params {
@@ -793,6 +802,6 @@ impl Controller for ThetaPowerTcp {
 #[path = "powertcp_lease.rs"]
 mod powertcp_lease;
 pub use powertcp_lease::{
-    on_ack_leased, on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX,
-    THETA_UPDATE_MAX_NS,
+    on_ack_leased, on_due, DueIn, Take, ThetaLease, PARAMS_ABI, THETA_LIFE_NS, THETA_PKTS_LIMIT,
+    THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
 };

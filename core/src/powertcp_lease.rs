@@ -86,7 +86,33 @@ pub const THETA_UPDATE_MAX_NS: u64 = u64::MAX - (1 << 33);
 /// The lease's window is below this many packets (2^24, far below the 2^31 at which
 /// `tcp_snd_cwnd_set` warns). `floor(W / mss) < 2^24` for every window θ-PowerTCP outputs (at
 /// most 2^31 bytes) with an MSS above 128 bytes. `mss · THETA_PKTS_LIMIT < 2^16 · 2^24 = 2^40`.
-const THETA_PKTS_LIMIT: u64 = 1 << 24;
+/// The C due path tests the same range (`RDCC_THETA_PKTS_LIMIT`, rdcc_abi.h).
+pub const THETA_PKTS_LIMIT: u64 = 1 << 24;
+
+/// `Params`' layout as C reads it (`struct rdcc_theta_params`, rdcc_abi.h): its size, then each
+/// field's name and offset, for core/tests/abi_offsets.rs (the fields are private, so the test
+/// cannot take their offsets itself).
+pub const PARAMS_ABI: (usize, [(&str, usize); 13]) = (
+    core::mem::size_of::<Params>(),
+    [
+        ("gamma_q16", core::mem::offset_of!(Params, gamma_q16)),
+        (
+            "one_minus_gamma_q16",
+            core::mem::offset_of!(Params, one_minus_gamma_q16),
+        ),
+        ("base_rtt_ns", core::mem::offset_of!(Params, base_rtt_ns)),
+        ("gamma_beta_q16", core::mem::offset_of!(Params, gamma_beta_q16)),
+        ("min_cwnd_q16", core::mem::offset_of!(Params, min_cwnd_q16)),
+        ("max_cwnd_q16", core::mem::offset_of!(Params, max_cwnd_q16)),
+        ("grad_floor_q16", core::mem::offset_of!(Params, grad_floor_q16)),
+        ("per_ack", core::mem::offset_of!(Params, per_ack)),
+        ("min_rtt_tau", core::mem::offset_of!(Params, min_rtt_tau)),
+        ("beta_q16", core::mem::offset_of!(Params, beta_q16)),
+        ("init_cwnd_q16", core::mem::offset_of!(Params, init_cwnd_q16)),
+        ("smooth_init_q16", core::mem::offset_of!(Params, smooth_init_q16)),
+        ("loss_keep_q16", core::mem::offset_of!(Params, loss_keep_q16)),
+    ],
+);
 
 /// The lease (`struct rdcc_theta_lease` in modules/glue/rdcc_abi.h, same layout; checked by
 /// core/tests/abi_offsets.rs): the enforced output of the law's last decision and the keys under

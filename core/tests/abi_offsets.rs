@@ -5,7 +5,12 @@
 use core::mem::{offset_of, size_of};
 use rdcc_core::event::{AckEvent, Decision, Enforced, LossEvent, Report};
 use rdcc_core::lease::{Lease, LEASE_RATE_BITS, LEASE_SPAN_SHIFT};
-use rdcc_core::powertcp::{self, DueIn, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX};
+use rdcc_core::fixed::{MAX_RATE_BPS, NS_PER_S, Q16_SHIFT};
+use rdcc_core::powertcp::{
+    self, DueIn, ThetaLease, FLAG_HAVE_PREV, FLAG_INIT, FLAG_SMOOTH, GRAD_FACTOR_MAX_Q16,
+    MAX_CWND_BYTES, PARAMS_ABI, POWER_MAX_Q16, POWER_MIN_Q16, THETA_LIFE_NS, THETA_PKTS_LIMIT,
+    THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
+};
 use rdcc_core::rqd::Scan;
 
 fn layout() -> Vec<String> {
@@ -124,6 +129,31 @@ fn layout() -> Vec<String> {
         "RDCC_ABI_EQ(RDCC_THETA_RTT_US_MAX, {THETA_RTT_US_MAX});"
     ));
     v.push(format!("RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, {THETA_LIFE_NS});"));
+    // θ-PowerTCP's parameters and the constants of its update, which the due path in C reads
+    // (rdcc_theta_update, rdcc_lease_theta.h): every bound its overflow argument rests on.
+    let (size, fields) = PARAMS_ABI;
+    v.push(format!("RDCC_ABI_SIZE(struct rdcc_theta_params, {size});"));
+    for (name, off) in fields {
+        v.push(format!(
+            "RDCC_ABI_OFF(struct rdcc_theta_params, {name}, {off});"
+        ));
+    }
+    for (name, value) in [
+        ("RDCC_Q16_SHIFT", u64::from(Q16_SHIFT)),
+        ("RDCC_MAX_RATE_BPS", MAX_RATE_BPS),
+        ("NSEC_PER_SEC", NS_PER_S),
+        ("RDCC_THETA_POWER_MIN_Q16", POWER_MIN_Q16),
+        ("RDCC_THETA_POWER_MAX_Q16", POWER_MAX_Q16),
+        ("RDCC_THETA_GRAD_MAX_Q16", GRAD_FACTOR_MAX_Q16),
+        ("RDCC_THETA_MAX_CWND_BYTES", MAX_CWND_BYTES),
+        ("RDCC_THETA_PKTS_LIMIT", THETA_PKTS_LIMIT),
+        ("RDCC_THETA_UPDATE_MAX_NS", THETA_UPDATE_MAX_NS),
+        ("RDCC_THETA_FLAG_INIT", u64::from(FLAG_INIT)),
+        ("RDCC_THETA_FLAG_HAVE_PREV", u64::from(FLAG_HAVE_PREV)),
+        ("RDCC_THETA_FLAG_SMOOTH", u64::from(FLAG_SMOOTH)),
+    ] {
+        v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
+    }
     v
 }
 

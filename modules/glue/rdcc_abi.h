@@ -168,6 +168,44 @@ struct rdcc_theta_due_in {
 	u32 clamp_pkts;		/* tp->snd_cwnd_clamp */
 };
 
+/*
+ * θ-PowerTCP's validated parameters (core/src/powertcp.rs Params, #[repr(C)]): read by the due
+ * path in C (rdcc_theta_update, rdcc_lease_theta.h), never written by C. Params::new guarantees
+ * gamma_q16 in [1, 2^16], one_minus_gamma_q16 = 2^16 - gamma_q16, base_rtt_ns in [10^3, 10^9],
+ * min_cwnd_q16 <= max_cwnd_q16 <= RDCC_THETA_MAX_CWND_BYTES << 16, gamma_beta_q16 <= 2^47,
+ * grad_floor_q16 <= 2^16; per_ack and min_rtt_tau are 0 or 1 (a Rust bool, one byte, as _Bool).
+ */
+struct rdcc_theta_params {
+	u64 gamma_q16;		/* γ (Alg. 2 line 31), Q16 */
+	u64 one_minus_gamma_q16;	/* 1 - γ, Q16 */
+	u64 base_rtt_ns;	/* τ, configured */
+	u64 gamma_beta_q16;	/* γ·β, bytes Q16 */
+	u64 min_cwnd_q16;	/* window bounds, bytes Q16 */
+	u64 max_cwnd_q16;
+	u64 grad_floor_q16;	/* floor of (θ̇ + 1), Q16 */
+	bool per_ack;		/* gradient_mode = per ACK */
+	bool min_rtt_tau;	/* base_rtt_mode = minimum RTT */
+	u64 beta_q16;
+	u64 init_cwnd_q16;
+	u64 smooth_init_q16;
+	u64 loss_keep_q16;
+};
+
+/* The core's constants the due path in C computes with (core/src/fixed.rs, powertcp.rs,
+ * powertcp_lease.rs); each is held to the Rust value by an RDCC_ABI_EQ line below. */
+#define RDCC_Q16_SHIFT			16
+#define RDCC_Q16_ONE			(1ULL << RDCC_Q16_SHIFT)
+#define RDCC_MAX_RATE_BPS		(1ULL << 40)	/* fixed::MAX_RATE_BPS */
+#define RDCC_THETA_POWER_MIN_Q16	655ULL		/* powertcp::POWER_MIN_Q16 (0.01) */
+#define RDCC_THETA_POWER_MAX_Q16	(1ULL << 32)	/* powertcp::POWER_MAX_Q16 */
+#define RDCC_THETA_GRAD_MAX_Q16		(1ULL << 32)	/* powertcp::GRAD_FACTOR_MAX_Q16 */
+#define RDCC_THETA_MAX_CWND_BYTES	(1ULL << 31)	/* powertcp::MAX_CWND_BYTES */
+#define RDCC_THETA_PKTS_LIMIT		(1ULL << 24)	/* a lease's window is below this */
+#define RDCC_THETA_UPDATE_MAX_NS	(~0ULL - (1ULL << 33))	/* latest update_ns of a lease */
+#define RDCC_THETA_FLAG_INIT		1U
+#define RDCC_THETA_FLAG_HAVE_PREV	2U
+#define RDCC_THETA_FLAG_SMOOTH		4U
+
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
 #define RDCC_ABI_EQ(a, b) static_assert((a) == (b))
@@ -253,5 +291,31 @@ RDCC_ABI_OFF(struct rdcc_theta_due_in, srtt_us, 32);
 RDCC_ABI_OFF(struct rdcc_theta_due_in, clamp_pkts, 36);
 RDCC_ABI_EQ(RDCC_THETA_RTT_US_MAX, 4294967);
 RDCC_ABI_EQ(RDCC_THETA_LIFE_NS, 4294967296);
+RDCC_ABI_SIZE(struct rdcc_theta_params, 96);
+RDCC_ABI_OFF(struct rdcc_theta_params, gamma_q16, 0);
+RDCC_ABI_OFF(struct rdcc_theta_params, one_minus_gamma_q16, 8);
+RDCC_ABI_OFF(struct rdcc_theta_params, base_rtt_ns, 16);
+RDCC_ABI_OFF(struct rdcc_theta_params, gamma_beta_q16, 24);
+RDCC_ABI_OFF(struct rdcc_theta_params, min_cwnd_q16, 32);
+RDCC_ABI_OFF(struct rdcc_theta_params, max_cwnd_q16, 40);
+RDCC_ABI_OFF(struct rdcc_theta_params, grad_floor_q16, 48);
+RDCC_ABI_OFF(struct rdcc_theta_params, per_ack, 56);
+RDCC_ABI_OFF(struct rdcc_theta_params, min_rtt_tau, 57);
+RDCC_ABI_OFF(struct rdcc_theta_params, beta_q16, 64);
+RDCC_ABI_OFF(struct rdcc_theta_params, init_cwnd_q16, 72);
+RDCC_ABI_OFF(struct rdcc_theta_params, smooth_init_q16, 80);
+RDCC_ABI_OFF(struct rdcc_theta_params, loss_keep_q16, 88);
+RDCC_ABI_EQ(RDCC_Q16_SHIFT, 16ULL);
+RDCC_ABI_EQ(RDCC_MAX_RATE_BPS, 1099511627776ULL);
+RDCC_ABI_EQ(NSEC_PER_SEC, 1000000000ULL);
+RDCC_ABI_EQ(RDCC_THETA_POWER_MIN_Q16, 655ULL);
+RDCC_ABI_EQ(RDCC_THETA_POWER_MAX_Q16, 4294967296ULL);
+RDCC_ABI_EQ(RDCC_THETA_GRAD_MAX_Q16, 4294967296ULL);
+RDCC_ABI_EQ(RDCC_THETA_MAX_CWND_BYTES, 2147483648ULL);
+RDCC_ABI_EQ(RDCC_THETA_PKTS_LIMIT, 16777216ULL);
+RDCC_ABI_EQ(RDCC_THETA_UPDATE_MAX_NS, 18446744065119617023ULL);
+RDCC_ABI_EQ(RDCC_THETA_FLAG_INIT, 1ULL);
+RDCC_ABI_EQ(RDCC_THETA_FLAG_HAVE_PREV, 2ULL);
+RDCC_ABI_EQ(RDCC_THETA_FLAG_SMOOTH, 4ULL);
 
 #endif /* _RDCC_ABI_H */

@@ -121,4 +121,131 @@ due_path:
 	return RDCC_THETA_DUE;
 }
 
+/*
+ * The due path in C (issue #13, "X1"): the once-per-RTT update of a due ACK (Alg. 2 lines 18-21,
+ * 8, 31, 12-13, 34 and 11), its enforcement and the next lease, without calling Rust, for the
+ * common case. powertcp_lease.rs on_due runs, for that case, update_per_rtt (core/src/powertcp.rs)
+ * on the take's average, Decision::enforce (event.rs) and ThetaLease::grant; this is those
+ * functions transcribed for the case where all of the following hold, tested here before any
+ * store, so that otherwise nothing is stored and the caller runs the Rust path
+ * (RDCC_THETA_UPD_FALLBACK):
+ * - on_due's premise: the lease is of generation gen (read with acquire before p), per-RTT
+ *   cadence, configured τ, and p's τ is the lease's;
+ * - FLAG_INIT and FLAG_HAVE_PREV (grant's; a live lease has them, kept as a cheap guard);
+ * - update_ns < now <= RDCC_THETA_UPDATE_MAX_NS (the span is then now - update_ns >= 1, as
+ *   update_per_rtt's saturating_sub().max(1); grant refuses a later update_ns);
+ * - the new window's floor(W / mss) in [2, 2^24) and its rate in (0, 2^40): grant's tests, and
+ *   Decision::enforce's branch for a window of at least two packets.
+ * Premises from the take that said DUE on this ACK, socket, lease and state under the same
+ * generation (the socket lock is held; nothing was stored since): rs->rtt_us in [1,
+ * RDCC_THETA_RTT_US_MAX], so rtt < 2^32; dt = now - last_ack_ns >= 1; the lease's MSS and clamp
+ * are the socket's; tau = l->tau_ns in [10^3, 10^9] (grant). Under them each saturating or
+ * checked operation of the Rust never saturates, so the C computes the same values with plain
+ * arithmetic; the bound is beside each line, and the static_asserts below hold the constants
+ * the bounds use. On RDCC_THETA_UPD_DONE the state, the lease, snd_cwnd and sk_pacing_rate are
+ * exactly on_due's and rdcc_set's (KUnit rdcc_glue_theta_update compares them bit for bit with
+ * the kernel's own build of on_due). The decision's signal and reason are not computed: only
+ * the tracepoint reads them, and the caller falls back while it is on.
+ *
+ * A change to update_per_rtt, grad_factor_q16, norm_power_q16, window_update, decision_tau,
+ * pacing_bps, Decision::enforce, ThetaLease::grant or on_due must change this too (the comment
+ * at the top of on_ack says so; rdcc_glue_theta_update fails otherwise).
+ */
+#define RDCC_THETA_UPD_FALLBACK	0	/* nothing stored: the caller runs the Rust due path */
+#define RDCC_THETA_UPD_DONE	1	/* state, lease, window and rate stored */
+
+/* g · avg (Alg. 2 line 20) with g <= GRAD_MAX and avg < 2^32 does not wrap. */
+static_assert(RDCC_THETA_GRAD_MAX_Q16 <= ~0ULL / 0xffffffffULL);
+/* clamp(old) · γ (line 31) with the window at most MAX_CWND_BYTES << 16 and γ <= 2^16. */
+static_assert((RDCC_THETA_MAX_CWND_BYTES << RDCC_Q16_SHIFT) <= ~0ULL / RDCC_Q16_ONE);
+/* line 31's sum: the first term divided by at least POWER_MIN, γβ and (1 - γ)·cwnd each at most
+ * MAX_CWND_BYTES << 16 (γβ <= β <= 2^47 by Params::new). */
+static_assert(((RDCC_THETA_MAX_CWND_BYTES << RDCC_Q16_SHIFT) * RDCC_Q16_ONE) /
+	      RDCC_THETA_POWER_MIN_Q16 <= ~0ULL - 2 * (RDCC_THETA_MAX_CWND_BYTES << RDCC_Q16_SHIFT));
+/* line 11's bytes · 10^9 with bytes <= MAX_CWND_BYTES. */
+static_assert(RDCC_THETA_MAX_CWND_BYTES <= ~0ULL / NSEC_PER_SEC);
+
+/* fixed::clamp for lo <= hi, which every caller has: min_cwnd <= max_cwnd (Params::new),
+ * grad_floor <= 2^16 < GRAD_MAX, POWER_MIN < POWER_MAX. */
+static __always_inline u64 rdcc_theta_clamp(u64 v, u64 lo, u64 hi)
+{
+	return v > hi ? hi : v < lo ? lo : v;
+}
+
+static __always_inline int rdcc_theta_update(struct sock *sk, const struct rate_sample *rs,
+					     struct rdcc_theta_lease *l,
+					     struct rdcc_theta_state *s,
+					     const struct rdcc_theta_params *p, u32 gen)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tp->tcp_clock_cache;				/* t_c */
+	u64 rtt = (u64)rs->rtt_us * NSEC_PER_USEC;		/* [1000, 4294967000]: the take */
+	u64 tau = l->tau_ns;					/* [10^3, 10^9]: grant */
+	u64 dt = now - s->last_ack_ns;				/* Alg. 2 line 18, >= 1: the take */
+	u64 avg, span, g, down, power, cur, old, lo, hi, w, bytes, rate, floor, mss;
+	u32 pkts, clamp;
+
+	if (l->gen != gen || p->per_ack || p->min_rtt_tau || p->base_rtt_ns != tau)
+		return RDCC_THETA_UPD_FALLBACK;			/* on_due's premise */
+	if ((s->flags & (RDCC_THETA_FLAG_INIT | RDCC_THETA_FLAG_HAVE_PREV)) !=
+	    (RDCC_THETA_FLAG_INIT | RDCC_THETA_FLAG_HAVE_PREV))
+		return RDCC_THETA_UPD_FALLBACK;			/* grant */
+	if (now <= s->update_ns || now > RDCC_THETA_UPDATE_MAX_NS)
+		return RDCC_THETA_UPD_FALLBACK;			/* span >= 1; grant */
+	/* Alg. 2 line 21 on θ (smooth(), the take's formula): each product < 2^62; < 2^32 */
+	avg = dt < tau ? div_u64((u64)s->rtt_smooth_ns * (tau - dt) + rtt * dt, (u32)tau) : rtt;
+	/* Alg. 2 line 19 over the secant since the last update (D1): |Δ| < 2^32, so |Δ| << 16 <
+	 * 2^48 and mul_div_fits is the plain division; up < 2^48, so the + does not saturate */
+	span = now - s->update_ns;
+	if (rtt >= s->prev_rtt_ns) {
+		g = RDCC_Q16_ONE + div64_u64((rtt - s->prev_rtt_ns) << RDCC_Q16_SHIFT, span);
+	} else {
+		down = div64_u64(((u64)s->prev_rtt_ns - rtt) << RDCC_Q16_SHIFT, span);
+		g = down >= RDCC_Q16_ONE ? 0 : RDCC_Q16_ONE - down;	/* saturating_sub */
+	}
+	g = rdcc_theta_clamp(g, p->grad_floor_q16, RDCC_THETA_GRAD_MAX_Q16);	/* D5 */
+	/* Alg. 2 line 20, Eq. 8: Γ = (θ̇ + 1) · θ / τ; g · avg < 2^64 (static_assert above) */
+	power = rdcc_theta_clamp(div64_u64(g * avg, tau), RDCC_THETA_POWER_MIN_Q16,
+				 RDCC_THETA_POWER_MAX_Q16);
+	/* Alg. 2 line 8, getCwnd (D4): sent after the last update, or snd_una past the marker
+	 * (seq_after(snd_una, marker_seq)) */
+	cur = s->cwnd_q16;
+	old = span > rtt || (s32)(s->marker_seq - tp->snd_una) < 0 ? cur : s->prev_cwnd_q16;
+	/* Alg. 2 line 31 (D6, D22): γ · cwnd_old / Γ + γβ + (1 - γ) · cwnd, clamped; the first
+	 * product <= 2^63, the sum < 2^55 (static_asserts above); Γ >= POWER_MIN, never 0 */
+	lo = p->min_cwnd_q16;
+	hi = p->max_cwnd_q16;
+	w = div64_u64(rdcc_theta_clamp(old, lo, hi) * p->gamma_q16, power) + p->gamma_beta_q16 +
+	    ((rdcc_theta_clamp(cur, lo, hi) * p->one_minus_gamma_q16) >> RDCC_Q16_SHIFT);
+	w = rdcc_theta_clamp(w, lo, hi);
+	/* Alg. 2 line 11 (D21): rate = cwnd / τ; bytes <= 2^31, so bytes · 10^9 < 2^61 */
+	bytes = w >> RDCC_Q16_SHIFT;
+	rate = min_t(u64, div_u64(bytes * NSEC_PER_SEC, (u32)tau), RDCC_MAX_RATE_BPS);
+	/* Decision::enforce with grant's tests: floor in [2, 2^24), rate in (0, 2^40) */
+	mss = l->mss ?: 1;					/* = mss_cache: the take's key */
+	floor = div64_u64(bytes, mss);
+	if (floor - 2 >= RDCC_THETA_PKTS_LIMIT - 2 || rate - 1 >= RDCC_MAX_RATE_BPS - 1)
+		return RDCC_THETA_UPD_FALLBACK;
+	clamp = l->clamp ?: 1;					/* = snd_cwnd_clamp: the key */
+	pkts = floor > clamp ? clamp : (u32)floor;		/* [1, 2^24) */
+
+	/* update_per_rtt's stores (WRITE_ONCE: get_info's lockless snapshot, see the take) */
+	WRITE_ONCE(s->rtt_smooth_ns, (u32)avg);			/* Alg. 2 line 21 */
+	WRITE_ONCE(s->last_ack_ns, now);			/* line 13: t_c^prev = t_c */
+	WRITE_ONCE(s->power_smooth_q16, power);			/* line 20 */
+	WRITE_ONCE(s->flags, s->flags | RDCC_THETA_FLAG_SMOOTH);
+	WRITE_ONCE(s->prev_rtt_ns, (u32)rtt);			/* line 12: prevRTT */
+	WRITE_ONCE(s->prev_cwnd_q16, cur);			/* line 13: updateOld */
+	WRITE_ONCE(s->cwnd_q16, w);				/* line 31 */
+	WRITE_ONCE(s->marker_seq, tp->snd_nxt);			/* line 34: lastUpdated */
+	WRITE_ONCE(s->update_ns, now);
+	/* grant's lease: the keys (gen, clamp, τ, mss) and the padding are this lease's already */
+	l->rate_bps = rate;
+	l->cwnd_pkts = pkts;
+	/* rdcc_set: pkts in [1, 2^24), so tcp_snd_cwnd_set's WARN_ON_ONCE cannot fire */
+	tcp_snd_cwnd_set(tp, pkts);
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+	return RDCC_THETA_UPD_DONE;
+}
+
 #endif /* RDCC_LEASE_THETA_H */

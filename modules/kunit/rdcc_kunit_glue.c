@@ -517,10 +517,286 @@ static void rdcc_glue_theta_lease(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, outcomes[RDCC_THETA_DUE], RDCC_THETA_STEPS / 20, "DUE rare");
 }
 
+/*
+ * rdcc_glue_theta_update: θ-PowerTCP's due path in C (rdcc_theta_update, rdcc_lease_theta.h: the
+ * once-per-RTT update, its enforcement and the next lease, which tcp_theta_powertcp runs on a due
+ * ACK) against the Rust due path itself, powertcp::on_due and Decision::enforce as this kernel's
+ * Rust build compiles them (rdcc_rs_kunit_theta_due), on a real socket. Each step draws a
+ * parameter block (rdcc_rs_kunit_theta_params: Params::new on an edge Config, read here as
+ * struct rdcc_theta_params), a lease, a state and socket fields at the update's edges: the
+ * previous RTT at the sample, one either side, 0 and U32_MAX (the gradient's cap and floor); the
+ * span since the last update at the sample (with snd_una at the marker), one over, and 2^32 +
+ * 2^30; the average 0 and U32_MAX (the power's floor); windows outside the bounds; the marker
+ * either side of snd_una and 2^31 away; now at RDCC_THETA_UPDATE_MAX_NS and one over; an update
+ * time after now; a lease of another τ; a generation bumped since the take. It keeps the steps
+ * whose take (rdcc_theta_take, which runs first in cong_control) says DUE, and runs both on
+ * copies. The C must be DONE exactly when the Rust ran the update on the lease's premises and
+ * granted a lease (and now > update_ns, which a live lease guarantees); then the state and the
+ * lease must equal the Rust's (memcmp, padding included) and snd_cwnd and sk_pacing_rate what
+ * rdcc_set sets for its enforcement; otherwise nothing may change.
+ */
+u64 rdcc_rs_kunit_theta_params(u64 seed, struct rdcc_theta_params *out);
+void rdcc_rs_kunit_theta_due(const struct rdcc_theta_params *p, struct rdcc_theta_state *s,
+			     const struct rdcc_theta_due_in *in, struct rdcc_theta_lease *l, u32 gen,
+			     struct rdcc_enforced *e);
+
+#define RDCC_THETA_UPD_STEPS 100000U
+
+/* A window in [lo, hi] (lo <= hi), at an end one time in four, outside one time in eight. */
+static u64 rdcc_kunit_window(u64 *x, u64 lo, u64 hi)
+{
+	u64 r = rdcc_kunit_xs(x);
+
+	switch (r % 8) {
+	case 0:
+		return lo;
+	case 1:
+		return hi;
+	case 2:
+		return r & 256 ? lo - 1 - (r >> 20) % lo : hi + 1 + (r >> 20) % 4096; /* outside */
+	default:
+		return lo + rdcc_kunit_xs(x) % (hi - lo + 1);
+	}
+}
+
+static void rdcc_glue_theta_update(struct kunit *test)
+{
+	static const u32 msses[] = { 1448, 1448, 9000, 0, 1, 88, 65535 };
+	static const u32 clamps[] = { 64, 64, 0, 1, 10, U32_MAX };
+	u64 x = 0x2545f4914f6cdd1dULL;
+	u32 i, due = 0, done = 0;
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	int err;
+
+	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
+	sk = sock->sk;
+	tp = tcp_sk(sk);
+	lock_sock(sk);
+	for (i = 0; i < RDCC_THETA_UPD_STEPS; i++) {
+		struct rdcc_theta_params p;
+		struct rdcc_theta_state s0, sa, sb;
+		struct rdcc_theta_lease l0, la, lb;
+		struct rdcc_theta_due_in din;
+		struct rdcc_enforced e = {};
+		struct rate_sample rs = {};
+		u64 r = rdcc_kunit_xs(&x), r2 = rdcc_kunit_xs(&x), now, tau, rtt, dt, span;
+		u64 max_rate, rate;
+		u32 gen = 1 + rdcc_kunit_xs(&x) % 3, gen_upd, cwnd;
+		bool want_done, ok;
+		int got;
+
+		tau = rdcc_rs_kunit_theta_params(rdcc_kunit_xs(&x), &p);
+		KUNIT_ASSERT_NE_MSG(test, tau, 0ULL, "no parameter block");
+		switch (r % 16) {
+		case 0:
+			now = RDCC_THETA_UPDATE_MAX_NS;
+			break;
+		case 1:
+			now = RDCC_THETA_UPDATE_MAX_NS + 1;	/* grant refuses this update time */
+			break;
+		default:
+			now = (1ULL << 40) + (rdcc_kunit_xs(&x) >> 2);
+			break;
+		}
+		tp->tcp_clock_cache = now;
+		tp->mss_cache = rdcc_kunit_pick(&x, msses, ARRAY_SIZE(msses));
+		tp->snd_cwnd_clamp = rdcc_kunit_pick(&x, clamps, ARRAY_SIZE(clamps));
+		tp->snd_una = (u32)rdcc_kunit_xs(&x);
+		tp->snd_nxt = tp->snd_una + (u32)(rdcc_kunit_xs(&x) % (1U << 20));
+		tp->srtt_us = (u32)rdcc_kunit_xs(&x) % (1U << 24);
+		max_rate = r & 16 ? ~0ULL : rdcc_kunit_xs(&x) >> ((r >> 8) % 64);
+		WRITE_ONCE(sk->sk_max_pacing_rate, max_rate);
+		switch ((r >> 16) % 8) {
+		case 0:
+			rs.rtt_us = 1;
+			break;
+		case 1:
+			rs.rtt_us = RDCC_THETA_RTT_US_MAX;
+			break;
+		case 2:
+			rs.rtt_us = 1 + (long)(rdcc_kunit_xs(&x) % RDCC_THETA_RTT_US_MAX);
+			break;
+		default:
+			rs.rtt_us = 18 + (long)(rdcc_kunit_xs(&x) % 12);
+			break;
+		}
+		rtt = (u64)rs.rtt_us * NSEC_PER_USEC;
+
+		/* A lease as ThetaLease::grant makes one for this socket, mostly under p's τ. */
+		memset(&l0, 0, sizeof(l0));
+		l0.gen = gen;
+		l0.mss = (u16)tp->mss_cache;
+		l0.clamp = tp->snd_cwnd_clamp;
+		l0.tau_ns = (r >> 20) % 8 ? (u32)tau : (u32)(1000 + rdcc_kunit_xs(&x) % 999999001);
+		l0.cwnd_pkts = 1 + (u32)(rdcc_kunit_xs(&x) % ((1U << 24) - 1));
+		l0.rate_bps = 1 + rdcc_kunit_xs(&x) % ((1ULL << 40) - 1);
+		/* The generation the due path reads: bumped since the take one time in sixteen. */
+		gen_upd = (r >> 24) % 16 ? gen : gen + 1;
+
+		/* A state the lease could live on, at the update's edges. */
+		memset(&s0, 0, sizeof(s0));
+		s0.flags = RDCC_THETA_FLAG_INIT | RDCC_THETA_FLAG_HAVE_PREV |
+			   ((r >> 28) & 1 ? RDCC_THETA_FLAG_SMOOTH : 0);
+		if ((r >> 29) % 16 == 0)
+			s0.flags = (u32)rdcc_kunit_xs(&x);
+		s0.cwnd_q16 = rdcc_kunit_window(&x, p.min_cwnd_q16, p.max_cwnd_q16);
+		s0.prev_cwnd_q16 = rdcc_kunit_window(&x, p.min_cwnd_q16, p.max_cwnd_q16);
+		s0.power_smooth_q16 = rdcc_kunit_xs(&x);
+		s0.undo_cwnd_q16 = rdcc_kunit_xs(&x);
+		s0.min_rtt_ns = (u32)rdcc_kunit_xs(&x);
+		switch ((r2 >> 0) % 8) {
+		case 0:
+			s0.prev_rtt_ns = (u32)rtt;
+			break;
+		case 1:
+			s0.prev_rtt_ns = (u32)rtt - 1;
+			break;
+		case 2:
+			s0.prev_rtt_ns = (u32)rtt + 1;
+			break;
+		case 3:
+			s0.prev_rtt_ns = 0;			/* the gradient's cap */
+			break;
+		case 4:
+			s0.prev_rtt_ns = U32_MAX;		/* the floor */
+			break;
+		default:
+			s0.prev_rtt_ns = (u32)(rtt - rtt / 5 + rdcc_kunit_xs(&x) % (rtt / 5 * 2 + 1));
+			break;
+		}
+		switch ((r2 >> 8) % 6) {
+		case 0:
+			s0.rtt_smooth_ns = 0;			/* the power's floor */
+			break;
+		case 1:
+			s0.rtt_smooth_ns = U32_MAX;
+			break;
+		case 2:
+			s0.rtt_smooth_ns = (u32)rtt;
+			break;
+		default:
+			s0.rtt_smooth_ns = 18000 + (u32)(rdcc_kunit_xs(&x) % 12000);
+			break;
+		}
+		switch ((r2 >> 16) % 6) {
+		case 0:
+			dt = 1;
+			break;
+		case 1:
+			dt = l0.tau_ns - 1 ?: 1;
+			break;
+		case 2:
+			dt = l0.tau_ns;
+			break;
+		case 3:
+			dt = l0.tau_ns + 1ULL;
+			break;
+		default:
+			dt = 1 + rdcc_kunit_xs(&x) % (2ULL * l0.tau_ns);
+			break;
+		}
+		s0.last_ack_ns = now - dt;
+		switch ((r2 >> 24) % 8) {
+		case 0:
+			span = rtt;			/* not sent after the update: getCwnd's edge */
+			break;
+		case 1:
+			span = rtt + 1;
+			break;
+		case 2:
+			span = (1ULL << 32) + (1ULL << 30);
+			break;
+		case 3:
+			span = 0;			/* update_ns = now: grant's premise broken */
+			break;
+		default:
+			span = rtt + rdcc_kunit_xs(&x) % (4 * rtt);
+			break;
+		}
+		if (span && span < dt)
+			span = dt;			/* update_ns <= last_ack_ns, as granted */
+		s0.update_ns = (r2 >> 32) % 32 ? now - span : now + 1 + (r2 >> 40) % 1000;
+		switch ((r2 >> 48) % 6) {
+		case 0:
+			s0.marker_seq = tp->snd_una - 1;
+			break;
+		case 1:
+		case 2:
+			s0.marker_seq = tp->snd_una;	/* due by sequence at span == rtt */
+			break;
+		case 3:
+			s0.marker_seq = tp->snd_una + 1;
+			break;
+		case 4:
+			s0.marker_seq = tp->snd_una + (1U << 31);
+			break;
+		default:
+			s0.marker_seq = (u32)rdcc_kunit_xs(&x);
+			break;
+		}
+
+		/* Only what cong_control hands to the due path: a DUE take. */
+		sa = s0;
+		memset(&din, 0xa5, sizeof(din));
+		if (rdcc_theta_take(sk, &rs, &l0, &sa, gen, &din) != RDCC_THETA_DUE)
+			continue;
+		due++;
+		din.snd_una = tp->snd_una;
+		din.snd_nxt = tp->snd_nxt;
+		din.mss = tp->mss_cache;
+		din.srtt_us = rdcc_srtt_us(tp);
+		din.clamp_pkts = tp->snd_cwnd_clamp;
+
+		sa = s0;
+		sb = s0;
+		la = l0;
+		lb = l0;
+		tcp_snd_cwnd_set(tp, 7777);	/* sentinels: what a fallback leaves */
+		WRITE_ONCE(sk->sk_pacing_rate, 12345);
+		got = rdcc_theta_update(sk, &rs, &la, &sa, &p, gen_upd);
+		cwnd = tcp_snd_cwnd(tp);
+		rate = READ_ONCE(sk->sk_pacing_rate);
+		rdcc_rs_kunit_theta_due(&p, &sb, &din, &lb, gen_upd, &e);
+		want_done = l0.gen == gen_upd && !p.per_ack && !p.min_rtt_tau &&
+			    p.base_rtt_ns == l0.tau_ns && lb.gen != 0 && now > s0.update_ns;
+		if (got == RDCC_THETA_UPD_DONE)
+			ok = want_done && !memcmp(&sa, &sb, sizeof(sa)) &&
+			     !memcmp(&la, &lb, sizeof(la)) && cwnd == e.cwnd_pkts &&
+			     rate == min_t(u64, e.pacing_rate_bps, max_rate);
+		else
+			ok = got == RDCC_THETA_UPD_FALLBACK && !want_done &&
+			     !memcmp(&sa, &s0, sizeof(sa)) && !memcmp(&la, &l0, sizeof(la)) &&
+			     cwnd == 7777 && rate == 12345;
+		if (!ok) {
+			KUNIT_FAIL(test,
+				   "step %u: C %d (Rust says %s); cwnd_q16 C %llu Rust %llu; power C %llu Rust %llu; lease C %u pkts %llu B/s, Rust gen %u %u pkts %llu B/s; set cwnd %u rate %llu, Rust %u %llu",
+				   i, got, want_done ? "DONE" : "FALLBACK", sa.cwnd_q16, sb.cwnd_q16,
+				   sa.power_smooth_q16, sb.power_smooth_q16, la.cwnd_pkts, la.rate_bps,
+				   lb.gen, lb.cwnd_pkts, lb.rate_bps, cwnd, rate, e.cwnd_pkts,
+				   e.pacing_rate_bps);
+			break;
+		}
+		done += got == RDCC_THETA_UPD_DONE;
+	}
+	release_sock(sk);
+	sock_release(sock);
+	kunit_info(test, "%u due steps, %u done in C\n", due, done);
+	/* Non-vacuity. Measured with this seed: 80088 steps due, 17340 of them done in C (the
+	 * edges make most refusals: an MSS of 0, 1 or 88 against large windows, a window bound of
+	 * one byte, another τ, a bumped generation). */
+	KUNIT_EXPECT_GT_MSG(test, due, RDCC_THETA_UPD_STEPS / 2, "DUE rare");
+	KUNIT_EXPECT_GT_MSG(test, done, due / 8, "DONE rare");
+	KUNIT_EXPECT_GT_MSG(test, due - done, due / 50, "FALLBACK rare");
+}
+
 static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_event),
 	KUNIT_CASE(rdcc_glue_lease),
 	KUNIT_CASE(rdcc_glue_theta_lease),
+	KUNIT_CASE(rdcc_glue_theta_update),
 	{}
 };
 
