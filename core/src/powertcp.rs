@@ -645,7 +645,10 @@ impl Controller for ThetaPowerTcp {
         // per-RTT cadence with a configured τ (down to `if !due`): `ThetaLease::take` in
         // powertcp_lease.rs and `rdcc_theta_take` in modules/glue/rdcc_lease_theta.h. Change
         // them together: theta_lease_equivalence, take_matches_on_ack and the KUnit case
-        // rdcc_glue_theta_lease fail otherwise.
+        // rdcc_glue_theta_lease fail otherwise. The due path in C (`rdcc_theta_update`, same
+        // header) transcribes update_per_rtt, grad_factor_q16, norm_power_q16, window_update,
+        // decision_tau, pacing_bps, Decision::enforce, ThetaLease::grant and on_due for the
+        // common case: change it with any of them (KUnit rdcc_glue_theta_update fails otherwise).
         //
         // Lazy initialisation: the kernel may deliver an ACK before `init`.
         let first = !s.has(FLAG_INIT);

@@ -2,8 +2,9 @@
 /*
  * rdcc_abi.h - the one C/Rust boundary of the rdcc modules.
  *
- * These records mirror core/src/event.rs, core/src/lease.rs, core/src/powertcp.rs (State) and
- * core/src/powertcp_lease.rs (#[repr(C)]). The C compiler
+ * These records mirror core/src/event.rs, core/src/lease.rs, core/src/powertcp.rs (State and
+ * Params) and core/src/powertcp_lease.rs (#[repr(C)]), and the RDCC_ABI_EQ lines tie the
+ * constants the C computes with to the Rust's. The C compiler
  * checks the layout below against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs
  * checks that those numbers are the Rust layout (cargo test fails when either side changes
  * alone). The Rust side of each module also asserts the sizes at compile time

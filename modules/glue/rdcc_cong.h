@@ -33,8 +33,8 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 }
 #elif defined(RDCC_LEASE_THETA)
 /*
- * A due ACK: the fast path found it covered up to the due test and due, and stored nothing. The
- * take runs again here with the generation read with acquire (before the parameter pointer, as
+ * A due ACK in Rust: the fast path found it covered up to the due test and due, and stored
+ * nothing, and the due path in C (rdcc_theta_due_fast, below) did not take it. The take runs again here with the generation read with acquire (before the parameter pointer, as
  * on the full path), now with a record for its time, sample and average (so the hot caller has
  * no address-taken local). On the same generation it is the same take on the same socket,
  * lease and state, so DUE again; after a parameter write it is FULL (the lease's generation no

@@ -17,9 +17,10 @@
  *   RDCC_LEASE_THETA  (optional; tcp_theta_powertcp) θ-PowerTCP's hold lease
  *                     (core/src/powertcp_lease.rs; the crate root invokes
  *                     rdcc_glue_theta_lease!): the fast path (rdcc_lease_theta.h) steps the
- *                     law's own state on a hold (the one place where C looks inside a law's
- *                     state) and applies the lease from the glue bytes; a due ACK goes to a
- *                     narrow Rust entry. Exclusive with RDCC_LEASE and RDCC_REMOTE_DELAY.
+ *                     law's own state on a hold and applies the lease from the glue bytes; a
+ *                     due ACK runs the once-per-RTT update in C (rdcc_theta_update) or, when
+ *                     its premises fail, a narrow Rust entry (the two places where C looks
+ *                     inside a law's state). Exclusive with RDCC_LEASE and RDCC_REMOTE_DELAY.
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
@@ -28,7 +29,9 @@
  * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK, or none for
  * an ACK a hold lease covers (RDCC_LEASE: the output of the law's last call, which the law proved
  * this ACK would not change; RDCC_LEASE_THETA: the same output, and the two state fields a hold
- * changes stepped in C exactly as the law steps them, rdcc_lease_theta.h).
+ * changes stepped in C exactly as the law steps them, rdcc_lease_theta.h), with one exception:
+ * θ-PowerTCP's once-per-RTT update on a due ACK, which rdcc_theta_update computes in C for the
+ * common case, bit for bit as the law's on_due (KUnit rdcc_glue_theta_update).
  *
  * No test code lives here: the KUnit suites are the separate test module rdcc_kunit.ko
  * (modules/kunit/), built only for kernels with CONFIG_KUNIT.
