@@ -221,12 +221,21 @@ pub fn vai_tokens_q16(p: &Params, bank: u16, dampener_q16: u32) -> (u64, u16) {
     (t_q16, tokens)
 }
 
-const F_INIT: u8 = 1 << 0;
-const F_MARKER: u8 = 1 << 1;
-const F_CONGESTED: u8 = 1 << 2;
-const F_UNDO_ARMED: u8 = 1 << 3;
+/// `State::flags`: initialised.
+pub const F_INIT: u8 = 1 << 0;
+/// `State::flags`: the per-RTT marker is set.
+pub const F_MARKER: u8 = 1 << 1;
+/// `State::flags`: a delay above the target in this RTT (SL §V-A).
+pub const F_CONGESTED: u8 = 1 << 2;
+/// `State::flags`: a loss episode's undo window is armed.
+pub const F_UNDO_ARMED: u8 = 1 << 3;
 
 /// Per-flow Swift VAI SF state (72 bytes). All-zero is "not initialised".
+///
+/// `#[repr(C)]` because the steady-decrease lease's C fast path (issue #13; `vaisf_lease.rs`,
+/// modules/glue/rdcc_lease_vaisf.h) steps it in place: the layout is `struct rdcc_vaisf_state`
+/// in modules/glue/rdcc_abi.h (core/tests/abi_offsets.rs checks it through [`STATE_ABI`]).
+#[repr(C)]
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct State {
     /// Window in use (`W` of the last ACK), packets Q20.
@@ -593,3 +602,10 @@ impl Controller for SwiftVaiSf {
         }
     }
 }
+
+/// The steady-decrease lease (issue #13, `VaisfLease`): a child module in its own file, so it
+/// reaches the law's private state fields and helpers; a kernel module that includes this file
+/// gets it too.
+#[path = "vaisf_lease.rs"]
+mod vaisf_lease;
+pub use vaisf_lease::{on_ack_leased, VaisfLease, STATE_ABI, VAISF_RTT_US_MAX};
