@@ -43,7 +43,10 @@ use super::super::event::{
     AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
     ICSK_CA_PRIV_SIZE,
 };
-use super::super::fixed::{mul_q16, MAX_DELAY_NS, NS_PER_US, PKT_Q20_ONE, Q16_ONE};
+use super::super::fixed::{
+    mul_div, mul_q16, MAX_DELAY_NS, MAX_RATE_BPS, NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT,
+    Q16_ONE,
+};
 use super::super::swift::{md_factor_q16, window_bytes_q16};
 use super::{
     base_ai_pkts_q20, clamp_window, target_delay_ns, token_numerator, vai_tokens_q16, Params,
@@ -120,7 +123,10 @@ pub fn capped_delay_ns(p: &Params, t_ns: u64) -> Option<u64> {
     let c = p.config();
     let slope = c.beta_q16.checked_sub(c.max_mdf_q16).filter(|&x| x != 0)?;
     let num = c.beta_q16.checked_mul(t_ns)?;
-    Some(num.div_ceil(slope))
+    // ⌈num / slope⌉ without `div_ceil` (its `+ 1` is an overflow check in a kernel build):
+    // num < 2^45, so the wrapping add does not wrap.
+    let (q, r) = (num.checked_div(slope)?, num.checked_rem(slope)?);
+    Some(q.wrapping_add(u64::from(r != 0)))
 }
 
 impl VaisfLease {
@@ -138,7 +144,9 @@ impl VaisfLease {
     /// - `cwnd == W_ref`, a fixed point of the capped decrease: `clamp(⌊W_ref·(1 − max_mdf)⌋
     ///   + base_AI) == W_ref`;
     /// - below one packet and not 0 bytes, so that `Decision::enforce` gives one packet at the
-    ///   law's own rate (`w·mss/RTT`, at least 1 B/s) for every `srtt` and clamp.
+    ///   law's own rate (`w·mss/RTT`) for every `srtt` and clamp;
+    /// - that rate unclamped, in `[1, MAX_RATE_BPS)`, for every delay in `[D_fast, MAX_DELAY_NS]`;
+    /// - the SF counter below `sf_acks`.
     pub fn grant(p: &Params, s: &State, mss_bytes: u32, gen: u32, in_recovery: bool) -> Self {
         Self::terms(p, s, mss_bytes, gen, in_recovery).unwrap_or_default()
     }
@@ -182,6 +190,20 @@ impl VaisfLease {
         // Every delay >= D_fast gets the capped factor (capped_delay_ns); checked once more on
         // the value itself, as the law computes it.
         if md_factor_q16(d_fast, t, c.beta_q16, c.max_mdf_q16) != p.loss_factor_q16 {
+            return None;
+        }
+        // The law's rate w·mss·10^9 / (d·2^20) (swift::pacing_rate_bps) is non-increasing in d,
+        // so inside [1, MAX_RATE_BPS) at both ends of [D_fast, MAX_DELAY_NS] means inside it for
+        // every sample the fast path takes: its clamp is the identity and the C has none.
+        let wm = w.saturating_mul(u64::from(mss16));
+        let fastest = mul_div(wm, NS_PER_S, d_fast << PKT_Q20_SHIFT);
+        let slowest = mul_div(wm, NS_PER_S, MAX_DELAY_NS << PKT_Q20_SHIFT);
+        if fastest >= MAX_RATE_BPS || slowest == 0 {
+            return None;
+        }
+        // The SF counter below its commit point, so the fast path's `+ 1` never saturates
+        // (it is reset at `sf_acks`, at most 65535).
+        if u64::from(s.acks_since_dec) >= c.sf_acks {
             return None;
         }
         Some(VaisfLease {

@@ -293,6 +293,9 @@ fn grant_table() {
     t.cwnd_q20 += 1;
     assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "not the fixed point");
     let mut t = s;
+    t.acks_since_dec = 30;
+    assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "SF counter at its commit");
+    let mut t = s;
     t.dampener_q16 = 0;
     assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "tokens multiply AI");
     let sf_off = Params::new(&Config { sf_acks: 0, ..Config::DEFAULT }).expect("valid");

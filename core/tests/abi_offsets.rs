@@ -12,6 +12,7 @@ use rdcc_core::powertcp::{
     THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
 };
 use rdcc_core::rqd::Scan;
+use rdcc_core::vaisf::{self, VaisfLease, VAISF_RTT_US_MAX};
 
 fn layout() -> Vec<String> {
     let mut v = Vec::new();
@@ -151,6 +152,32 @@ fn layout() -> Vec<String> {
         ("RDCC_THETA_FLAG_INIT", u64::from(FLAG_INIT)),
         ("RDCC_THETA_FLAG_HAVE_PREV", u64::from(FLAG_HAVE_PREV)),
         ("RDCC_THETA_FLAG_SMOOTH", u64::from(FLAG_SMOOTH)),
+    ] {
+        v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
+    }
+    // Swift VAI SF's state, which its lease's fast path steps in place (rdcc_lease_vaisf.h),
+    // the lease and the constants the fast path uses.
+    let (size, fields) = vaisf::STATE_ABI;
+    v.push(format!("RDCC_ABI_SIZE(struct rdcc_vaisf_state, {size});"));
+    for (name, off) in fields {
+        v.push(format!("RDCC_ABI_OFF(struct rdcc_vaisf_state, {name}, {off});"));
+    }
+    off!(
+        VaisfLease,
+        "rdcc_vaisf_lease",
+        gen,
+        d_fast_ns,
+        thresh_ns,
+        num_sub_ns,
+        ai_div_ns,
+        sf_acks,
+        ai_cap,
+        bank_cap,
+        mss
+    );
+    for (name, value) in [
+        ("RDCC_VAISF_RTT_US_MAX", VAISF_RTT_US_MAX),
+        ("RDCC_VAISF_F_CONGESTED", u64::from(vaisf::F_CONGESTED)),
     ] {
         v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
     }

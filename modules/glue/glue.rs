@@ -556,6 +556,59 @@ macro_rules! rdcc_glue_theta_lease {
     };
 }
 
+/// Generate Swift VAI SF's steady-decrease lease entry point (issue #13;
+/// `core/src/vaisf_lease.rs`). Invoked once, after [`rdcc_glue!`] (whose `params`, `state`,
+/// `AckIn` and `AckOut` it uses), by tcp_swift_vaisf, whose C half defines `RDCC_LEASE_VAISF`;
+/// the crate root includes `core/src/vaisf.rs` as `mod vaisf` (which brings `vaisf_lease.rs`).
+/// A C half with `RDCC_LEASE_VAISF` whose crate does not invoke this fails to link. There is no
+/// retire entry: the lease has nothing to fold, and the C ends it with one store.
+macro_rules! rdcc_glue_vaisf_lease {
+    () => {
+        // The lease fills the glue bytes of icsk_ca_priv, the law's state the core bytes
+        // (rdcc_abi.h structs rdcc_vaisf_lease and rdcc_vaisf_state; rdcc_glue.c asserts the
+        // same under RDCC_LEASE_VAISF).
+        const _: () = assert!(core::mem::size_of::<vaisf::VaisfLease>() == 32);
+        const _: () = assert!(core::mem::align_of::<vaisf::VaisfLease>() <= 8);
+        const _: () = assert!(
+            core::mem::size_of::<vaisf::VaisfLease>()
+                <= event::ICSK_CA_PRIV_SIZE - event::CORE_STATE_BUDGET
+        );
+        const _: () = assert!(core::mem::size_of::<vaisf::State>() <= event::CORE_STATE_BUDGET);
+        const _: () = assert!(core::mem::align_of::<vaisf::State>() <= 8);
+
+        /// One ACK of tcp_swift_vaisf that its fast path (`rdcc_vaisf_take`,
+        /// rdcc_lease_vaisf.h) did not take: decide and enforce as `rdcc_rs_on_ack` does, and
+        /// grant the next lease (`vaisf::on_ack_leased`).
+        ///
+        /// # Safety
+        /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
+        /// input, `out` writable. `l` points to the `struct rdcc_vaisf_lease` in the glue bytes
+        /// of the same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st`
+        /// (the `core` array) and from `inp` and `out` (the caller's stack), written only by the
+        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
+        /// only). The C fast path writes `st` only between these calls, under the same lock, so
+        /// no C store overlaps the `&mut` made here. `gen` was read before `p`
+        /// (rdcc_glue.c `rdcc_params_gen`).
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_on_ack_vaisf(
+            p: *const core::ffi::c_void,
+            st: *mut core::ffi::c_void,
+            inp: *const AckIn,
+            out: *mut AckOut,
+            l: *mut vaisf::VaisfLease,
+            gen: u32,
+        ) {
+            // SAFETY: the function's contract: every pointer is valid, and the three written
+            // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
+            // alias each other or `inp`.
+            let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
+            vaisf::on_ack_leased(
+                p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, l, gen, &mut out.d, &mut out.e,
+            );
+        }
+    };
+}
+
 /// Does the NUL-terminated C string at `p` equal `want`? Reads at most `want.len() + 1` bytes
 /// and stops at the first difference, so it never reads past the string's terminator. (Not
 /// `CStr::from_ptr`: its inlined length arithmetic carries an overflow-panic path.)

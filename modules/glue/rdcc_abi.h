@@ -3,7 +3,8 @@
  * rdcc_abi.h - the one C/Rust boundary of the rdcc modules.
  *
  * These records mirror core/src/event.rs, core/src/lease.rs, core/src/powertcp.rs (State and
- * Params) and core/src/powertcp_lease.rs (#[repr(C)]), and the RDCC_ABI_EQ lines tie the
+ * Params), core/src/powertcp_lease.rs, core/src/vaisf.rs (State) and core/src/vaisf_lease.rs
+ * (#[repr(C)]), and the RDCC_ABI_EQ lines tie the
  * constants the C computes with to the Rust's. The C compiler
  * checks the layout below against the numbers in the RDCC_ABI_* lines; core/tests/abi_offsets.rs
  * checks that those numbers are the Rust layout (cargo test fails when either side changes
@@ -207,6 +208,50 @@ struct rdcc_theta_params {
 #define RDCC_THETA_FLAG_HAVE_PREV	2U
 #define RDCC_THETA_FLAG_SMOOTH		4U
 
+/*
+ * Swift VAI SF's per-flow State (core/src/vaisf.rs, #[repr(C)]), in the core bytes of
+ * icsk_ca_priv of tcp_swift_vaisf. Only the steady-decrease lease's fast path
+ * (rdcc_lease_vaisf.h) looks inside: it reads cwnd_q20 and writes the bookkeeping of a decrease
+ * ACK (rtt_ns, max_delay_ns, dampener_q16, rtt_marker, ai_bank, acks_since_dec, flags).
+ */
+struct rdcc_vaisf_state {
+	u64 cwnd_q20;		/* the window, packets Q20 */
+	u64 wref_q20;		/* the reference window W_ref */
+	u64 rtt_ns;		/* latest RTT sample */
+	u64 t_last_decrease_ns;
+	u64 max_delay_ns;	/* the RTT's largest fabric delay (SL "Measured Congestion") */
+	u64 undo_cwnd_q20;
+	u32 dampener_q16;	/* VAI dampener (SL Alg. 1) */
+	u32 rtt_marker;		/* snd_nxt at the round's start */
+	u32 mss_bytes;
+	u16 ai_bank;		/* VAI AI_Bank, tokens */
+	u16 acks_since_dec;	/* the SF counter */
+	u8 retransmit_cnt;
+	u8 hops;
+	u8 flags;		/* F_INIT 1, F_MARKER 2, F_CONGESTED 4, F_UNDO_ARMED 8 */
+};
+
+/*
+ * Swift VAI SF's steady-decrease lease (issue #13; core/src/vaisf_lease.rs VaisfLease): in the
+ * glue bytes of a module that defines RDCC_LEASE_VAISF (rdcc_glue.c), applied by
+ * rdcc_vaisf_take (rdcc_lease_vaisf.h). All-zero = no lease (a generation is never 0).
+ */
+#define RDCC_VAISF_RTT_US_MAX		10000000ULL	/* largest rs->rtt_us taken: x 1000 = 10 s */
+#define RDCC_VAISF_F_CONGESTED		4U
+
+struct rdcc_vaisf_lease {
+	u32 gen;		/* rdcc_params_gen at the grant; 0 = no lease */
+	u32 d_fast_ns;		/* a sample at or above it is in the regime */
+	u32 thresh_ns;		/* Token_Thresh = t + token_thresh_extra (SL Alg. 1) */
+	u32 num_sub_ns;		/* SL Alg. 1 line 2: numerator = max delay - this */
+	u32 ai_div_ns;		/* AI_DIV, in [1, 10^6] */
+	u16 sf_acks;		/* s, ACKs per SF commit, >= 1 */
+	u16 ai_cap;		/* AI_Cap */
+	u16 bank_cap;		/* Bank_Cap */
+	u16 mss;		/* tp->mss_cache at the grant, >= 1 */
+	u32 _spare;
+};
+
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
 #define RDCC_ABI_EQ(a, b) static_assert((a) == (b))
@@ -318,5 +363,32 @@ RDCC_ABI_EQ(RDCC_THETA_UPDATE_MAX_NS, 18446744065119617023ULL);
 RDCC_ABI_EQ(RDCC_THETA_FLAG_INIT, 1ULL);
 RDCC_ABI_EQ(RDCC_THETA_FLAG_HAVE_PREV, 2ULL);
 RDCC_ABI_EQ(RDCC_THETA_FLAG_SMOOTH, 4ULL);
+RDCC_ABI_SIZE(struct rdcc_vaisf_state, 72);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, cwnd_q20, 0);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, wref_q20, 8);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, rtt_ns, 16);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, t_last_decrease_ns, 24);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, max_delay_ns, 32);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, undo_cwnd_q20, 40);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, dampener_q16, 48);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, rtt_marker, 52);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, mss_bytes, 56);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, ai_bank, 60);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, acks_since_dec, 62);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, retransmit_cnt, 64);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, hops, 65);
+RDCC_ABI_OFF(struct rdcc_vaisf_state, flags, 66);
+RDCC_ABI_SIZE(struct rdcc_vaisf_lease, 32);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, gen, 0);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, d_fast_ns, 4);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, thresh_ns, 8);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, num_sub_ns, 12);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, ai_div_ns, 16);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, sf_acks, 20);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, ai_cap, 22);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, bank_cap, 24);
+RDCC_ABI_OFF(struct rdcc_vaisf_lease, mss, 26);
+RDCC_ABI_EQ(RDCC_VAISF_RTT_US_MAX, 10000000ULL);
+RDCC_ABI_EQ(RDCC_VAISF_F_CONGESTED, 4ULL);
 
 #endif /* _RDCC_ABI_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rdcc_cong.h - tcp_congestion_ops.cong_control of rdcc_glue.c, in its three forms: every ACK
- * through the law (no lease), RDCC_LEASE's hold lease (rdcc_lease.h) and RDCC_LEASE_THETA's step
- * lease with its due path (rdcc_lease_theta.h). Part of rdcc_glue.c, in its own file to keep that
+ * rdcc_cong.h - tcp_congestion_ops.cong_control of rdcc_glue.c, in its four forms: every ACK
+ * through the law (no lease), RDCC_LEASE's hold lease (rdcc_lease.h), RDCC_LEASE_THETA's step
+ * lease with its due path (rdcc_lease_theta.h) and RDCC_LEASE_VAISF's steady-decrease lease
+ * (rdcc_lease_vaisf.h). Part of rdcc_glue.c, in its own file to keep that
  * file readable: included once, by rdcc_glue.c, after rdcc_ack_full, whose statics it uses.
  */
 #ifndef RDCC_CONG_H
@@ -129,6 +130,21 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 			return;
 		}
 	}
+	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
+}
+#elif defined(RDCC_LEASE_VAISF)
+/*
+ * Swift VAI SF (RDCC_LEASE_VAISF): an ACK in the lease's regime is taken in C (rdcc_vaisf_take:
+ * the law's bookkeeping stepped in place, one packet at the law's rate), any other goes to the
+ * full path, which grants the next lease. Not while the tracepoint is on, as for RDCC_LEASE:
+ * every decision must reach it.
+ */
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+{
+	if (!trace_decision_enabled() &&
+	    rdcc_vaisf_take(sk, rs, rdcc_vaisf_lease(sk), rdcc_vaisf_state(sk),
+			    READ_ONCE(rdcc_params_gen)))
+		return;
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
 }
 #else

@@ -21,6 +21,11 @@
  *                     due ACK runs the once-per-RTT update in C (rdcc_theta_update) or, when
  *                     its premises fail, a narrow Rust entry (the two places where C looks
  *                     inside a law's state). Exclusive with RDCC_LEASE and RDCC_REMOTE_DELAY.
+ *   RDCC_LEASE_VAISF  (optional; tcp_swift_vaisf) Swift VAI SF's steady-decrease lease
+ *                     (core/src/vaisf_lease.rs; the crate root invokes rdcc_glue_vaisf_lease!):
+ *                     an ACK in the regime the lease describes has its bookkeeping done in C
+ *                     in the law's own state (rdcc_lease_vaisf.h) and gets one packet at the
+ *                     law's rate; any other the full path. Exclusive with the others.
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
@@ -29,7 +34,9 @@
  * decision comes from the Rust core through the ABI in rdcc_abi.h: one call per ACK, or none for
  * an ACK a hold lease covers (RDCC_LEASE: the output of the law's last call, which the law proved
  * this ACK would not change; RDCC_LEASE_THETA: the same output, and the two state fields a hold
- * changes stepped in C exactly as the law steps them, rdcc_lease_theta.h), with one exception:
+ * changes stepped in C exactly as the law steps them, rdcc_lease_theta.h; RDCC_LEASE_VAISF: the
+ * window the law provably keeps, its bookkeeping done in C as the law does it), with one
+ * exception:
  * θ-PowerTCP's once-per-RTT update on a due ACK, which rdcc_theta_update computes in C for the
  * common case, bit for bit as the law's on_due (KUnit rdcc_glue_theta_update).
  *
@@ -59,8 +66,14 @@
 #endif
 #include "rdcc_lease_theta.h" /* rdcc_theta_take */
 #endif
-/* Either kind of hold lease: the parameter generation and the out-of-line full path. */
-#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA)
+#ifdef RDCC_LEASE_VAISF
+#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA) || defined(RDCC_REMOTE_DELAY)
+#error "RDCC_LEASE_VAISF shares the glue bytes with the other leases and RDCC_REMOTE_DELAY"
+#endif
+#include "rdcc_lease_vaisf.h" /* rdcc_vaisf_take */
+#endif
+/* Any kind of lease: the parameter generation and the out-of-line full path. */
+#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA) || defined(RDCC_LEASE_VAISF)
 #define RDCC_HAS_LEASE
 #endif
 
@@ -88,6 +101,13 @@ static_assert(sizeof(struct rdcc_theta_lease) <= sizeof(((struct rdcc_priv *)0)-
 static_assert(__alignof__(struct rdcc_theta_lease) <= __alignof__(u64));
 static_assert(sizeof(struct rdcc_theta_state) <= RDCC_CORE_STATE_BYTES);
 static_assert(__alignof__(struct rdcc_theta_state) <= __alignof__(u64));
+#endif
+#ifdef RDCC_LEASE_VAISF
+/* Likewise (core/src/vaisf_lease.rs, glue.rs rdcc_glue_vaisf_lease!). */
+static_assert(sizeof(struct rdcc_vaisf_lease) <= sizeof(((struct rdcc_priv *)0)->glue));
+static_assert(__alignof__(struct rdcc_vaisf_lease) <= __alignof__(u64));
+static_assert(sizeof(struct rdcc_vaisf_state) <= RDCC_CORE_STATE_BYTES);
+static_assert(__alignof__(struct rdcc_vaisf_state) <= __alignof__(u64));
 #endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
@@ -150,6 +170,12 @@ void rdcc_rs_on_ack_theta(const void *p, void *st, const struct rdcc_ack_in *in,
 void rdcc_rs_theta_due(const void *p, void *st, const struct rdcc_theta_due_in *in,
 		       struct rdcc_ack_out *out, struct rdcc_theta_lease *lease, u32 gen);
 #endif
+#ifdef RDCC_LEASE_VAISF
+/* rdcc_glue_vaisf_lease! (glue.rs): the full per-ACK call of tcp_swift_vaisf (decides,
+ * enforces, grants the next lease). */
+void rdcc_rs_on_ack_vaisf(const void *p, void *st, const struct rdcc_ack_in *in,
+			  struct rdcc_ack_out *out, struct rdcc_vaisf_lease *lease, u32 gen);
+#endif
 
 /* ---- trace event --------------------------------------------------------------------------- */
 
@@ -158,132 +184,7 @@ void rdcc_rs_theta_due(const void *p, void *st, const struct rdcc_theta_due_in *
 
 /* ---- module parameters --------------------------------------------------------------------- */
 
-/*
- * Every field of the law's Config is a parameter of the same name, writable at runtime (0644).
- * Values are read in the unit the name states, or in human units (core/src/units.rs: `0.8`,
- * `25us`, `50Mbit`). At load the texts are validated together (a bad one refuses the load);
- * afterwards a write is validated with all the other current values before it takes effect:
- * a bad value is refused with a log line naming the range, and the old value stays.
- *
- * Publication: the validated Params live in a kmalloc'ed block behind rdcc_params_cur. A write
- * builds a new block, publishes it with rcu_assign_pointer and frees the old one after
- * synchronize_rcu(). Every hook dereferences the pointer once under rcu_read_lock, so an event
- * sees one whole parameter set, old or new, never a mix. Sockets of this CA (existing and new
- * alike) use the new values from their next event; their per-flow state (window, rate, averages)
- * carries over and is moved by the new values from there, within the same bounds.
- *
- * Writers are serialized by the module's kernel_param_lock, which sysfs takes around every
- * parameter read and write, and which rdcc_c_register takes around the initial configuration.
- */
-/* Units of the parameter names (core/src/units.rs Unit::describe; a host test keeps them equal). */
-#define RDCC_U_Q16 "fraction: 0.8, or Q16 integer (65536 = 1.0)"
-#define RDCC_U_PKTS_Q20 "packets: 0.001, or integer packets << 20"
-#define RDCC_U_NS "time: 25us, 1.5ms, or integer ns"
-#define RDCC_U_BPS "rate: 50Mbit, 10Gbit, or integer bytes/s"
-#define RDCC_U_MBPS "rate: 100Gbit, 50Mbit, or integer Mbit/s"
-#define RDCC_U_BYTES "size: 64KiB, 1.5KB, or integer bytes"
-#define RDCC_U_PLAIN "integer"
-
-static void __rcu *rdcc_params_cur;
-static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
-
-#ifdef RDCC_HAS_LEASE
-/*
- * Generation of rdcc_params_cur, the key of every lease (struct rdcc_lease.gen,
- * struct rdcc_theta_lease.gen): a lease granted
- * under one parameter block is not applied after the block is replaced. Not the pointer itself:
- * kmalloc may hand a freed block's address to a later write. Never 0 (the all-zero lease is no
- * lease). Writers (kernel_param_lock held, so the increment is not racy) bump it after replacing
- * the pointer, with release; the full path reads it with acquire before rcu_dereference, so a
- * lease is never labelled newer than the parameters it was computed with (reading the new
- * generation implies seeing the new pointer). The fast path reads it with READ_ONCE and
- * dereferences no parameters: an ACK that still takes the old lease during a write is an event
- * that saw the old set, which RCU allows anyway, and the bump precedes synchronize_rcu(), so
- * every ACK after the write returns sees the new generation. A lease is used at most
- * 0xffff << RDCC_LEASE_SPAN_SHIFT ns (268 ms) after its since_ns (RDCC_LEASE), or
- * RDCC_THETA_LIFE_NS (4.3 s) after its state's update_ns (RDCC_LEASE_THETA), far too short for
- * 2^32 writes (each a syscall and a synchronize_rcu()), so the u32 does not come back to a live
- * lease's value.
- */
-static u32 rdcc_params_gen __read_mostly = 1;
-
-static void rdcc_params_gen_bump(void)
-{
-	u32 next = rdcc_params_gen + 1;
-
-	smp_store_release(&rdcc_params_gen, next ?: 1);
-}
-#else
-static inline void rdcc_params_gen_bump(void)
-{
-}
-#endif
-
-static int rdcc_param_publish(const char *name, const char *val)
-{
-	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
-	void *old;
-	int err;
-
-	if (!fresh)
-		return -ENOMEM;
-	err = rdcc_rs_param_set(name, val, strnlen(val, RDCC_PARAM_TEXT + 1), fresh);
-	if (err) {
-		kfree(fresh);
-		return err;
-	}
-	old = rcu_replace_pointer(rdcc_params_cur, fresh, true);
-	rdcc_params_gen_bump();		/* ends every lease granted under old */
-	synchronize_rcu();
-	kfree(old);
-	return 0;
-}
-
-static int rdcc_param_set(const char *val, const struct kernel_param *kp)
-{
-	char *text = kp->arg;
-
-	if (strnlen(val, RDCC_PARAM_TEXT + 1) > RDCC_PARAM_TEXT) {
-		pr_err("%s: %s: value longer than %d characters refused\n", RDCC_NAME, kp->name,
-		       RDCC_PARAM_TEXT);
-		return -EINVAL;
-	}
-	if (rdcc_params_live) {
-		int err = rdcc_param_publish(kp->name, val);
-
-		if (err)
-			return err;
-	}
-	strscpy(text, val, RDCC_PARAM_TEXT + 1);
-	strim(text);
-	return 0;
-}
-
-static int rdcc_param_get(char *buf, const struct kernel_param *kp)
-{
-	u64 v;
-
-	if (rdcc_params_live && !rdcc_rs_param_get(kp->name, &v))
-		return sysfs_emit(buf, "%llu\n", v);
-	return sysfs_emit(buf, "%s\n", (const char *)kp->arg);
-}
-
-static const struct kernel_param_ops rdcc_param_ops = {
-	.set = rdcc_param_set,
-	.get = rdcc_param_get,
-};
-
-#define RDCC_PARAM_VAR(name, desc, unit, range) static char rdcc_pt_##name[RDCC_PARAM_TEXT + 1];
-RDCC_PARAMS(RDCC_PARAM_VAR)
-
-#define RDCC_PARAM_DECL(name, desc, unit, range)                                               \
-	module_param_cb(name, &rdcc_param_ops, rdcc_pt_##name, 0644);                         \
-	MODULE_PARM_DESC(name, desc "; " unit "; " range " (unset: the paper's default; reads "  \
-			 "show the effective value in the name's unit)");
-RDCC_PARAMS(RDCC_PARAM_DECL)
-
-#define RDCC_PARAM_ENTRY(name, desc, unit, range) { #name, rdcc_pt_##name },
-static const struct rdcc_param rdcc_params[] = { RDCC_PARAMS(RDCC_PARAM_ENTRY) };
+#include "rdcc_params.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -312,12 +213,24 @@ static inline struct rdcc_theta_state *rdcc_theta_state(struct sock *sk)
 }
 #endif
 
+#ifdef RDCC_LEASE_VAISF
+static inline struct rdcc_vaisf_lease *rdcc_vaisf_lease(struct sock *sk)
+{
+	return (struct rdcc_vaisf_lease *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
+}
+
+static inline struct rdcc_vaisf_state *rdcc_vaisf_state(struct sock *sk)
+{
+	return (struct rdcc_vaisf_state *)((struct rdcc_priv *)inet_csk_ca(sk))->core;
+}
+#endif
+
 /*
  * Before a hook other than cong_control runs the law (loss, idle restart, undo): fold the bytes
  * the fast path absorbed into the state and clear the lease (the law's state changes, and with
  * it what the next ACKs get). A lease with gen 0 is none and has absorbed nothing. init needs no
- * fold: it clears the glue bytes and replaces the state. θ-PowerTCP's lease has nothing to fold
- * (its fast path steps the state itself): the retire is one store.
+ * fold: it clears the glue bytes and replaces the state. θ-PowerTCP's and VAI/SF's leases have
+ * nothing to fold (their fast paths step the state itself): the retire is one store.
  */
 static __always_inline void rdcc_lease_retire(struct sock *sk)
 {
@@ -326,6 +239,8 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 		rdcc_rs_lease_retire(rdcc_state(sk), rdcc_lease(sk));
 #elif defined(RDCC_LEASE_THETA)
 	rdcc_theta_lease(sk)->gen = 0;
+#elif defined(RDCC_LEASE_VAISF)
+	rdcc_vaisf_lease(sk)->gen = 0;
 #endif
 }
 
@@ -480,6 +395,9 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 #elif defined(RDCC_LEASE_THETA)
 		/* Runs the law, grants the next lease (none in Recovery or Loss). */
 		rdcc_rs_on_ack_theta(p, rdcc_state(sk), &in, &out, rdcc_theta_lease(sk), gen);
+#elif defined(RDCC_LEASE_VAISF)
+		/* Runs the law, grants the next lease (none in Recovery or Loss). */
+		rdcc_rs_on_ack_vaisf(p, rdcc_state(sk), &in, &out, rdcc_vaisf_lease(sk), gen);
 #else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #endif
@@ -551,6 +469,10 @@ static void rdcc_set_state(struct sock *sk, u8 new_state)
 	 */
 	if (new_state >= TCP_CA_Recovery)
 		rdcc_theta_lease(sk)->gen = 0;
+#elif defined(RDCC_LEASE_VAISF)
+	/* The same for VAI/SF's lease (rdcc_vaisf_take has no CA-state test either). */
+	if (new_state >= TCP_CA_Recovery)
+		rdcc_vaisf_lease(sk)->gen = 0;
 #endif
 	if (new_state == TCP_CA_Recovery)
 		rdcc_loss(sk, RDCC_LOSS_FAST_RECOVERY);
@@ -626,9 +548,9 @@ static u32 rdcc_undo_cwnd(struct sock *sk)
  * CPU). Each u64 is read with READ_ONCE, so the copy may mix two versions word by word, but every
  * field of the state is at most 8 bytes and naturally aligned, so each field is a whole value
  * of one version: a valid State. The Rust side only ever sees this copy, never a reference to
- * the live area that could alias the writer's &mut. θ-PowerTCP's lease fast path
- * (RDCC_LEASE_THETA) writes two fields of the live state, each with one WRITE_ONCE of the whole
- * aligned field, so the same holds for them.
+ * the live area that could alias the writer's &mut. θ-PowerTCP's and VAI/SF's lease fast paths
+ * (RDCC_LEASE_THETA, RDCC_LEASE_VAISF) write fields of the live state, each with one WRITE_ONCE
+ * of the whole aligned field, so the same holds for them.
  */
 struct rdcc_snapshot {
 	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];

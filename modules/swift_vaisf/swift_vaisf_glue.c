@@ -27,4 +27,9 @@
 	P(dampener_constant, "dampener constant (SL §VI-A)", RDCC_U_PLAIN, "range 1 to 65535") \
 	P(token_numerator, "token formula variant 0..2 (see Documentation)", RDCC_U_PLAIN, "range 0 to 2")
 
+/* Swift VAI SF's steady-decrease lease (issue #13; core/src/vaisf_lease.rs): the ACKs of a
+ * congested path's steady state have their bookkeeping done in C without calling the law.
+ * tcp_swift_vaisf_rs.rs invokes rdcc_glue_vaisf_lease!. */
+#define RDCC_LEASE_VAISF
+
 #include "../glue/rdcc_glue.c"

@@ -61,3 +61,7 @@ rdcc_glue! {
         token_numerator,
     ],
 }
+
+// The steady-decrease lease (issue #13): swift_vaisf_glue.c defines RDCC_LEASE_VAISF, so
+// rdcc_glue.c takes the ACKs of the lease's regime in C and calls this entry for the others.
+rdcc_glue_vaisf_lease! {}
