@@ -389,3 +389,141 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_due(
     let mut d = Decision::default();
     super::powertcp::on_due(p, s, inp, l, gen, &mut d, e);
 }
+
+/// Bytes the KUnit case `rdcc_glue_vaisf_lease` reserves for a `vaisf::Params` it never looks
+/// into.
+const VAISF_PARAMS_BUF: usize = 256;
+const _: () = assert!(core::mem::size_of::<super::vaisf::Params>() <= VAISF_PARAMS_BUF);
+const _: () = assert!(core::mem::align_of::<super::vaisf::Params>() <= 8);
+
+/// What `rdcc_rs_kunit_vaisf_setup` tells the KUnit case `rdcc_glue_vaisf_lease` about the
+/// parameter block it drew (`struct rdcc_kunit_vaisf_setup` in rdcc_kunit_glue.c; 16 bytes).
+#[repr(C)]
+pub struct KunitVaisfSetup {
+    /// The fixed point of the capped decrease, packets Q20: `W_ref = clamp(⌊W_ref·(1 −
+    /// max_mdf)⌋ + base_AI)`, iterated from the initial window (SL Eq. 1 at the cap, Alg. 2 at
+    /// a multiplier of 1.0).
+    pub w_q20: u64,
+    /// The MSS the socket should have, bytes.
+    pub mss: u32,
+    /// Bank_Cap.
+    pub bank_cap: u16,
+    /// `s` (0: SF off).
+    pub sf_acks: u16,
+}
+const _: () = assert!(core::mem::size_of::<KunitVaisfSetup>() == 16);
+
+/// The start of one sequence of the KUnit case `rdcc_glue_vaisf_lease`: a random valid Swift
+/// VAI SF parameter block near the paper's (β, max_mdf, the target, Token_Thresh, AI_DIV, the
+/// caps, the dampener constant, `s`, the token formula and base_AI each at the paper's value 7
+/// times in 8, otherwise anywhere in a range where the regime exists; the SF counting segments
+/// or off now and then), written to `p`; the law's initial state, written to `s`; and in
+/// `out` the fixed point, the MSS and the two limits the C needs to build a steady state.
+/// Returns 0, or -1 when no valid block came out (not reached: the defaults are valid).
+///
+/// # Safety
+/// `p` is valid for writes of `VAISF_PARAMS_BUF` bytes, 8-byte aligned; `s` is a valid,
+/// writable `struct rdcc_vaisf_state` (the layout of `vaisf::State`); `out` a valid, writable
+/// `struct rdcc_kunit_vaisf_setup`.
+#[no_mangle]
+pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
+    seed: u64,
+    p: *mut super::vaisf::Params,
+    s: *mut super::vaisf::State,
+    out: *mut KunitVaisfSetup,
+) -> core::ffi::c_int {
+    use super::fixed::{clamp, mul_q16, Q16_ONE};
+    use super::vaisf::{base_ai_pkts_q20, target_delay_ns, Config, Params, State, SwiftVaiSf};
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // The default 7 times in 8, otherwise anything in [lo, hi].
+    let mut pick = |default: u64, lo: u64, hi: u64| {
+        let r = next();
+        if r % 8 != 0 {
+            default
+        } else {
+            let span = hi.wrapping_sub(lo).wrapping_add(1);
+            lo.wrapping_add(r.wrapping_mul(0x9e37_79b9_7f4a_7c15).checked_rem(span).unwrap_or(0))
+        }
+    };
+    let mss = pick(1448, 512, 9000) as u32;
+    let c = Config {
+        beta_q16: pick(52_429, 32_769, 65_536),
+        max_mdf_q16: pick(32_768, 16_384, 32_767),
+        base_target_ns: pick(5_000, 1_000, 20_000),
+        token_thresh_extra_ns: pick(4_000, 0, 20_000),
+        ai_div_ns: pick(30, 1, 1_000),
+        bank_cap: pick(1_000, 0, 65_535),
+        ai_cap: pick(100, 0, 1_000),
+        dampener_constant: pick(8, 1, 64),
+        sf_acks: pick(30, 0, 200),
+        sf_count_segments: pick(0, 0, 1),
+        token_numerator: pick(0, 0, 2),
+        base_ai_bps: pick(6_250_000, 1, 12_500_000),
+        ..Config::DEFAULT
+    };
+    let Ok(params) = Params::new(&c).or_else(|_| Params::new(&Config::DEFAULT)) else {
+        return -1;
+    };
+    let mut st = State::default();
+    SwiftVaiSf::init(&params, &mut st, 1_000_000, mss);
+    let cfg = params.config();
+    let ai = base_ai_pkts_q20(&params, target_delay_ns(&params, cfg.default_hops as u8), mss);
+    let factor = Q16_ONE.saturating_sub(cfg.max_mdf_q16);
+    let mut w = st.cwnd_pkts_q20();
+    for _ in 0..200 {
+        w = clamp(
+            mul_q16(w, factor).saturating_add(ai),
+            cfg.min_cwnd_pkts_q20,
+            cfg.max_cwnd_pkts_q20,
+        );
+    }
+    // SAFETY: the function's contract: the pointers are valid and aligned for their types.
+    unsafe {
+        p.write(params);
+        s.write(st);
+        out.write(KunitVaisfSetup {
+            w_q20: w,
+            mss,
+            bank_cap: cfg.bank_cap as u16, // validated <= u16::MAX
+            sf_acks: cfg.sf_acks as u16,   // validated <= u16::MAX
+        });
+    }
+    0
+}
+
+/// One ACK of Swift VAI SF for the KUnit case `rdcc_glue_vaisf_lease`: with a lease `l`, what
+/// the glue's full path runs (`vaisf::on_ack_leased`: the law, its enforcement, the next
+/// lease); with `l` NULL, the law alone and its enforcement (the reference: the law on every
+/// ACK). `*e` is the enforcement.
+///
+/// # Safety
+/// `p` is a block `rdcc_rs_kunit_vaisf_setup` wrote; `s` and `e` are valid, writable, distinct
+/// records; `ev` a valid event; `l` NULL or a valid, writable lease distinct from the others.
+#[no_mangle]
+pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_ack(
+    p: *const super::vaisf::Params,
+    s: *mut super::vaisf::State,
+    ev: *const AckEvent,
+    srtt_us: u32,
+    clamp_pkts: u32,
+    l: *mut super::vaisf::VaisfLease,
+    gen: u32,
+    e: *mut Enforced,
+) {
+    // SAFETY: the function's contract: valid, distinct records; `l` is checked for NULL.
+    let (p, s, ev, e, l) = unsafe { (&*p, &mut *s, &*ev, &mut *e, l.as_mut()) };
+    let mut d = Decision::default();
+    match l {
+        Some(l) => super::vaisf::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, l, gen, &mut d, e),
+        None => {
+            d = <super::vaisf::SwiftVaiSf as Controller>::on_ack(p, s, ev);
+            *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+        }
+    }
+}
