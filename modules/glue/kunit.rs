@@ -289,7 +289,9 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_take(
 /// A random valid θ-PowerTCP parameter block for the KUnit case `rdcc_glue_theta_update`,
 /// mostly at its edges (γ 1, 0.9 or 1.0; gradient floor 0, 0.5 or 1.0; τ 1 µs, 20 µs or 1 s;
 /// β at the cap; the window bounds equal, at 1 byte, at 2^31, or the host BDP; the per-ACK
-/// cadence and the minimum-RTT τ about one time in nine each), built by `Params::new` and written to
+/// cadence and the minimum-RTT τ about one time in nine each; with `pin_bytes` != 0 both window
+/// bounds at that many bytes, so every window the law outputs is exactly that), built by
+/// `Params::new` and written to
 /// `out`, which the C reads as `struct rdcc_theta_params` (so the case also checks that
 /// rdcc_abi.h's layout is the kernel build's). A random draw that `Params::new` refuses is
 /// replaced by a valid block with the drawn τ. Returns τ, ns (0: no block, not reached).
@@ -299,6 +301,7 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_take(
 #[no_mangle]
 pub unsafe extern "C" fn rdcc_rs_kunit_theta_params(
     seed: u64,
+    pin_bytes: u64,
     out: *mut super::powertcp::Params,
 ) -> u64 {
     use super::powertcp::{
@@ -332,8 +335,16 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_params(
         host_bw_bps: pick(&[12_500_000_000, 125_000_000, 125_000], 125_000, 1 << 40),
         expected_flows: pick(&[10, 1, 65_536], 1, 65_536),
         beta_bytes: pick(&[0, 0, 1, MAX_CWND_BYTES], 0, MAX_CWND_BYTES),
-        min_cwnd_bytes: pick(&[1, 1448, 3000, MAX_CWND_BYTES], 1, MAX_CWND_BYTES),
-        max_cwnd_bytes: pick(&[0, 0, 3000, MAX_CWND_BYTES], 0, MAX_CWND_BYTES),
+        min_cwnd_bytes: if pin_bytes != 0 {
+            pin_bytes
+        } else {
+            pick(&[1, 1448, 3000, MAX_CWND_BYTES], 1, MAX_CWND_BYTES)
+        },
+        max_cwnd_bytes: if pin_bytes != 0 {
+            pin_bytes
+        } else {
+            pick(&[0, 0, 3000, MAX_CWND_BYTES], 0, MAX_CWND_BYTES)
+        },
         grad_floor_q16: pick(&[0, 32_768, 65_536], 0, 65_536),
         smooth_init_q16: 0,
         gradient_mode: if pick(&[0, 0, 0, 0, 0, 0, 0, 1], 0, 0) == 1 {
