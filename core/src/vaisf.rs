@@ -451,6 +451,12 @@ impl Controller for SwiftVaiSf {
     }
 
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
+        // The steady-decrease lease (issue #13) transcribes what this function does on an ACK
+        // of its regime (a delay of at least D_fast, the fixed point, the multiplier at 1.0):
+        // `rdcc_vaisf_take` in modules/glue/rdcc_lease_vaisf.h, under the premises
+        // `VaisfLease::grant` checks (vaisf_lease.rs). A change here, in end_of_rtt, commit,
+        // vai_tokens_q16, decide or swift::pacing_rate_bps must change them together:
+        // regime_keeps_the_decision and the KUnit case rdcc_glue_vaisf_lease fail otherwise.
         ensure_init(p, s, ev.now_ns, ev.mss_bytes);
         let c = &p.cfg;
         let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);
