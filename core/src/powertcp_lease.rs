@@ -49,7 +49,7 @@
 //! lease (core/tests/theta_lease_equivalence.rs): the kernel's window and pacing rate, the
 //! trace and the state are exactly those of a host that calls the law on every ACK.
 
-use core::mem::{align_of, size_of};
+use core::mem::{align_of, offset_of, size_of};
 
 use super::super::event::{
     AckEvent, Controller, Decision, Enforced, ACK_HAS_RTT, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
@@ -93,24 +93,24 @@ pub const THETA_PKTS_LIMIT: u64 = 1 << 24;
 /// field's name and offset, for core/tests/abi_offsets.rs (the fields are private, so the test
 /// cannot take their offsets itself).
 pub const PARAMS_ABI: (usize, [(&str, usize); 13]) = (
-    core::mem::size_of::<Params>(),
+    size_of::<Params>(),
     [
-        ("gamma_q16", core::mem::offset_of!(Params, gamma_q16)),
+        ("gamma_q16", offset_of!(Params, gamma_q16)),
         (
             "one_minus_gamma_q16",
-            core::mem::offset_of!(Params, one_minus_gamma_q16),
+            offset_of!(Params, one_minus_gamma_q16),
         ),
-        ("base_rtt_ns", core::mem::offset_of!(Params, base_rtt_ns)),
-        ("gamma_beta_q16", core::mem::offset_of!(Params, gamma_beta_q16)),
-        ("min_cwnd_q16", core::mem::offset_of!(Params, min_cwnd_q16)),
-        ("max_cwnd_q16", core::mem::offset_of!(Params, max_cwnd_q16)),
-        ("grad_floor_q16", core::mem::offset_of!(Params, grad_floor_q16)),
-        ("per_ack", core::mem::offset_of!(Params, per_ack)),
-        ("min_rtt_tau", core::mem::offset_of!(Params, min_rtt_tau)),
-        ("beta_q16", core::mem::offset_of!(Params, beta_q16)),
-        ("init_cwnd_q16", core::mem::offset_of!(Params, init_cwnd_q16)),
-        ("smooth_init_q16", core::mem::offset_of!(Params, smooth_init_q16)),
-        ("loss_keep_q16", core::mem::offset_of!(Params, loss_keep_q16)),
+        ("base_rtt_ns", offset_of!(Params, base_rtt_ns)),
+        ("gamma_beta_q16", offset_of!(Params, gamma_beta_q16)),
+        ("min_cwnd_q16", offset_of!(Params, min_cwnd_q16)),
+        ("max_cwnd_q16", offset_of!(Params, max_cwnd_q16)),
+        ("grad_floor_q16", offset_of!(Params, grad_floor_q16)),
+        ("per_ack", offset_of!(Params, per_ack)),
+        ("min_rtt_tau", offset_of!(Params, min_rtt_tau)),
+        ("beta_q16", offset_of!(Params, beta_q16)),
+        ("init_cwnd_q16", offset_of!(Params, init_cwnd_q16)),
+        ("smooth_init_q16", offset_of!(Params, smooth_init_q16)),
+        ("loss_keep_q16", offset_of!(Params, loss_keep_q16)),
     ],
 );
 

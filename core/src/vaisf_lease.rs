@@ -40,8 +40,7 @@
 use core::mem::{offset_of, size_of};
 
 use super::super::event::{
-    AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
-    ICSK_CA_PRIV_SIZE,
+    AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET, ICSK_CA_PRIV_SIZE,
 };
 use super::super::fixed::{
     mul_div, mul_q16, MAX_DELAY_NS, MAX_RATE_BPS, NS_PER_S, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT,
@@ -183,8 +182,7 @@ impl VaisfLease {
         let w = s.cwnd_q20;
         let ai = mul_q16(base_ai_pkts_q20(p, t, mss_bytes), Q16_ONE);
         let next = clamp_window(p, mul_q16(s.wref_q20, p.loss_factor_q16).saturating_add(ai));
-        if w != s.wref_q20 || next != w || w >= PKT_Q20_ONE || window_bytes_q16(w, mss_bytes) == 0
-        {
+        if w != s.wref_q20 || next != w || w >= PKT_Q20_ONE || window_bytes_q16(w, mss_bytes) == 0 {
             return None;
         }
         // Every delay >= D_fast gets the capped factor (capped_delay_ns); checked once more on

@@ -45,7 +45,7 @@ fn params(beta: u64, mdf: u64, target: u64) -> Params {
         base_target_ns: target,
         ..Config::DEFAULT
     })
-    .expect("valid")
+    .unwrap()
 }
 
 #[test]
@@ -88,7 +88,7 @@ proptest! {
         let beta = (mdf + beta_extra).min(65_536);
         prop_assume!(beta > mdf);
         let p = params(beta, mdf, 5_000);
-        let d_star = capped_delay_ns(&p, t).expect("β > max_mdf");
+        let d_star = capped_delay_ns(&p, t).unwrap();
         prop_assert_eq!(d_star, least_capped_by_search(t, beta, mdf));
         let d = d_star.saturating_add(above);
         prop_assert_eq!(md_factor_q16(d, t, beta, mdf), Q16_ONE - mdf);
@@ -118,21 +118,19 @@ fn arb_config() -> impl Strategy<Value = Config> {
         ),
     )
         .prop_map(
-            |((beta, mdf, target, extra, ai_div), (bank, ai_cap, damp, sf, num, ai_bps))| {
-                Config {
-                    beta_q16: beta,
-                    max_mdf_q16: mdf,
-                    base_target_ns: target,
-                    token_thresh_extra_ns: extra,
-                    ai_div_ns: ai_div,
-                    bank_cap: bank,
-                    ai_cap,
-                    dampener_constant: damp,
-                    sf_acks: sf,
-                    token_numerator: num,
-                    base_ai_bps: ai_bps,
-                    ..Config::DEFAULT
-                }
+            |((beta, mdf, target, extra, ai_div), (bank, ai_cap, damp, sf, num, ai_bps))| Config {
+                beta_q16: beta,
+                max_mdf_q16: mdf,
+                base_target_ns: target,
+                token_thresh_extra_ns: extra,
+                ai_div_ns: ai_div,
+                bank_cap: bank,
+                ai_cap,
+                dampener_constant: damp,
+                sf_acks: sf,
+                token_numerator: num,
+                base_ai_bps: ai_bps,
+                ..Config::DEFAULT
             },
         )
 }
@@ -266,20 +264,27 @@ proptest! {
 /// the steady state is granted, and each premise broken alone refuses.
 #[test]
 fn grant_table() {
-    let p = Params::new(&Config::DEFAULT).expect("defaults");
+    let p = Params::new(&Config::DEFAULT).unwrap();
     let s = steady_state(&p, 1448, &[0, 5, 3, 77, 1, 9_000]);
     let l = VaisfLease::grant(&p, &s, 1448, 3, false);
     assert_eq!(l.gen, 3);
     assert_eq!(l.d_fast_ns, 13_334); // D* above Token_Thresh + 1 = 9001
     assert_eq!(l.thresh_ns, 9_000);
     assert_eq!(l.num_sub_ns, 5_000);
-    assert_eq!((l.ai_div_ns, l.sf_acks, l.ai_cap, l.bank_cap), (30, 30, 100, 1_000));
+    assert_eq!(
+        (l.ai_div_ns, l.sf_acks, l.ai_cap, l.bank_cap),
+        (30, 30, 100, 1_000)
+    );
     assert_eq!(l.mss, 1448);
     let no = VaisfLease::default();
     let mut t = s;
     t.flags &= !F_MARKER;
     assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "no marker");
-    assert_eq!(VaisfLease::grant(&p, &s, 1448, 0, false), no, "generation 0");
+    assert_eq!(
+        VaisfLease::grant(&p, &s, 1448, 0, false),
+        no,
+        "generation 0"
+    );
     assert_eq!(VaisfLease::grant(&p, &s, 1448, 3, true), no, "in recovery");
     assert_eq!(VaisfLease::grant(&p, &s, 1460, 3, false), no, "another MSS");
     let mut t = s;
@@ -287,28 +292,60 @@ fn grant_table() {
     assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "RTO pending");
     let mut t = s;
     t.cwnd_q20 += 1;
-    assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "cwnd off the reference");
+    assert_eq!(
+        VaisfLease::grant(&p, &t, 1448, 3, false),
+        no,
+        "cwnd off the reference"
+    );
     let mut t = s;
     t.wref_q20 += 1;
     t.cwnd_q20 += 1;
-    assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "not the fixed point");
+    assert_eq!(
+        VaisfLease::grant(&p, &t, 1448, 3, false),
+        no,
+        "not the fixed point"
+    );
     let mut t = s;
     t.acks_since_dec = 30;
-    assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "SF counter at its commit");
+    assert_eq!(
+        VaisfLease::grant(&p, &t, 1448, 3, false),
+        no,
+        "SF counter at its commit"
+    );
     let mut t = s;
     t.dampener_q16 = 0;
-    assert_eq!(VaisfLease::grant(&p, &t, 1448, 3, false), no, "tokens multiply AI");
-    let sf_off = Params::new(&Config { sf_acks: 0, ..Config::DEFAULT }).expect("valid");
+    assert_eq!(
+        VaisfLease::grant(&p, &t, 1448, 3, false),
+        no,
+        "tokens multiply AI"
+    );
+    let sf_off = Params::new(&Config {
+        sf_acks: 0,
+        ..Config::DEFAULT
+    })
+    .unwrap();
     assert_eq!(VaisfLease::grant(&sf_off, &s, 1448, 3, false), no, "SF off");
-    let segs = Params::new(&Config { sf_count_segments: 1, ..Config::DEFAULT }).expect("valid");
-    assert_eq!(VaisfLease::grant(&segs, &s, 1448, 3, false), no, "SF counts segments");
+    let segs = Params::new(&Config {
+        sf_count_segments: 1,
+        ..Config::DEFAULT
+    })
+    .unwrap();
+    assert_eq!(
+        VaisfLease::grant(&segs, &s, 1448, 3, false),
+        no,
+        "SF counts segments"
+    );
     // One packet or more: the rate is the kernel's, not the law's.
     let big = Params::new(&Config {
         base_ai_bps: 250_000_000,
         ..Config::DEFAULT
     })
-    .expect("valid");
+    .unwrap();
     let sb = steady_state(&big, 1448, &[0, 5, 3, 77, 1, 9_000]);
     assert!(sb.cwnd_q20 >= PKT_Q20_ONE);
-    assert_eq!(VaisfLease::grant(&big, &sb, 1448, 3, false), no, "a packet or more");
+    assert_eq!(
+        VaisfLease::grant(&big, &sb, 1448, 3, false),
+        no,
+        "a packet or more"
+    );
 }

@@ -4,8 +4,8 @@
 
 use core::mem::{offset_of, size_of};
 use rdcc_core::event::{AckEvent, Decision, Enforced, LossEvent, Report};
-use rdcc_core::lease::{Lease, LEASE_RATE_BITS, LEASE_SPAN_SHIFT};
 use rdcc_core::fixed::{MAX_RATE_BPS, NS_PER_S, Q16_SHIFT};
+use rdcc_core::lease::{Lease, LEASE_RATE_BITS, LEASE_SPAN_SHIFT};
 use rdcc_core::powertcp::{
     self, DueIn, ThetaLease, FLAG_HAVE_PREV, FLAG_INIT, FLAG_SMOOTH, GRAD_FACTOR_MAX_Q16,
     MAX_CWND_BYTES, PARAMS_ABI, POWER_MAX_Q16, POWER_MIN_Q16, THETA_LIFE_NS, THETA_PKTS_LIMIT,
@@ -160,7 +160,9 @@ fn layout() -> Vec<String> {
     let (size, fields) = vaisf::STATE_ABI;
     v.push(format!("RDCC_ABI_SIZE(struct rdcc_vaisf_state, {size});"));
     for (name, off) in fields {
-        v.push(format!("RDCC_ABI_OFF(struct rdcc_vaisf_state, {name}, {off});"));
+        v.push(format!(
+            "RDCC_ABI_OFF(struct rdcc_vaisf_state, {name}, {off});"
+        ));
     }
     off!(
         VaisfLease,
