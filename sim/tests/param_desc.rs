@@ -167,7 +167,8 @@ fn module_parameter_descriptions_state_unit_and_range() {
 
 #[test]
 fn unit_macros_say_what_the_parser_accepts() {
-    let glue = read("modules/glue/rdcc_glue.c");
+    // The unit macros live with the module parameters, in rdcc_glue.c's part rdcc_params.h.
+    let glue = read("modules/glue/rdcc_params.h");
     for u in [
         Unit::Q16,
         Unit::PktsQ20,
@@ -178,6 +179,6 @@ fn unit_macros_say_what_the_parser_accepts() {
         Unit::Plain,
     ] {
         let line = format!("#define {} \"{}\"", unit_macro(u), u.describe());
-        assert!(glue.contains(&line), "rdcc_glue.c lacks: {line}");
+        assert!(glue.contains(&line), "rdcc_params.h lacks: {line}");
     }
 }
