@@ -421,8 +421,13 @@ pub struct KunitVaisfSetup {
     pub bank_cap: u16,
     /// `s` (0: SF off).
     pub sf_acks: u16,
+    /// The least dampener at which SL Alg. 2's multiplier is 1.0 with AI_Cap tokens (by
+    /// search on `vai_tokens_q16`), `u32::MAX` when none is.
+    pub damp_min_q16: u32,
+    /// Padding, 0.
+    pub _pad: u32,
 }
-const _: () = assert!(core::mem::size_of::<KunitVaisfSetup>() == 16);
+const _: () = assert!(core::mem::size_of::<KunitVaisfSetup>() == 24);
 
 /// The start of one sequence of the KUnit case `rdcc_glue_vaisf_lease`: a random valid Swift
 /// VAI SF parameter block near the paper's (β, max_mdf, the target, Token_Thresh, AI_DIV, the
@@ -444,7 +449,9 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
     out: *mut KunitVaisfSetup,
 ) -> core::ffi::c_int {
     use super::fixed::{clamp, mul_q16, Q16_ONE};
-    use super::vaisf::{base_ai_pkts_q20, target_delay_ns, Config, Params, State, SwiftVaiSf};
+    use super::vaisf::{
+        base_ai_pkts_q20, target_delay_ns, vai_tokens_q16, Config, Params, State, SwiftVaiSf,
+    };
     let mut x = seed | 1;
     let mut next = move || {
         x ^= x << 13;
@@ -494,6 +501,19 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
             cfg.max_cwnd_pkts_q20,
         );
     }
+    // The multiplier is non-increasing in the dampener: bisect for its least 1.0.
+    let ai_cap = cfg.ai_cap as u16; // validated <= u16::MAX
+    let (mut lo, mut hi) = (0u32, u32::MAX);
+    if vai_tokens_q16(&params, ai_cap, hi).0 == Q16_ONE {
+        while lo < hi {
+            let mid = lo.wrapping_add(hi.wrapping_sub(lo) / 2); // lo < hi: no wrap
+            if vai_tokens_q16(&params, ai_cap, mid).0 == Q16_ONE {
+                hi = mid;
+            } else {
+                lo = mid.wrapping_add(1);
+            }
+        }
+    }
     // SAFETY: the function's contract: the pointers are valid and aligned for their types.
     unsafe {
         p.write(params);
@@ -503,6 +523,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
             mss,
             bank_cap: cfg.bank_cap as u16, // validated <= u16::MAX
             sf_acks: cfg.sf_acks as u16,   // validated <= u16::MAX
+            damp_min_q16: hi,
+            _pad: 0,
         });
     }
     0
