@@ -466,7 +466,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
             default
         } else {
             let span = hi.wrapping_sub(lo).wrapping_add(1);
-            lo.wrapping_add(r.wrapping_mul(0x9e37_79b9_7f4a_7c15).checked_rem(span).unwrap_or(0))
+            // r % 8 == 0 here: its low bits are not random.
+            lo.wrapping_add((r >> 3).checked_rem(span).unwrap_or(0))
         }
     };
     let mss = pick(1448, 512, 9000) as u32;
@@ -482,7 +483,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
         sf_acks: pick(30, 0, 200),
         sf_count_segments: pick(0, 0, 1),
         token_numerator: pick(0, 0, 2),
-        base_ai_bps: pick(6_250_000, 1, 12_500_000),
+        // Up to 10 Gbit/s: fixed points of a packet or more too (not leased).
+        base_ai_bps: pick(6_250_000, 1, 1_250_000_000),
         ..Config::DEFAULT
     };
     let Ok(params) = Params::new(&c).or_else(|_| Params::new(&Config::DEFAULT)) else {
