@@ -8,6 +8,19 @@
 #define RDCC_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/net.h>
+#include <net/tcp.h>
+
+/* A kernel TCP socket for one case (in *sock), locked when @lock; the case releases it. */
+static inline struct sock *rdcc_kunit_socket(struct kunit *test, struct socket **sock, bool lock)
+{
+	int err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, sock);
+
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
+	if (lock)
+		lock_sock((*sock)->sk);
+	return (*sock)->sk;
+}
 
 static inline u64 rdcc_kunit_xs(u64 *x)
 {

@@ -130,11 +130,8 @@ static void rdcc_glue_event(struct kunit *test)
 	struct socket *sock;
 	struct tcp_sock *tp;
 	struct sock *sk;
-	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
-	sk = sock->sk;
+	sk = rdcc_kunit_socket(test, &sock, false);
 	tp = tcp_sk(sk);
 	for (c = rdcc_event_cases; c < rdcc_event_cases + ARRAY_SIZE(rdcc_event_cases); c++) {
 		struct rate_sample rs = {
@@ -218,13 +215,9 @@ static void rdcc_glue_lease(struct kunit *test)
 	struct tcp_sock *tp;
 	struct sock *sk;
 	u32 i, taken = 0;
-	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
-	sk = sock->sk;
+	sk = rdcc_kunit_socket(test, &sock, true);
 	tp = tcp_sk(sk);
-	lock_sock(sk);
 	for (i = 0; i < RDCC_LEASE_STEPS; i++) {
 		struct rate_sample rs = {};
 		struct rdcc_enforced e = {};

@@ -48,13 +48,9 @@ void rdcc_glue_theta_lease(struct kunit *test)
 	struct socket *sock;
 	struct tcp_sock *tp;
 	struct sock *sk;
-	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
-	sk = sock->sk;
+	sk = rdcc_kunit_socket(test, &sock, true);
 	tp = tcp_sk(sk);
-	lock_sock(sk);
 	for (i = 0; i < RDCC_THETA_STEPS; i++) {
 		struct rdcc_theta_state sa, sb;
 		struct rdcc_theta_due_in da, db;
@@ -243,13 +239,9 @@ void rdcc_glue_theta_update(struct kunit *test)
 	struct socket *sock;
 	struct tcp_sock *tp;
 	struct sock *sk;
-	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
-	sk = sock->sk;
+	sk = rdcc_kunit_socket(test, &sock, true);
 	tp = tcp_sk(sk);
-	lock_sock(sk);
 	for (i = 0; i < RDCC_THETA_UPD_STEPS; i++) {
 		struct rdcc_theta_params p;
 		struct rdcc_theta_state s0, sa, sb;

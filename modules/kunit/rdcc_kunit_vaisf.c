@@ -62,11 +62,8 @@ void rdcc_glue_vaisf_lease(struct kunit *test)
 	struct sock *sk;
 	int err;
 
-	err = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &sock);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "sock_create_kern");
-	sk = sock->sk;
+	sk = rdcc_kunit_socket(test, &sock, true);
 	tp = tcp_sk(sk);
-	lock_sock(sk);
 	for (seq = 0; seq < RDCC_VAISF_SEQS; seq++) {
 		struct rdcc_kunit_vaisf_setup su;
 		struct rdcc_vaisf_state sa, sb;
