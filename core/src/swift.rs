@@ -475,9 +475,21 @@ const F_HAS_EWMA: u8 = 1 << 1;
 const F_UNDO_ARMED: u8 = 1 << 2;
 /// The latest ACK with an RTT sample carried a remote delay.
 const F_REMOTE_USED: u8 = 1 << 3;
+/// The increase lease's bits (`swift_lease.rs`), set only by its grant, between law calls.
+const F_LEASE: u8 = 1 << 4;
+const F_LEASE_SUB: u8 = 1 << 5;
+const F_LEASE_MIN: u8 = 1 << 6;
 
 /// Per-flow Swift state (72 bytes: exactly `CORE_STATE_BUDGET`). All-zero is "not
 /// initialised": every handler initialises lazily.
+///
+/// `#[repr(C)]` because the increase lease's C fast path (issue #13; `swift_lease.rs`,
+/// modules/glue/rdcc_lease_swift.h) steps it in place as `struct rdcc_swift_state`
+/// (rdcc_abi.h; core/tests/abi_offsets.rs checks the layout through [`STATE_ABI`]). While
+/// `F_LEASE` is set (only between calls of the law, never seen by it: the glue ends the lease
+/// before any law call), `endpoint_delay_ewma_ns` and `undo_fcwnd_q20`, which are dead then
+/// (no EWMA, no undo armed: the grant's premises), hold the lease's terms.
+#[repr(C)]
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct State {
     /// Fabric window, packets Q20, in [min_cwnd, max_cwnd] once initialised.
@@ -494,24 +506,26 @@ pub struct State {
     /// valid (issue #13: the 72-byte budget has no other room for it). Accessors:
     /// [`State::rtt_ns`], [`State::root_hint`].
     rtt_root: u64,
-    /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`).
+    /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`; with `F_LEASE`, the lease's
+    /// targets).
     endpoint_delay_ewma_ns: u64,
-    /// Fabric window before the first loss reaction of the open loss episode.
+    /// Fabric window before the first loss reaction of the open loss episode (valid with
+    /// `F_UNDO_ARMED`; with `F_LEASE`, the lease's window bound and AI).
     undo_fcwnd_q20: u64,
     /// Last valid MSS, bytes (0 = none yet).
     mss_bytes: u32,
-    /// Consecutive RTOs (Alg. 1 line 16), saturating.
-    retransmit_cnt: u8,
-    /// Forward hop count (from `ACK_HAS_HOPS` or `default_hops`).
-    hops: u8,
-    /// `F_*` bits.
-    flags: u8,
     /// Bytes acknowledged by ACKs whose delay could not be used (no RTT sample, or a possibly
     /// delayed ACK above target), carried to the next usable sample's additive increase so a
     /// flow below target still gains `ai` per RTT however its ACKs are flagged (deviation D12b).
     pending_acked_bytes: u32,
     /// Fabric delay of the latest ACK with an RTT sample, ns, saturating (for `report`).
     fabric_delay_ns: u32,
+    /// Consecutive RTOs (Alg. 1 line 16), saturating.
+    retransmit_cnt: u8,
+    /// Forward hop count (from `ACK_HAS_HOPS` or `default_hops`).
+    hops: u8,
+    /// `F_*` bits.
+    flags: u8,
     /// ACKs in a row with an RTT sample but no remote delay (saturating); at
     /// [`ENDPOINT_STALE_ACKS`] the endpoint window expires.
     endpoint_misses: u8,
@@ -521,7 +535,7 @@ const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_
 
 /// Bits of `State::rtt_root` that hold the RTT (the rest hold the root hint).
 const RTT_BITS: u32 = 34;
-const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
+pub(crate) const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
 const _: () = assert!(MAX_DELAY_NS <= RTT_MASK);
 /// Largest root hint that fits the 30 remaining bits.
 const ROOT_HINT_MAX: u64 = (1 << (64 - RTT_BITS)) - 1;
@@ -950,9 +964,14 @@ impl Controller for Swift {
         }
         Report {
             fabric_delay_ns: s.fabric_delay_ns as u64,
-            endpoint_delay_ns: s.endpoint_delay_ewma_ns,
+            // Gated: without an EWMA the word may hold a lease (get_info snapshots any state).
+            endpoint_delay_ns: s.endpoint_delay_ewma_ns().unwrap_or(0),
             hops: s.hops as u32,
             flags,
         }
     }
 }
+
+#[path = "swift_lease.rs"]
+pub mod swift_lease;
+pub use swift_lease::{on_ack_leased, STATE_ABI, SWIFT_RTT_US_MAX};

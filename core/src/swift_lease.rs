@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! Swift's increase lease (issue #13): on most ACKs of a datacenter stream the kernel neither
+//! builds an event nor calls the law.
+//!
+//! A child module of `swift` (declared there with `#[path]`, so a kernel module that includes
+//! `swift.rs` gets this file too) because it reads the law's private state and helpers.
+//!
+//! **Why it is exact.** Swift's fabric target (§3.5) is non-increasing in the fabric window
+//! (`fs_alpha/sqrt(w)`, clamped), and an ACK without a remote delay changes the window only by
+//! Alg. 1's additive increase (fabric delay below the target: lines 6-10) or, once per RTT, by
+//! its decrease (line 12). After a full call that left the window at `w_lo`, the grant states a
+//! bound `w_hi >= w_lo` and the two targets `t_lo = target(w_hi)`, `t_hi = target(w_lo)`. While
+//! the window stays in `[w_lo, w_hi]`, its target is in `[t_lo, t_hi]`, so:
+//! - an ACK whose fabric delay (its RTT: no remote delay) is below `t_lo` is below the target:
+//!   an additive increase `ai·acked/w` (line 8), exact in C with one division;
+//! - one at or above `t_hi` is at or above the target: with the decrease guard closed (line 3,
+//!   `now − t_last_decrease < rtt`) a hold (`DecreaseGuarded`), and a possibly delayed one a hold
+//!   that carries its bytes (D12b);
+//! - anything else (between the targets, a decrease, a window past `w_hi`) takes the full path,
+//!   which runs the law and grants the next lease.
+//!
+//! Below one packet (`F_LEASE_SUB`) only holds are leased: the law then paces at `w·mss/RTT`
+//! (Alg. 1 line 30), which the C computes with this ACK's RTT. Between one and two packets
+//! nothing is leased (the enforcement changes class there).
+//!
+//! **Where it lives.** Swift's 32 glue bytes are the remote-delay slot, so the terms live in the
+//! law's state, in the two words that are dead under the grant's premises (no endpoint EWMA, no
+//! undo armed): `endpoint_delay_ewma_ns` holds `t_lo | t_hi << 32`, `undo_fcwnd_q20` holds
+//! `w_hi_pkts | ai_q20 << 32`, and `flags` gains `F_LEASE` (and the class bits). The parameter
+//! generation is in the last 4 glue bytes, which the slot (28 bytes) never writes. The glue ends
+//! the lease ([`end`]) before every call of the law, so the law never sees these bits; a lockless
+//! reader may (get_info), and `report` gates the EWMA on `F_HAS_EWMA`.
+//!
+//! Not leased: an ACK with a remote-delay entry in the slot or a live side table (the C tests
+//! both; the full path consumes them), application-limited ACKs below `t_lo` are leased (a hold
+//! that resets the carried bytes), Recovery and Loss (`set_state` ends the lease; the grant
+//! refuses), the paper-literal decrease guard, an armed undo, an endpoint EWMA (Swift with the
+//! remote delay: every ACK reports one), a window the endpoint window binds.
+//!
+//! The claim, tested closed-loop on a real socket against the law called on every ACK (KUnit
+//! `rdcc_glue_swift_lease`) and on the host against a transcription of the fast path
+//! (`swift_lease_tests.rs`): the state (but the root hint, a guess checked before use, and the
+//! dead words), the socket's window and its pacing rate are exactly those of calling the law on
+//! every ACK. The trace too: a traced socket takes the full path on every ACK.
+
+use core::mem::{offset_of, size_of};
+
+use super::super::event::{
+    AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
+};
+use super::super::fixed::{MAX_DELAY_NS, MAX_MSS_BYTES, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT};
+use super::{
+    target_cached_ns, target_delay_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA,
+    F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_UNDO_ARMED,
+};
+
+/// Largest `rs->rtt_us` the fast path takes, µs: `10^7 · 1000 = MAX_DELAY_NS`, so on every
+/// sample in `[1, SWIFT_RTT_US_MAX]` the law's `clamp_rtt_ns` is the identity.
+pub const SWIFT_RTT_US_MAX: u64 = 10_000_000;
+const _: () = assert!(SWIFT_RTT_US_MAX * NS_PER_US == MAX_DELAY_NS);
+
+/// The `F_*` bits C reads and writes (rdcc_abi.h `RDCC_SWIFT_F_*`).
+pub const FLAG_ABI: [(&str, u8); 7] = [
+    ("RDCC_SWIFT_F_INIT", F_INIT),
+    ("RDCC_SWIFT_F_HAS_EWMA", F_HAS_EWMA),
+    ("RDCC_SWIFT_F_UNDO_ARMED", F_UNDO_ARMED),
+    ("RDCC_SWIFT_F_REMOTE_USED", super::F_REMOTE_USED),
+    ("RDCC_SWIFT_F_LEASE", F_LEASE),
+    ("RDCC_SWIFT_F_LEASE_SUB", F_LEASE_SUB),
+    ("RDCC_SWIFT_F_LEASE_MIN", F_LEASE_MIN),
+];
+
+/// `State`'s layout as C reads it (`struct rdcc_swift_state`, rdcc_abi.h): its size, then each
+/// field's C name and offset, for core/tests/abi_offsets.rs (the fields are private). The two
+/// lease words carry their lease names.
+pub const STATE_ABI: (usize, [(&str, usize); 14]) = (
+    size_of::<State>(),
+    [
+        ("fcwnd_q20", offset_of!(State, fcwnd_q20)),
+        ("ecwnd_q20", offset_of!(State, ecwnd_q20)),
+        ("t_last_decrease_f_ns", offset_of!(State, t_last_decrease_f_ns)),
+        ("t_last_decrease_e_ns", offset_of!(State, t_last_decrease_e_ns)),
+        ("rtt_root", offset_of!(State, rtt_root)),
+        ("lease_t", offset_of!(State, endpoint_delay_ewma_ns)),
+        ("lease_w", offset_of!(State, undo_fcwnd_q20)),
+        ("mss_bytes", offset_of!(State, mss_bytes)),
+        ("pending_acked_bytes", offset_of!(State, pending_acked_bytes)),
+        ("fabric_delay_ns", offset_of!(State, fabric_delay_ns)),
+        ("retransmit_cnt", offset_of!(State, retransmit_cnt)),
+        ("hops", offset_of!(State, hops)),
+        ("flags", offset_of!(State, flags)),
+        ("endpoint_misses", offset_of!(State, endpoint_misses)),
+    ],
+);
+const _: () = assert!(size_of::<State>() == CORE_STATE_BUDGET);
+
+/// The lease's terms as stored (for tests and `ss`-free inspection): `None` without `F_LEASE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// Fabric delays below this are additive increases (0: no increase leased).
+    pub t_lo_ns: u32,
+    /// Fabric delays at or above this are at or above the target.
+    pub t_hi_ns: u32,
+    /// The window bound, whole packets (`w_hi = w_hi_pkts << 20`).
+    pub w_hi_pkts: u32,
+    /// `ai`, packets Q20 (at most `u32::MAX`).
+    pub ai_q20: u32,
+    /// Below one packet: holds only, paced at the law's rate.
+    pub sub_packet: bool,
+    /// The window is `min_cwnd`: a hold refreshes the decrease guard (Alg. 1 line 27).
+    pub at_min: bool,
+}
+
+/// The lease stored in `s`, if any.
+pub fn terms(s: &State) -> Option<Terms> {
+    if s.flags & F_LEASE == 0 {
+        return None;
+    }
+    let t = s.endpoint_delay_ewma_ns;
+    let w = s.undo_fcwnd_q20;
+    Some(Terms {
+        t_lo_ns: t as u32,
+        t_hi_ns: (t >> 32) as u32,
+        w_hi_pkts: w as u32,
+        ai_q20: (w >> 32) as u32,
+        sub_packet: s.flags & F_LEASE_SUB != 0,
+        at_min: s.flags & F_LEASE_MIN != 0,
+    })
+}
+
+/// End the lease, if any: the dead words back to 0 and the bits cleared, so the law sees a
+/// state it made. The glue calls this before every call of the law.
+#[inline(always)]
+pub fn end(s: &mut State) {
+    if s.flags & F_LEASE != 0 {
+        s.endpoint_delay_ewma_ns = 0;
+        s.undo_fcwnd_q20 = 0;
+        s.flags &= !(F_LEASE | F_LEASE_SUB | F_LEASE_MIN);
+    }
+}
+
+/// Grant the next lease after a full `on_ack` left the state `s` (for an ACK that was,
+/// `in_recovery`, or was not in Recovery or Loss); returns whether it did. Premises (each one a
+/// line of the fast path that then needs no test, or a test it makes):
+/// - not in Recovery or Loss; initialised; no endpoint EWMA, no undo armed (the dead words);
+///   no RTO pending (`retransmit_cnt == 0`, so line 4 changes nothing); the decrease guard as
+///   the deviation D11 reads it (`literal_decrease_guard == 0`);
+/// - an RTT already stored (the guard and the pacing use it), the endpoint window not binding;
+/// - two packets or more (`w >> 20` is the enforced window) or below one packet and not 0
+///   bytes (one packet at the law's rate).
+///
+/// Increases are leased only at two packets or more, above `min_cwnd`, with `ai < 2^32`:
+/// `w_hi = min(w + max(2·ai, w/16), max_cwnd, ecwnd)` floored to whole packets (about two RTTs
+/// of growth, or 1/16 of the window, whichever is more: a longer lease lowers `t_lo`).
+#[inline]
+pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
+    let c = p.config();
+    if in_recovery
+        || s.flags & (F_INIT | F_HAS_EWMA | F_UNDO_ARMED) != F_INIT
+        || s.retransmit_cnt != 0
+        || c.literal_decrease_guard != 0
+        || s.rtt_ns() == 0
+        || s.mss_bytes == 0
+        || s.mss_bytes > MAX_MSS_BYTES
+        || s.ecwnd_q20 < s.fcwnd_q20
+    {
+        return false;
+    }
+    let w = s.fcwnd_q20;
+    let sub = w < PKT_Q20_ONE;
+    if !sub && w < 2 * PKT_Q20_ONE || sub && window_bytes_q16(w, s.mss_bytes) == 0 {
+        return false;
+    }
+    let at_min = w <= c.min_cwnd_pkts_q20;
+    let t_hi = target_cached_ns(p, s); // the window's root is cached: no square root
+    let (mut t_lo, mut w_hi_pkts, mut ai) = (0u64, w >> PKT_Q20_SHIFT, 0u64);
+    if !sub && !at_min && c.ai_pkts_q20 <= u32::MAX as u64 {
+        let step = c.ai_pkts_q20.saturating_mul(2).max(w >> 4);
+        let bound = w
+            .saturating_add(step)
+            .min(c.max_cwnd_pkts_q20)
+            .min(s.ecwnd_q20);
+        let hi_pkts = bound >> PKT_Q20_SHIFT;
+        if hi_pkts << PKT_Q20_SHIFT > w {
+            t_lo = target_delay_ns(p, hi_pkts << PKT_Q20_SHIFT, s.hops);
+            w_hi_pkts = hi_pkts;
+            ai = c.ai_pkts_q20;
+        }
+    }
+    // Targets are at most 10 ms + 255 ms + 10 ms < 2^32 ns; w_hi_pkts <= 2^20.
+    let (Ok(t_lo), Ok(t_hi)) = (u32::try_from(t_lo), u32::try_from(t_hi)) else {
+        return false;
+    };
+    s.endpoint_delay_ewma_ns = u64::from(t_lo) | u64::from(t_hi) << 32;
+    s.undo_fcwnd_q20 = w_hi_pkts | ai << 32;
+    s.flags |= F_LEASE
+        | if sub { F_LEASE_SUB } else { 0 }
+        | if at_min { F_LEASE_MIN } else { 0 };
+    true
+}
+
+/// One ACK on the full path of tcp_swift (the glue's `rdcc_rs_on_ack_swift`): end the lease,
+/// run the law, enforce as `rdcc_rs_on_ack` does, grant the next lease.
+#[inline(always)]
+pub fn on_ack_leased(
+    p: &Params,
+    s: &mut State,
+    ev: &AckEvent,
+    srtt_us: u32,
+    clamp_pkts: u32,
+    d: &mut Decision,
+    e: &mut Enforced,
+) {
+    end(s);
+    *d = Swift::on_ack(p, s, ev);
+    *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    grant(p, s, ev.flags & ACK_IN_RECOVERY != 0);
+}
+
+#[cfg(test)]
+#[path = "swift_lease_tests.rs"]
+mod tests;

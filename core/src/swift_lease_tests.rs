@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! Tests of Swift's increase lease (`swift_lease.rs`). The whole file is test code:
+//! core/tests/forbidden.rs skips a file from its first `#[cfg(test)]` line on, the next line.
+#[cfg(test)]
+use super::super::super::event::{
+    AckEvent, Controller, Enforced, LossEvent, LossKind, ACK_APP_LIMITED, ACK_DELAYED,
+    ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
+};
+use super::super::{
+    target_delay_ns, Config, Params, State, Swift, F_HAS_EWMA, F_LEASE, F_LEASE_MIN, F_LEASE_SUB,
+    F_UNDO_ARMED, RTT_MASK,
+};
+use super::{end, grant, on_ack_leased, terms, SWIFT_RTT_US_MAX};
+use proptest::prelude::*;
+extern crate std;
+use std::vec::Vec;
+
+const MAX_RATE: u64 = 1 << 40;
+
+/// What a socket gives the glue for one ACK (the fields `rdcc_fill_ack_in` reads).
+#[derive(Clone, Copy, Debug)]
+struct Ack {
+    now_ns: u64,
+    /// `rs->rtt_us`; -1 = no sample.
+    rtt_us: i64,
+    acked_pkts: u32,
+    delayed: bool,
+    app_limited: bool,
+    in_recovery: bool,
+    /// A remote delay in the slot (the C then takes the full path).
+    remote_ns: Option<u64>,
+    srtt_us: u32,
+    clamp: u32,
+}
+
+impl Ack {
+    fn event(&self, mss: u32) -> AckEvent {
+        let mut flags = 0;
+        if self.rtt_us > 0 {
+            flags |= ACK_HAS_RTT;
+        }
+        if self.app_limited {
+            flags |= ACK_APP_LIMITED;
+        }
+        if self.delayed {
+            flags |= ACK_DELAYED;
+        }
+        if self.in_recovery {
+            flags |= ACK_IN_RECOVERY;
+        }
+        let mut ev = AckEvent {
+            now_ns: self.now_ns,
+            rtt_ns: if self.rtt_us > 0 { self.rtt_us as u64 * 1000 } else { 0 },
+            acked_bytes: (u64::from(self.acked_pkts) * u64::from(mss)).min(u32::MAX as u64)
+                as u32,
+            mss_bytes: mss,
+            flags,
+            ..AckEvent::default()
+        };
+        if let Some(r) = self.remote_ns {
+            ev.remote_delay_ns = r;
+            ev.flags |= ACK_HAS_REMOTE_DELAY;
+        }
+        ev
+    }
+}
+
+/// The C fast path (`rdcc_swift_take`, rdcc_lease_swift.h), transcribed from the paper's
+/// lines as the lease's module docs state them, reading only the stored terms and the state:
+/// `Some(window, rate)` when it takes the ACK (the state stepped), `None` when it stores
+/// nothing and the full path runs.
+fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enforced> {
+    let t = terms(s)?;
+    if !gens_match || a.in_recovery || a.remote_ns.is_some() || s.mss_bytes != mss {
+        return None;
+    }
+    if a.rtt_us < 1 || a.rtt_us as u64 > SWIFT_RTT_US_MAX {
+        return None;
+    }
+    let d = a.rtt_us as u64 * 1000; // fabric delay = RTT (no remote delay)
+    let acked = (u64::from(a.acked_pkts) * u64::from(mss)).min(u32::MAX as u64) as u32;
+    let now = a.now_ns;
+    let rtt_before = s.rtt_root & RTT_MASK;
+    let w = s.fcwnd_q20;
+    let mut f = w;
+    enum Zone {
+        Increase,
+        Hold,
+        DelayedHold,
+    }
+    let zone = if d < u64::from(t.t_lo_ns) {
+        if !a.app_limited {
+            // Alg. 1 line 8: cwnd += ai / cwnd per acked packet; num_acked includes the
+            // carried bytes (D12b).
+            let total = acked.saturating_add(s.pending_acked_bytes);
+            let acked_q20 = ((u64::from(total) << 20) / u64::from(mss)).min(1 << 40);
+            let inc = (u128::from(t.ai_q20) * u128::from(acked_q20) / u128::from(w)) as u64;
+            f = w + inc;
+            if f > u64::from(t.w_hi_pkts) << 20 {
+                return None;
+            }
+        }
+        Zone::Increase
+    } else if d >= u64::from(t.t_hi_ns) {
+        if a.delayed {
+            Zone::DelayedHold
+        } else {
+            // Alg. 1 line 3: an open guard is a decrease (line 12): the full path's.
+            if now >= s.t_last_decrease_f_ns && now - s.t_last_decrease_f_ns >= rtt_before {
+                return None;
+            }
+            Zone::Hold
+        }
+    } else {
+        return None;
+    };
+    // Line 3's clock-went-back rule, for both windows' guards.
+    s.t_last_decrease_f_ns = s.t_last_decrease_f_ns.min(now);
+    s.t_last_decrease_e_ns = s.t_last_decrease_e_ns.min(now);
+    if !a.delayed {
+        s.rtt_root = (s.rtt_root & !RTT_MASK) | d;
+    }
+    s.fabric_delay_ns = d.min(u32::MAX as u64) as u32;
+    s.flags &= !super::super::F_REMOTE_USED;
+    s.endpoint_misses = s.endpoint_misses.saturating_add(1);
+    match zone {
+        Zone::DelayedHold => s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(acked),
+        Zone::Increase => {
+            s.pending_acked_bytes = 0;
+            s.fcwnd_q20 = f;
+        }
+        Zone::Hold => {
+            s.pending_acked_bytes = 0;
+            if t.at_min {
+                s.t_last_decrease_f_ns = now; // line 27: at min_cwnd
+            }
+        }
+    }
+    // Decision::enforce of the decision: below one packet one packet at w·mss/RTT (line 30),
+    // else w >> 20 packets (clamped) at the kernel's 2·cwnd·mss/srtt.
+    let clamp = if a.clamp == 0 { 1 } else { a.clamp };
+    if t.sub_packet {
+        let rtt = s.rtt_root & RTT_MASK;
+        let r = u128::from(f) * u128::from(mss) * 1_000_000_000 / (u128::from(rtt) << 20);
+        let r = (r.min(u128::from(MAX_RATE)) as u64).max(1);
+        return Some(Enforced {
+            pacing_rate_bps: r,
+            cwnd_pkts: 1,
+            _pad: 0,
+        });
+    }
+    let pkts = ((f >> 20) as u32).min(clamp);
+    let rate = if a.srtt_us == 0 {
+        u64::MAX
+    } else {
+        u64::from(pkts) * u64::from(mss) * 2 * 1_000_000 / u64::from(a.srtt_us)
+    };
+    Some(Enforced {
+        pacing_rate_bps: rate,
+        cwnd_pkts: pkts,
+        _pad: 0,
+    })
+}
+
+/// The state as the law defines it: the root hint (a guess) cleared, the lease bits cleared,
+/// the dead words (no EWMA, no undo armed) zeroed.
+fn live(s: &State) -> State {
+    let mut n = *s;
+    n.rtt_root &= RTT_MASK;
+    n.flags &= !(F_LEASE | F_LEASE_SUB | F_LEASE_MIN);
+    if n.flags & F_HAS_EWMA == 0 {
+        n.endpoint_delay_ewma_ns = 0;
+    }
+    if n.flags & F_UNDO_ARMED == 0 {
+        n.undo_fcwnd_q20 = 0;
+    }
+    n
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Ack(Ack),
+    Loss(LossKind),
+    Undo,
+    Idle,
+    /// A parameter write: the generation moves (the new set is the same values).
+    Gen,
+    Mss(u32),
+}
+
+/// Runs `ops` twice: the law on every event (the reference), and the glue with the lease (the
+/// fast path where it takes the ACK, else the full path; `end` before every other law call).
+/// Returns the number of ACKs the fast path took.
+fn run(p: &Params, ops: &[Op]) -> Result<usize, TestCaseError> {
+    let mut r = State::default();
+    let mut l = State::default();
+    let mut mss = 1448u32;
+    let (mut gen, mut lease_gen) = (1u32, 0u32);
+    Swift::init(p, &mut r, 1_000_000, mss);
+    Swift::init(p, &mut l, 1_000_000, mss);
+    let mut fast = 0;
+    for (i, op) in ops.iter().enumerate() {
+        match op {
+            Op::Ack(a) => {
+                let ev = a.event(mss);
+                let want = Swift::on_ack(p, &mut r, &ev).enforce(mss, a.srtt_us, a.clamp);
+                let got = match model_take(&mut l, a, mss, lease_gen == gen) {
+                    Some(e) => {
+                        fast += 1;
+                        e
+                    }
+                    None => {
+                        let (mut d, mut e) = Default::default();
+                        on_ack_leased(p, &mut l, &ev, a.srtt_us, a.clamp, &mut d, &mut e);
+                        lease_gen = gen;
+                        e
+                    }
+                };
+                prop_assert_eq!(got, want, "op {}: {:?}", i, a);
+            }
+            Op::Loss(k) => {
+                let ev = LossEvent {
+                    now_ns: 0,
+                    mss_bytes: mss,
+                    kind: *k,
+                };
+                Swift::on_loss(p, &mut r, &ev);
+                end(&mut l);
+                Swift::on_loss(p, &mut l, &ev);
+            }
+            Op::Undo => {
+                Swift::on_undo(p, &mut r, mss);
+                end(&mut l);
+                Swift::on_undo(p, &mut l, mss);
+            }
+            Op::Idle => {
+                Swift::on_idle_restart(p, &mut r, 0, mss);
+                end(&mut l);
+                Swift::on_idle_restart(p, &mut l, 0, mss);
+            }
+            Op::Gen => gen += 1,
+            Op::Mss(m) => mss = *m,
+        }
+        prop_assert_eq!(live(&l), live(&r), "op {}: {:?}", i, op);
+    }
+    Ok(fast)
+}
+
+fn arb_config() -> impl Strategy<Value = Config> {
+    (
+        prop_oneof![Just(1u64 << 20), 1u64..(8 << 20), Just(u64::MAX >> 20)],
+        prop_oneof![Just(1048u64), Just(1 << 20), Just(2 << 20), Just(3 << 20)],
+        prop_oneof![Just(0u64), Just(1)],
+        prop_oneof![Just(25_000u64), 5_000u64..60_000],
+    )
+        .prop_map(|(ai, min, literal, base)| Config {
+            ai_pkts_q20: ai.min(Config::DEFAULT.max_cwnd_pkts_q20),
+            min_cwnd_pkts_q20: min,
+            literal_decrease_guard: literal,
+            base_target_ns: base,
+            ..Config::DEFAULT
+        })
+}
+
+fn arb_ack(base_us: i64) -> impl Strategy<Value = (u64, Ack)> {
+    (
+        prop_oneof![8 => 0u64..2_000, 1 => 0u64..200_000, 1 => Just(u64::MAX - 5_000_000)],
+        prop_oneof![10 => (base_us - 15)..(base_us + 25), 1 => Just(-1i64), 1 => Just(0), 1 => Just(SWIFT_RTT_US_MAX as i64), 1 => Just(SWIFT_RTT_US_MAX as i64 + 1)],
+        prop_oneof![6 => 1u32..3, 1 => Just(0), 1 => 0u32..100_000],
+        prop::bool::weighted(0.2),
+        prop::bool::weighted(0.1),
+        prop::bool::weighted(0.05),
+        prop::option::weighted(0.05, 0u64..40_000),
+        prop_oneof![Just(0u32), 1u32..500],
+        prop_oneof![Just(0u32), 1u32..100, Just(u32::MAX)],
+    )
+        .prop_map(|(dt, rtt_us, acked, delayed, app, rec, remote, srtt, clamp)| {
+            (
+                dt,
+                Ack {
+                    now_ns: 0,
+                    rtt_us,
+                    acked_pkts: acked,
+                    delayed,
+                    app_limited: app,
+                    in_recovery: rec,
+                    remote_ns: remote,
+                    srtt_us: srtt,
+                    clamp,
+                },
+            )
+        })
+}
+
+fn arb_ops() -> impl Strategy<Value = Vec<Op>> {
+    (20i64..40).prop_flat_map(|base_us| {
+        proptest::collection::vec(
+            prop_oneof![
+                60 => arb_ack(base_us).prop_map(|(dt, a)| Op::Ack(Ack { now_ns: dt, ..a })),
+                1 => prop_oneof![Just(LossKind::FastRecovery), Just(LossKind::RetransmitTimeout)].prop_map(Op::Loss),
+                1 => Just(Op::Undo),
+                1 => Just(Op::Idle),
+                1 => Just(Op::Gen),
+                1 => prop_oneof![Just(1448u32), Just(9000), 1u32..70_000].prop_map(Op::Mss),
+            ],
+            1..400,
+        )
+    })
+}
+
+/// Turns the ACKs' time steps into a clock (wrapping, so a huge step is a clock going back).
+fn clocked(mut ops: Vec<Op>) -> Vec<Op> {
+    let mut now = 1_000_000u64;
+    for op in &mut ops {
+        if let Op::Ack(a) = op {
+            now = now.wrapping_add(a.now_ns);
+            a.now_ns = now;
+        }
+    }
+    ops
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// With the lease, every event gives the window, the rate and the state of the law called
+    /// on every event.
+    #[test]
+    fn lease_keeps_every_decision(cfg in arb_config(), ops in arb_ops()) {
+        let p = Params::new(&cfg).unwrap();
+        let ops = clocked(ops);
+        run(&p, &ops)?;
+    }
+}
+
+/// The bench's `dc` stream (18-30 µs RTTs, delayed ACKs of two segments 240 ns apart) and its
+/// `subpkt` stream (150-250 µs, one segment 10 µs apart), open loop: the law's decisions are
+/// kept, and the fast path takes most ACKs (the lease is not vacuous).
+#[test]
+fn bench_streams_are_leased() {
+    let p = Params::new(&Config::DEFAULT).unwrap();
+    for (name, lo, span, dt, segs, min_fast) in [
+        ("dc", 18u32, 12u32, 240u64, 2u32, 0.9),
+        ("subpkt", 150, 100, 10_000, 1, 0.9),
+    ] {
+        let mut rng: u32 = 2_463_534_242;
+        let mut now = 1_000_000u64;
+        let ops: Vec<Op> = (0..20_000)
+            .map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 17;
+                rng ^= rng << 5;
+                now += dt;
+                Op::Ack(Ack {
+                    now_ns: now,
+                    rtt_us: i64::from(lo + rng % span),
+                    acked_pkts: segs,
+                    delayed: false,
+                    app_limited: false,
+                    in_recovery: false,
+                    remote_ns: None,
+                    srtt_us: 25,
+                    clamp: 64,
+                })
+            })
+            .collect();
+        let fast = run(&p, &ops).unwrap();
+        let share = fast as f64 / ops.len() as f64;
+        assert!(share >= min_fast, "{name}: {share:.3} of ACKs on the fast path");
+    }
+}
+
+/// Each premise of the grant, alone, refuses it; the terms are the targets at the bounds.
+#[test]
+fn grant_table() {
+    let p = Params::new(&Config::DEFAULT).unwrap();
+    let c = Config::DEFAULT;
+    // A state after a few ACKs at 40 packets, 20 µs, no remote delay.
+    let base = || {
+        let mut s = State::default();
+        Swift::init(&p, &mut s, 1_000_000, 1448);
+        s.fcwnd_q20 = 40 << 20;
+        s.rtt_root = 20_000;
+        s
+    };
+    let mut s = base();
+    assert!(grant(&p, &mut s, false));
+    let t = terms(&s).unwrap();
+    // w_hi = 40 + max(2·ai, 40/16) = 42.5 -> 42 packets (ai = 1 packet by default).
+    assert_eq!(c.ai_pkts_q20, 1 << 20);
+    assert_eq!(t.w_hi_pkts, 42);
+    assert_eq!(u64::from(t.t_lo_ns), target_delay_ns(&p, 42 << 20, s.hops));
+    assert_eq!(u64::from(t.t_hi_ns), target_delay_ns(&p, 40 << 20, s.hops));
+    assert!(t.t_lo_ns < t.t_hi_ns && !t.sub_packet && !t.at_min);
+    assert_eq!(t.ai_q20, 1 << 20);
+    type Edit = fn(&mut State);
+    let refused: &[(&str, Edit, bool)] = &[
+        ("recovery", |_| {}, true),
+        ("not initialised", |s| *s = State::default(), false),
+        ("EWMA", |s| s.flags |= F_HAS_EWMA, false),
+        ("undo armed", |s| s.flags |= F_UNDO_ARMED, false),
+        ("RTO pending", |s| s.retransmit_cnt = 1, false),
+        ("no RTT", |s| s.rtt_root = 0, false),
+        ("endpoint binds", |s| s.ecwnd_q20 = 39 << 20, false),
+        ("1.5 packets", |s| s.fcwnd_q20 = 3 << 19, false),
+        ("1 packet", |s| s.fcwnd_q20 = 1 << 20, false),
+        ("0 bytes", |s| {
+            s.fcwnd_q20 = 1;
+            s.mss_bytes = 15;
+        }, false),
+        ("no MSS", |s| s.mss_bytes = 0, false),
+    ];
+    for &(name, edit, rec) in refused {
+        let mut s = base();
+        edit(&mut s);
+        let before = s;
+        assert!(!grant(&p, &mut s, rec), "{name}");
+        assert_eq!(s.flags & F_LEASE, 0, "{name}");
+        assert_eq!(live(&s), live(&before), "{name}");
+    }
+    // Below one packet: holds only, paced; at min_cwnd the hold refreshes the guard.
+    let mut s = base();
+    s.fcwnd_q20 = c.min_cwnd_pkts_q20;
+    assert!(grant(&p, &mut s, false));
+    let t = terms(&s).unwrap();
+    assert!(t.sub_packet && t.at_min && t.t_lo_ns == 0);
+    // The paper-literal guard: no lease.
+    let lit = Params::new(&Config {
+        literal_decrease_guard: 1,
+        ..Config::DEFAULT
+    })
+    .unwrap();
+    let mut s = base();
+    assert!(!grant(&lit, &mut s, false));
+    // The window bound at max_cwnd: no increase leased when max_cwnd is within the packet.
+    let cap = Params::new(&Config {
+        max_cwnd_pkts_q20: (40 << 20) + 5,
+        ..Config::DEFAULT
+    })
+    .unwrap();
+    let mut s = base();
+    s.ecwnd_q20 = cap.config().max_cwnd_pkts_q20;
+    assert!(grant(&cap, &mut s, false));
+    assert_eq!(terms(&s).unwrap().t_lo_ns, 0);
+    // end() restores the dead words.
+    let mut s = base();
+    let before = s;
+    grant(&p, &mut s, false);
+    end(&mut s);
+    assert_eq!(s.flags, before.flags);
+    assert_eq!(s.endpoint_delay_ewma_ns, 0);
+    assert_eq!(s.undo_fcwnd_q20, 0);
+}
