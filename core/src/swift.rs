@@ -535,7 +535,8 @@ const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_
 
 /// Bits of `State::rtt_root` that hold the RTT (the rest hold the root hint).
 const RTT_BITS: u32 = 34;
-pub(crate) const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
+/// Mask of the RTT's bits of `State::rtt_root` (C: `RDCC_SWIFT_RTT_MASK`).
+pub const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
 const _: () = assert!(MAX_DELAY_NS <= RTT_MASK);
 /// Largest root hint that fits the 30 remaining bits.
 const ROOT_HINT_MAX: u64 = (1 << (64 - RTT_BITS)) - 1;

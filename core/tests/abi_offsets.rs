@@ -12,6 +12,7 @@ use rdcc_core::powertcp::{
     THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
 };
 use rdcc_core::rqd::Scan;
+use rdcc_core::swift;
 use rdcc_core::vaisf::{self, VaisfLease, VAISF_RTT_US_MAX};
 
 fn layout() -> Vec<String> {
@@ -181,6 +182,26 @@ fn layout() -> Vec<String> {
         ("RDCC_VAISF_RTT_US_MAX", VAISF_RTT_US_MAX),
         ("RDCC_VAISF_F_CONGESTED", u64::from(vaisf::F_CONGESTED)),
     ] {
+        v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
+    }
+    // Swift's state, which its increase lease's fast path steps in place (rdcc_lease_swift.h),
+    // and the constants and flags that path uses.
+    let (size, fields) = swift::STATE_ABI;
+    v.push(format!("RDCC_ABI_SIZE(struct rdcc_swift_state, {size});"));
+    for (name, off) in fields {
+        v.push(format!(
+            "RDCC_ABI_OFF(struct rdcc_swift_state, {name}, {off});"
+        ));
+    }
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, {}ULL);",
+        swift::SWIFT_RTT_US_MAX
+    ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, {}ULL);",
+        swift::RTT_MASK
+    ));
+    for (name, value) in swift::swift_lease::FLAG_ABI {
         v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
     }
     v

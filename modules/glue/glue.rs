@@ -609,6 +609,46 @@ macro_rules! rdcc_glue_vaisf_lease {
     };
 }
 
+/// Swift's increase lease (issue #13; `core/src/swift_lease.rs`). Invoked once, after
+/// [`rdcc_glue!`] (whose `params`, `state`, `AckIn` and `AckOut` it uses), by tcp_swift, whose C
+/// half defines `RDCC_LEASE_SWIFT`; the crate root includes `core/src/swift.rs` as `mod swift`
+/// (which brings `swift_lease.rs`). A C half with `RDCC_LEASE_SWIFT` whose crate does not invoke
+/// this fails to link. The lease lives in the law's state (two words dead under its premises,
+/// and flag bits); the C ends it (`rdcc_lease_retire`) before every other hook's law call, and
+/// this entry before the law's `on_ack`.
+macro_rules! rdcc_glue_swift_lease {
+    () => {
+        // The law's state fills the core bytes (rdcc_abi.h struct rdcc_swift_state; rdcc_glue.c
+        // asserts the same under RDCC_LEASE_SWIFT).
+        const _: () = assert!(core::mem::size_of::<swift::State>() <= event::CORE_STATE_BUDGET);
+        const _: () = assert!(core::mem::align_of::<swift::State>() <= 8);
+
+        /// One ACK of tcp_swift that its fast path (`rdcc_swift_take`, rdcc_lease_swift.h) did
+        /// not take: end the lease, decide and enforce as `rdcc_rs_on_ack` does, and grant the
+        /// next lease (`swift::on_ack_leased`). The C stores the generation it read before `p`
+        /// beside the remote-delay slot after this returns.
+        ///
+        /// # Safety
+        /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
+        /// input, `out` writable and distinct from `st` and `inp`. The C fast path writes `st`
+        /// only between these calls, under the same socket lock, so no C store overlaps the
+        /// `&mut` made here.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_on_ack_swift(
+            p: *const core::ffi::c_void,
+            st: *mut core::ffi::c_void,
+            inp: *const AckIn,
+            out: *mut AckOut,
+        ) {
+            // SAFETY: the function's contract: every pointer is valid, and the two written
+            // through (`st`, `out`) are distinct areas, so the mutable references do not alias
+            // each other or `inp`.
+            let (p, s, inp, out) = unsafe { (params(p), state(st), &*inp, &mut *out) };
+            swift::on_ack_leased(p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, &mut out.d, &mut out.e);
+        }
+    };
+}
+
 /// Does the NUL-terminated C string at `p` equal `want`? Reads at most `want.len() + 1` bytes
 /// and stops at the first difference, so it never reads past the string's terminator. (Not
 /// `CStr::from_ptr`: its inlined length arithmetic carries an overflow-panic path.)

@@ -252,6 +252,42 @@ struct rdcc_vaisf_lease {
 	u32 _spare;
 };
 
+/*
+ * Swift's per-flow State (core/src/swift.rs, #[repr(C)]), in the core bytes of icsk_ca_priv of
+ * tcp_swift. Only the increase lease's fast path (rdcc_lease_swift.h) and its end
+ * (rdcc_glue.c rdcc_lease_retire) look inside. While RDCC_SWIFT_F_LEASE is set, two words that
+ * are dead then (no endpoint EWMA, no undo armed) hold the lease (core/src/swift_lease.rs):
+ * lease_t = t_lo_ns | t_hi_ns << 32 (the fabric targets at the window bounds), lease_w =
+ * w_hi_pkts | ai_q20 << 32 (the window bound and Alg. 1's ai). The parameter generation of the
+ * grant is in the last 4 glue bytes (rdcc_swift_gen), which the remote-delay slot never writes.
+ */
+struct rdcc_swift_state {
+	u64 fcwnd_q20;		/* fabric window, packets Q20 */
+	u64 ecwnd_q20;		/* endpoint window */
+	u64 t_last_decrease_f_ns;
+	u64 t_last_decrease_e_ns;
+	u64 rtt_root;		/* RTT ns in bits 0..34, a root hint above */
+	u64 lease_t;		/* the EWMA of the endpoint delay; with F_LEASE the targets */
+	u64 lease_w;		/* the undo window; with F_LEASE the window bound and ai */
+	u32 mss_bytes;
+	u32 pending_acked_bytes;
+	u32 fabric_delay_ns;
+	u8 retransmit_cnt;
+	u8 hops;
+	u8 flags;		/* RDCC_SWIFT_F_* */
+	u8 endpoint_misses;
+};
+
+#define RDCC_SWIFT_RTT_US_MAX		10000000ULL	/* largest rs->rtt_us taken: x 1000 = 10 s */
+#define RDCC_SWIFT_RTT_MASK		((1ULL << 34) - 1)	/* the RTT's bits of rtt_root */
+#define RDCC_SWIFT_F_INIT		1U
+#define RDCC_SWIFT_F_HAS_EWMA		2U
+#define RDCC_SWIFT_F_UNDO_ARMED		4U
+#define RDCC_SWIFT_F_REMOTE_USED	8U
+#define RDCC_SWIFT_F_LEASE		16U	/* the lease words are valid */
+#define RDCC_SWIFT_F_LEASE_SUB		32U	/* below one packet: holds only, paced */
+#define RDCC_SWIFT_F_LEASE_MIN		64U	/* at min_cwnd: a hold refreshes the guard */
+
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
 #define RDCC_ABI_EQ(a, b) static_assert((a) == (b))
@@ -390,5 +426,29 @@ RDCC_ABI_OFF(struct rdcc_vaisf_lease, bank_cap, 24);
 RDCC_ABI_OFF(struct rdcc_vaisf_lease, mss, 26);
 RDCC_ABI_EQ(RDCC_VAISF_RTT_US_MAX, 10000000ULL);
 RDCC_ABI_EQ(RDCC_VAISF_F_CONGESTED, 4ULL);
+RDCC_ABI_SIZE(struct rdcc_swift_state, 72);
+RDCC_ABI_OFF(struct rdcc_swift_state, fcwnd_q20, 0);
+RDCC_ABI_OFF(struct rdcc_swift_state, ecwnd_q20, 8);
+RDCC_ABI_OFF(struct rdcc_swift_state, t_last_decrease_f_ns, 16);
+RDCC_ABI_OFF(struct rdcc_swift_state, t_last_decrease_e_ns, 24);
+RDCC_ABI_OFF(struct rdcc_swift_state, rtt_root, 32);
+RDCC_ABI_OFF(struct rdcc_swift_state, lease_t, 40);
+RDCC_ABI_OFF(struct rdcc_swift_state, lease_w, 48);
+RDCC_ABI_OFF(struct rdcc_swift_state, mss_bytes, 56);
+RDCC_ABI_OFF(struct rdcc_swift_state, pending_acked_bytes, 60);
+RDCC_ABI_OFF(struct rdcc_swift_state, fabric_delay_ns, 64);
+RDCC_ABI_OFF(struct rdcc_swift_state, retransmit_cnt, 68);
+RDCC_ABI_OFF(struct rdcc_swift_state, hops, 69);
+RDCC_ABI_OFF(struct rdcc_swift_state, flags, 70);
+RDCC_ABI_OFF(struct rdcc_swift_state, endpoint_misses, 71);
+RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, 10000000ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, 17179869183ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_INIT, 1ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_HAS_EWMA, 2ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_UNDO_ARMED, 4ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_REMOTE_USED, 8ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE, 16ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE_SUB, 32ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE_MIN, 64ULL);
 
 #endif /* _RDCC_ABI_H */

@@ -2,8 +2,8 @@
 /*
  * rdcc_cong.h - tcp_congestion_ops.cong_control of rdcc_glue.c, in its four forms: every ACK
  * through the law (no lease), RDCC_LEASE's hold lease (rdcc_lease.h), RDCC_LEASE_THETA's step
- * lease with its due path (rdcc_lease_theta.h) and RDCC_LEASE_VAISF's steady-decrease lease
- * (rdcc_lease_vaisf.h). Part of rdcc_glue.c, in its own file to keep that
+ * lease with its due path (rdcc_lease_theta.h), RDCC_LEASE_VAISF's steady-decrease lease
+ * (rdcc_lease_vaisf.h) and RDCC_LEASE_SWIFT's increase lease (rdcc_lease_swift.h). Part of rdcc_glue.c, in its own file to keep that
  * file readable: included once, by rdcc_glue.c, after rdcc_ack_full, whose statics it uses.
  */
 #ifndef RDCC_CONG_H
@@ -145,6 +145,25 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	    rdcc_vaisf_take(sk, rs, rdcc_vaisf_lease(sk), rdcc_vaisf_state(sk),
 			    READ_ONCE(rdcc_params_gen)))
 		return;
+	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
+}
+#elif defined(RDCC_LEASE_SWIFT)
+/*
+ * Swift (RDCC_LEASE_SWIFT): an ACK with no remote delay in sight (rdcc_rqd_quiet: the slot
+ * empty, no side-table entry stored in the namespace within HZ) that the lease covers is taken
+ * in C (rdcc_swift_take: an additive increase or a guarded hold stepped in the law's state) and
+ * counted as rdcc_rqd_take would count it (an ACK without a remote delay); any other goes to the
+ * full path, which takes the remote delay, runs the law and grants the next lease. Not while
+ * the tracepoint is on, as for RDCC_LEASE: every decision must reach it.
+ */
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
+{
+	if (!trace_decision_enabled() && rdcc_rqd_quiet(sk) &&
+	    rdcc_swift_take(sk, rs, rdcc_swift_state(sk), *rdcc_swift_gen(sk),
+			    READ_ONCE(rdcc_params_gen))) {
+		rdcc_rqd_count_quiet(rs->acked_sacked);
+		return;
+	}
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
 }
 #else

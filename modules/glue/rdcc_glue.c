@@ -26,6 +26,13 @@
  *                     an ACK in the regime the lease describes has its bookkeeping done in C
  *                     in the law's own state (rdcc_lease_vaisf.h) and gets one packet at the
  *                     law's rate; any other the full path. Exclusive with the others.
+ *   RDCC_LEASE_SWIFT  (optional; tcp_swift, with RDCC_REMOTE_DELAY) Swift's increase lease
+ *                     (core/src/swift_lease.rs; the crate root invokes rdcc_glue_swift_lease!):
+ *                     an ACK without a remote delay that the lease shows to be an additive
+ *                     increase or a guarded hold is done in C in the law's own state
+ *                     (rdcc_lease_swift.h); any other the full path. The terms live in the
+ *                     law's state and the generation in the last 4 glue bytes, which the
+ *                     remote-delay slot leaves alone.
  * and then includes this file, so one source serves every module.
  *
  * This part does only what Rust cannot do on Linux 6.12: the tcp_congestion_ops table and its
@@ -72,8 +79,16 @@
 #endif
 #include "rdcc_lease_vaisf.h" /* rdcc_vaisf_take */
 #endif
+#ifdef RDCC_LEASE_SWIFT
+#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA) || defined(RDCC_LEASE_VAISF) || \
+	!defined(RDCC_REMOTE_DELAY)
+#error "RDCC_LEASE_SWIFT is tcp_swift's: with RDCC_REMOTE_DELAY, without the other leases"
+#endif
+#include "rdcc_lease_swift.h" /* rdcc_swift_take */
+#endif
 /* Any kind of lease: the parameter generation and the out-of-line full path. */
-#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA) || defined(RDCC_LEASE_VAISF)
+#if defined(RDCC_LEASE) || defined(RDCC_LEASE_THETA) || defined(RDCC_LEASE_VAISF) || \
+	defined(RDCC_LEASE_SWIFT)
 #define RDCC_HAS_LEASE
 #endif
 
@@ -108,6 +123,14 @@ static_assert(sizeof(struct rdcc_vaisf_lease) <= sizeof(((struct rdcc_priv *)0)-
 static_assert(__alignof__(struct rdcc_vaisf_lease) <= __alignof__(u64));
 static_assert(sizeof(struct rdcc_vaisf_state) <= RDCC_CORE_STATE_BYTES);
 static_assert(__alignof__(struct rdcc_vaisf_state) <= __alignof__(u64));
+#endif
+#ifdef RDCC_LEASE_SWIFT
+/* The law's state fills the core bytes (core/src/swift_lease.rs, glue.rs
+ * rdcc_glue_swift_lease!); the lease's generation is the last u32 of the glue bytes, past the
+ * remote-delay slot (rdcc_rqd.c asserts that the slot ends before it). */
+static_assert(sizeof(struct rdcc_swift_state) <= RDCC_CORE_STATE_BYTES);
+static_assert(__alignof__(struct rdcc_swift_state) <= __alignof__(u64));
+#define RDCC_SWIFT_GEN_OFF (sizeof(((struct rdcc_priv *)0)->glue) - sizeof(u32))
 #endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
@@ -176,6 +199,12 @@ void rdcc_rs_theta_due(const void *p, void *st, const struct rdcc_theta_due_in *
 void rdcc_rs_on_ack_vaisf(const void *p, void *st, const struct rdcc_ack_in *in,
 			  struct rdcc_ack_out *out, struct rdcc_vaisf_lease *lease, u32 gen);
 #endif
+#ifdef RDCC_LEASE_SWIFT
+/* rdcc_glue_swift_lease! (glue.rs): the full per-ACK call of tcp_swift (ends the lease,
+ * decides, enforces, grants the next lease in the state). */
+void rdcc_rs_on_ack_swift(const void *p, void *st, const struct rdcc_ack_in *in,
+			  struct rdcc_ack_out *out);
+#endif
 
 /* ---- trace event --------------------------------------------------------------------------- */
 
@@ -225,6 +254,20 @@ static inline struct rdcc_vaisf_state *rdcc_vaisf_state(struct sock *sk)
 }
 #endif
 
+#ifdef RDCC_LEASE_SWIFT
+/* The law's state as the fast path sees it (rdcc_abi.h; the same bytes as rdcc_state()). */
+static inline struct rdcc_swift_state *rdcc_swift_state(struct sock *sk)
+{
+	return (struct rdcc_swift_state *)((struct rdcc_priv *)inet_csk_ca(sk))->core;
+}
+
+/* The generation of the lease in the state: the last 4 glue bytes (0 = none after init). */
+static inline u32 *rdcc_swift_gen(struct sock *sk)
+{
+	return (u32 *)((u8 *)((struct rdcc_priv *)inet_csk_ca(sk))->glue + RDCC_SWIFT_GEN_OFF);
+}
+#endif
+
 /*
  * Before a hook other than cong_control runs the law (loss, idle restart, undo): fold the bytes
  * the fast path absorbed into the state and clear the lease (the law's state changes, and with
@@ -241,12 +284,27 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 	rdcc_theta_lease(sk)->gen = 0;
 #elif defined(RDCC_LEASE_VAISF)
 	rdcc_vaisf_lease(sk)->gen = 0;
+#elif defined(RDCC_LEASE_SWIFT)
+	/* swift_lease::end: the two lease words back to 0, the bits cleared (WRITE_ONCE: get_info
+	 * reads the state locklessly) */
+	struct rdcc_swift_state *s = rdcc_swift_state(sk);
+
+	if (s->flags & RDCC_SWIFT_F_LEASE) {
+		WRITE_ONCE(s->lease_t, 0);
+		WRITE_ONCE(s->lease_w, 0);
+		WRITE_ONCE(s->flags, s->flags & ~(RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_SUB |
+						  RDCC_SWIFT_F_LEASE_MIN));
+	}
 #endif
 }
 
 #ifdef RDCC_REMOTE_DELAY
 /* rdcc_rqd.c, included after the ops table */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev);
+#ifdef RDCC_LEASE_SWIFT
+static __always_inline bool rdcc_rqd_quiet(struct sock *sk);
+static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked);
+#endif
 static void rdcc_rqd_account(const struct rdcc_decision *d);
 static int rdcc_rqd_register(void);
 static void rdcc_rqd_unregister(void);
@@ -398,6 +456,11 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 #elif defined(RDCC_LEASE_VAISF)
 		/* Runs the law, grants the next lease (none in Recovery or Loss). */
 		rdcc_rs_on_ack_vaisf(p, rdcc_state(sk), &in, &out, rdcc_vaisf_lease(sk), gen);
+#elif defined(RDCC_LEASE_SWIFT)
+		/* Ends the lease, runs the law, grants the next one in the state (none in Recovery
+		 * or Loss); its generation goes beside the slot. */
+		rdcc_rs_on_ack_swift(p, rdcc_state(sk), &in, &out);
+		*rdcc_swift_gen(sk) = gen;
 #else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #endif
@@ -473,6 +536,10 @@ static void rdcc_set_state(struct sock *sk, u8 new_state)
 	/* The same for VAI/SF's lease (rdcc_vaisf_take has no CA-state test either). */
 	if (new_state >= TCP_CA_Recovery)
 		rdcc_vaisf_lease(sk)->gen = 0;
+#elif defined(RDCC_LEASE_SWIFT)
+	/* The same for Swift's (rdcc_swift_take has no CA-state test either). */
+	if (new_state >= TCP_CA_Recovery)
+		rdcc_lease_retire(sk);
 #endif
 	if (new_state == TCP_CA_Recovery)
 		rdcc_loss(sk, RDCC_LOSS_FAST_RECOVERY);

@@ -227,6 +227,10 @@ struct rdcc_rqd_entry {
 };
 
 static_assert(sizeof(struct rdcc_rqd_entry) <= sizeof(((struct rdcc_priv *)0)->glue));
+#ifdef RDCC_LEASE_SWIFT
+/* The increase lease's generation is the glue bytes' last u32: the slot must end before it. */
+static_assert(sizeof(struct rdcc_rqd_entry) <= RDCC_SWIFT_GEN_OFF);
+#endif
 
 static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
 {
@@ -752,6 +756,37 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 		ev->flags |= RDCC_ACK_HAS_LOCAL_RX;
 	}
 }
+
+#ifdef RDCC_LEASE_SWIFT
+/*
+ * No remote delay can reach this ACK: the slot holds no entry and no side-table entry was stored
+ * in the namespace within HZ (rdcc_rqd_side_live). rdcc_rqd_take would then find nothing, store
+ * nothing and count the ACK as missed; the fast path (rdcc_cong.h) counts it so with
+ * rdcc_rqd_count_quiet when it takes the ACK.
+ */
+static __always_inline bool rdcc_rqd_quiet(struct sock *sk)
+{
+	const struct rdcc_rqd_net *rn;
+	bool quiet;
+
+	if (rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID)
+		return false;
+	rcu_read_lock();
+	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
+	quiet = !rn->side || !rdcc_rqd_side_live(rn);
+	rcu_read_unlock();
+	return quiet;
+}
+
+/* rdcc_rqd_take's counts for an ACK without a remote delay. */
+static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked)
+{
+	RQD_INC(RQD_C_ACKS);
+	if (acked_sacked)
+		RQD_INC(RQD_C_ACKS_DATA);
+	RQD_INC(RQD_C_MISSED);
+}
+#endif
 
 static void rdcc_rqd_account(const struct rdcc_decision *d)
 {

@@ -8,6 +8,7 @@
 #define RDCC_NAME "swift"
 /* Swift consumes the receiver's remote-delay option (Documentation/remote-delay.md). */
 #define RDCC_REMOTE_DELAY 1
+#define RDCC_LEASE_SWIFT 1
 #define RDCC_TRACE_SYSTEM tcp_swift
 #define RDCC_PARAMS(P) \
 	P(ai_pkts_q20, "additive increase per RTT, packets << 20 (Swift Alg. 1)", RDCC_U_PKTS_Q20, "range 1 (0.000000953 pkt) to 1073741824 (1024 pkt)") \

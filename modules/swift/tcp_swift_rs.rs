@@ -57,3 +57,5 @@ rdcc_glue! {
         literal_decrease_guard,
     ],
 }
+
+rdcc_glue_swift_lease!();

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdcc_lease_swift.h - the C fast path of Swift's increase lease (issue #13;
+ * core/src/swift_lease.rs). After a full call that left the fabric window at w_lo, the grant
+ * stored a window bound w_hi >= w_lo and the fabric targets at the two ends, t_lo = target(w_hi)
+ * and t_hi = target(w_lo) (the target is non-increasing in the window, §3.5). While the window
+ * stays in [w_lo, w_hi], an ACK without a remote delay whose RTT is below t_lo is an additive
+ * increase (Swift Alg. 1 lines 6-8), and one at or above t_hi with the decrease guard closed
+ * (line 3) a hold; this takes those ACKs in the law's own state (struct rdcc_swift_state,
+ * #[repr(C)] on the Rust side), exactly as Swift::on_ack does them, and sets what
+ * Decision::enforce gives, without building an event or calling Rust. Shared by rdcc_glue.c
+ * (tcp_swift, RDCC_LEASE_SWIFT) and the KUnit case rdcc_glue_swift_lease, which runs it
+ * closed-loop against the law called on every ACK. Include after rdcc_abi.h and <net/tcp.h>.
+ *
+ * A change to Swift::on_ack, window_step, refresh_guard, can_decrease, decide_with or
+ * Decision::enforce must change this and swift_lease::grant together (swift_lease_tests.rs
+ * transcribes this function; it and rdcc_glue_swift_lease fail otherwise).
+ */
+#ifndef RDCC_LEASE_SWIFT_H
+#define RDCC_LEASE_SWIFT_H
+
+#include <linux/math64.h>
+
+/* The increase: ai < 2^32 and acked_q20 <= 2^40, so the product is below 2^72 and the quotient,
+ * by w >= 2^21, below 2^51: mul_u64_u64_div_u64 is the exact floor (fixed::mul_div). */
+#define RDCC_SWIFT_ACKED_Q20_MAX	(1ULL << 40)	/* swift::MAX_CWND_Q20: acked_pkts_q20's cap */
+/* The rate below one packet: w·mss < 2^20·2^16 = 2^36 and rtt << 20 < 2^54. */
+static_assert(RDCC_SWIFT_RTT_US_MAX * 1000 <= RDCC_SWIFT_RTT_MASK);
+
+/*
+ * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
+ * set), false when nothing was stored and the full path must run. A leaf once inlined (the
+ * caller tests the remote-delay slot first: an ACK with a remote delay is never taken).
+ *
+ * Premises, from swift_lease::grant for a state with RDCC_SWIFT_F_LEASE and the law's own
+ * invariants: initialised, no endpoint EWMA (so ecwnd does not bind and the endpoint window
+ * neither moves nor expires), no undo armed, no RTO pending, an RTT stored; the module's
+ * decrease guard is the D11 reading; no lease lives in Recovery or Loss (rdcc_set_state ends it
+ * on the way in, the full path grants none there). So on_ack's first lines (ensure_init, the
+ * MSS once it equals the state's, F_UNDO_ARMED, retransmit_cnt, the hops: no remote delay)
+ * change nothing. The tests, before any store:
+ * - the keys: the lease's generation and the MSS;
+ * - the sample: rs->rtt_us in [1, RDCC_SWIFT_RTT_US_MAX] (one unsigned compare; -1 and 0 wrap
+ *   to the top), so d = rtt_us * 1000 is rdcc_fill_ack_in's value and clamp_rtt_ns is the
+ *   identity; d is the fabric delay (no remote delay);
+ * - d < t_lo: the increase ai * acked / w (Alg. 1 line 8, num_acked with the carried bytes,
+ *   D12b) must leave the window at most w_hi; application-limited: no growth (the law's Hold);
+ * - d >= t_hi: possibly delayed, a hold that carries the ACK's bytes (D12b: no RTT stored, no
+ *   guard refresh); else the guard (Alg. 1 line 3, now - t_last_decrease >= the RTT before this
+ *   ACK) must be closed, or the ACK is a decrease and takes the full path.
+ * Then on_ack's stores, in its order: can_decrease's clock-went-back rule for both guards, the
+ * RTT (not possibly delayed), the fabric delay, F_REMOTE_USED cleared and endpoint_misses + 1
+ * (saturating), the carried bytes (reset, or + this ACK's on a delayed hold), the window, and
+ * Alg. 1 line 27's guard refresh at min_cwnd (a hold of a lease granted there). The window
+ * after an increase is above min_cwnd and at most w_hi <= min(max_cwnd, ecwnd): no clamp.
+ * Then what rdcc_set sets for Decision::enforce of decide_with's decision: at two packets or
+ * more w >> 20 packets (the floor of W / mss, W = w * mss / 16 bytes Q16) clamped, paced at
+ * 2 * pkts * mss / srtt (the law does not pace there); below one packet (F_LEASE_SUB) one
+ * packet at the law's rate clamp(w * mss * 10^9 / (rtt << 20), 1, 2^40) (Alg. 1 line 30).
+ *
+ * Lockless readers: get_info copies the state word by word with READ_ONCE (rdcc_snapshot); each
+ * store here is a WRITE_ONCE of one aligned field, so each field it copies is one version's
+ * whole value. No Rust reference to the state is live here: Rust holds &mut State only during
+ * an rdcc_rs_* call, and this runs between calls, under the same socket lock.
+ */
+static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_sample *rs,
+					    struct rdcc_swift_state *s, u32 lease_gen, u32 gen)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 d, now, w, f, lt, lw, rate;
+	u32 mss, acked, pending, clamp, pkts;
+	u8 flags = s->flags;
+	bool delayed, hold;
+
+	mss = tp->mss_cache;
+	if (!(flags & RDCC_SWIFT_F_LEASE) || lease_gen != gen || s->mss_bytes != mss)
+		return false;
+	if ((u64)rs->rtt_us - 1 >= RDCC_SWIFT_RTT_US_MAX)
+		return false;
+	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT */
+	lt = s->lease_t;
+	w = s->fcwnd_q20;
+	f = w;
+	acked = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX);
+	pending = s->pending_acked_bytes;
+	delayed = rs->is_ack_delayed;
+	now = tp->tcp_clock_cache;
+	if (d < (u32)lt) {
+		/* Alg. 1 line 6: below the target of every window up to w_hi */
+		hold = false;
+		if (!rs->is_app_limited) {
+			u64 total = min_t(u64, (u64)acked + pending, U32_MAX);
+			u64 acked_q20 = min_t(u64, div_u64(total << 20, mss),
+					      RDCC_SWIFT_ACKED_Q20_MAX);
+
+			lw = s->lease_w;
+			/* Alg. 1 line 8: ai / cwnd per acked packet (w >= 2 packets) */
+			f = w + mul_u64_u64_div_u64(lw >> 32, acked_q20, w);
+			if (f > (u64)(u32)lw << 20)
+				return false;			/* past w_hi: the full path */
+		}
+	} else if (d >= lt >> 32) {
+		/* at or above the target of every window from w_lo */
+		hold = true;
+		if (!delayed && now >= s->t_last_decrease_f_ns &&
+		    now - s->t_last_decrease_f_ns >= (s->rtt_root & RDCC_SWIFT_RTT_MASK))
+			return false;		/* Alg. 1 line 3: the guard is open, a decrease */
+	} else {
+		return false;
+	}
+
+	/* can_decrease: a clock that went back re-anchors both guards at now */
+	if (now < s->t_last_decrease_f_ns)
+		WRITE_ONCE(s->t_last_decrease_f_ns, now);
+	if (now < s->t_last_decrease_e_ns)
+		WRITE_ONCE(s->t_last_decrease_e_ns, now);
+	if (!delayed)
+		WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
+	WRITE_ONCE(s->fabric_delay_ns, (u32)min_t(u64, d, U32_MAX));
+	WRITE_ONCE(s->flags, flags & ~RDCC_SWIFT_F_REMOTE_USED);
+	if (s->endpoint_misses != U8_MAX)
+		WRITE_ONCE(s->endpoint_misses, s->endpoint_misses + 1);
+	if (hold && delayed) {
+		/* D12b: a possibly delayed ACK above the target carries its bytes */
+		WRITE_ONCE(s->pending_acked_bytes, (u32)min_t(u64, (u64)pending + acked, U32_MAX));
+	} else {
+		WRITE_ONCE(s->pending_acked_bytes, 0);
+		if (f != w)
+			WRITE_ONCE(s->fcwnd_q20, f);
+		if (hold && (flags & RDCC_SWIFT_F_LEASE_MIN))
+			WRITE_ONCE(s->t_last_decrease_f_ns, now);	/* line 27 at min_cwnd */
+	}
+
+	if (flags & RDCC_SWIFT_F_LEASE_SUB) {
+		/* Alg. 1 lines 29-30: one packet every rtt / cwnd, i.e. w * mss / rtt bytes/s */
+		u64 rtt = s->rtt_root & RDCC_SWIFT_RTT_MASK;
+
+		rate = mul_u64_u64_div_u64(f * mss, NSEC_PER_SEC, rtt << 20);
+		rate = clamp_t(u64, rate, 1, RDCC_MAX_RATE_BPS);
+		pkts = 1;
+	} else {
+		clamp = tp->snd_cwnd_clamp ?: 1;
+		pkts = min_t(u64, f >> 20, clamp);
+		/* the kernel's 2 * cwnd / srtt: below 2^37 * 10^6 < 2^57 */
+		rate = tp->srtt_us ? div_u64((u64)pkts * mss * 2 * USEC_PER_SEC, rdcc_srtt_us(tp))
+				   : U64_MAX;
+	}
+	tcp_snd_cwnd_set(tp, pkts);
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+	return true;
+}
+
+#endif /* RDCC_LEASE_SWIFT_H */
