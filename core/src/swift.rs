@@ -788,7 +788,9 @@ impl Controller for Swift {
         decide(p, s, s.mss_bytes, Reason::Init)
     }
 
-    #[inline] // one caller per kernel module (the trampoline): inlined there (issue #13)
+    // Inlined into the trampolines (issue #13): tcp_swift has two, rdcc_rs_on_ack and the
+    // leased rdcc_rs_on_ack_swift, and a plain #[inline] left the law out of line in both.
+    #[inline(always)]
     fn on_ack(p: &Params, s: &mut State, ev: &AckEvent) -> Decision {
         ensure_init(p, s, ev.now_ns, ev.mss_bytes);
         let mss = resolve_mss(ev.mss_bytes, s.mss_bytes);

@@ -152,13 +152,25 @@ pub fn end(s: &mut State) {
 /// Increases are leased only at two packets or more, above `min_cwnd`, with `ai < 2^32`:
 /// `w_hi = min(w + max(2·ai, w/16), max_cwnd, ecwnd)` floored to whole packets (about two RTTs
 /// of growth, or 1/16 of the window, whichever is more: a longer lease lowers `t_lo`).
-#[inline]
+///
+/// The first premises are tested inline, the rest out of line: Swift with the remote delay
+/// (an EWMA on every ACK) pays a test and a branch, and the trampoline stays small enough for
+/// `on_ack` to be inlined into it.
+#[inline(always)]
 pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
-    let c = p.config();
     if in_recovery
         || s.flags & (F_INIT | F_HAS_EWMA | F_UNDO_ARMED) != F_INIT
         || s.retransmit_cnt != 0
-        || c.literal_decrease_guard != 0
+    {
+        return false;
+    }
+    grant_terms(p, s)
+}
+
+#[inline(never)]
+fn grant_terms(p: &Params, s: &mut State) -> bool {
+    let c = p.config();
+    if c.literal_decrease_guard != 0
         || s.rtt_ns() == 0
         || s.mss_bytes == 0
         || s.mss_bytes > MAX_MSS_BYTES

@@ -302,7 +302,8 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 /* rdcc_rqd.c, included after the ops table */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev);
 #ifdef RDCC_LEASE_SWIFT
-static __always_inline bool rdcc_rqd_quiet(struct sock *sk);
+static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk);
+static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk);
 static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked);
 #endif
 static void rdcc_rqd_account(const struct rdcc_decision *d);
@@ -458,9 +459,16 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 		rdcc_rs_on_ack_vaisf(p, rdcc_state(sk), &in, &out, rdcc_vaisf_lease(sk), gen);
 #elif defined(RDCC_LEASE_SWIFT)
 		/* Ends the lease, runs the law, grants the next one in the state (none in Recovery
-		 * or Loss); its generation goes beside the slot. */
-		rdcc_rs_on_ack_swift(p, rdcc_state(sk), &in, &out);
-		*rdcc_swift_gen(sk) = gen;
+		 * or Loss); its generation goes beside the slot. An ACK with a remote delay and no
+		 * lease to end takes the plain entry: the law then keeps an endpoint EWMA, under
+		 * which no lease is granted (swift+rqd pays no lease code). */
+		if ((ev->flags & RDCC_ACK_HAS_REMOTE_DELAY) &&
+		    !(rdcc_swift_state(sk)->flags & RDCC_SWIFT_F_LEASE)) {
+			rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
+		} else {
+			rdcc_rs_on_ack_swift(p, rdcc_state(sk), &in, &out);
+			*rdcc_swift_gen(sk) = gen;
+		}
 #else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #endif

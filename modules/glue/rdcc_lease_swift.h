@@ -117,7 +117,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 	if (!delayed)
 		WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
 	WRITE_ONCE(s->fabric_delay_ns, (u32)min_t(u64, d, U32_MAX));
-	WRITE_ONCE(s->flags, flags & ~RDCC_SWIFT_F_REMOTE_USED);
+	if (flags & RDCC_SWIFT_F_REMOTE_USED)
+		WRITE_ONCE(s->flags, flags & ~RDCC_SWIFT_F_REMOTE_USED);
 	if (s->endpoint_misses != U8_MAX)
 		WRITE_ONCE(s->endpoint_misses, s->endpoint_misses + 1);
 	if (hold && delayed) {

@@ -759,18 +759,22 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 
 #ifdef RDCC_LEASE_SWIFT
 /*
- * No remote delay can reach this ACK: the slot holds no entry and no side-table entry was stored
- * in the namespace within HZ (rdcc_rqd_side_live). rdcc_rqd_take would then find nothing, store
- * nothing and count the ACK as missed; the fast path (rdcc_cong.h) counts it so with
- * rdcc_rqd_count_quiet when it takes the ACK.
+ * No remote delay can reach this ACK: the slot holds no entry (rdcc_rqd_slot_quiet) and no
+ * side-table entry was stored in the namespace within HZ (rdcc_rqd_side_quiet, see
+ * rdcc_rqd_side_live). rdcc_rqd_take would then find nothing, store nothing and count the ACK
+ * as missed; the fast path (rdcc_cong.h) counts it so with rdcc_rqd_count_quiet when it takes
+ * the ACK.
  */
-static __always_inline bool rdcc_rqd_quiet(struct sock *sk)
+static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
+{
+	return !(rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID);
+}
+
+static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
 {
 	const struct rdcc_rqd_net *rn;
 	bool quiet;
 
-	if (rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID)
-		return false;
 	rcu_read_lock();
 	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
 	quiet = !rn->side || !rdcc_rqd_side_live(rn);
