@@ -50,8 +50,8 @@ use super::super::event::{
 };
 use super::super::fixed::{MAX_DELAY_NS, MAX_MSS_BYTES, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT};
 use super::{
-    target_cached_ns, target_delay_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA,
-    F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_UNDO_ARMED,
+    target_cached_ns, target_delay_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA, F_INIT,
+    F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_UNDO_ARMED,
 };
 
 /// Largest `rs->rtt_us` the fast path takes, µs: `10^7 · 1000 = MAX_DELAY_NS`, so on every
@@ -78,13 +78,22 @@ pub const STATE_ABI: (usize, [(&str, usize); 14]) = (
     [
         ("fcwnd_q20", offset_of!(State, fcwnd_q20)),
         ("ecwnd_q20", offset_of!(State, ecwnd_q20)),
-        ("t_last_decrease_f_ns", offset_of!(State, t_last_decrease_f_ns)),
-        ("t_last_decrease_e_ns", offset_of!(State, t_last_decrease_e_ns)),
+        (
+            "t_last_decrease_f_ns",
+            offset_of!(State, t_last_decrease_f_ns),
+        ),
+        (
+            "t_last_decrease_e_ns",
+            offset_of!(State, t_last_decrease_e_ns),
+        ),
         ("rtt_root", offset_of!(State, rtt_root)),
         ("lease_t", offset_of!(State, endpoint_delay_ewma_ns)),
         ("lease_w", offset_of!(State, undo_fcwnd_q20)),
         ("mss_bytes", offset_of!(State, mss_bytes)),
-        ("pending_acked_bytes", offset_of!(State, pending_acked_bytes)),
+        (
+            "pending_acked_bytes",
+            offset_of!(State, pending_acked_bytes),
+        ),
         ("fabric_delay_ns", offset_of!(State, fabric_delay_ns)),
         ("retransmit_cnt", offset_of!(State, retransmit_cnt)),
         ("hops", offset_of!(State, hops)),
@@ -145,7 +154,9 @@ pub fn end(s: &mut State) {
 /// - not in Recovery or Loss; initialised; no endpoint EWMA, no undo armed (the dead words);
 ///   no RTO pending (`retransmit_cnt == 0`, so line 4 changes nothing); the decrease guard as
 ///   the deviation D11 reads it (`literal_decrease_guard == 0`);
-/// - an RTT already stored (the guard and the pacing use it), the endpoint window not binding;
+/// - the window within `[min_cwnd, max_cwnd]` of these parameters (a write may have moved
+///   them; an ACK without a sample does not clamp), an RTT already stored (the guard and the
+///   pacing use it), the endpoint window not binding;
 /// - two packets or more (`w >> 20` is the enforced window) or below one packet and not 0
 ///   bytes (one packet at the law's rate).
 ///
@@ -170,6 +181,12 @@ pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
 #[inline(never)]
 fn grant_terms(p: &Params, s: &mut State) -> bool {
     let c = p.config();
+    let w = s.fcwnd_q20;
+    // The window inside this parameter set's bounds: a write may have moved them, and an ACK
+    // without a sample does not clamp (the fast path's hold would keep a window the law clamps).
+    if w < c.min_cwnd_pkts_q20 || w > c.max_cwnd_pkts_q20 {
+        return false;
+    }
     if c.literal_decrease_guard != 0
         || s.rtt_ns() == 0
         || s.mss_bytes == 0
@@ -178,7 +195,6 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     {
         return false;
     }
-    let w = s.fcwnd_q20;
     let sub = w < PKT_Q20_ONE;
     if !sub && w < 2 * PKT_Q20_ONE || sub && window_bytes_q16(w, s.mss_bytes) == 0 {
         return false;
@@ -205,9 +221,7 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     };
     s.endpoint_delay_ewma_ns = u64::from(t_lo) | u64::from(t_hi) << 32;
     s.undo_fcwnd_q20 = w_hi_pkts | ai << 32;
-    s.flags |= F_LEASE
-        | if sub { F_LEASE_SUB } else { 0 }
-        | if at_min { F_LEASE_MIN } else { 0 };
+    s.flags |= F_LEASE | if sub { F_LEASE_SUB } else { 0 } | if at_min { F_LEASE_MIN } else { 0 };
     true
 }
 

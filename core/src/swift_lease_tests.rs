@@ -50,9 +50,12 @@ impl Ack {
         }
         let mut ev = AckEvent {
             now_ns: self.now_ns,
-            rtt_ns: if self.rtt_us > 0 { self.rtt_us as u64 * 1000 } else { 0 },
-            acked_bytes: (u64::from(self.acked_pkts) * u64::from(mss)).min(u32::MAX as u64)
-                as u32,
+            rtt_ns: if self.rtt_us > 0 {
+                self.rtt_us as u64 * 1000
+            } else {
+                0
+            },
+            acked_bytes: (u64::from(self.acked_pkts) * u64::from(mss)).min(u32::MAX as u64) as u32,
             mss_bytes: mss,
             flags,
             ..AckEvent::default()
@@ -183,15 +186,16 @@ enum Op {
     Loss(LossKind),
     Undo,
     Idle,
-    /// A parameter write: the generation moves (the new set is the same values).
-    Gen,
+    /// A parameter write: the generation moves, and the set becomes `sets[i % sets.len()]`.
+    Gen(usize),
     Mss(u32),
 }
 
 /// Runs `ops` twice: the law on every event (the reference), and the glue with the lease (the
 /// fast path where it takes the ACK, else the full path; `end` before every other law call).
 /// Returns the number of ACKs the fast path took.
-fn run(p: &Params, ops: &[Op]) -> Result<usize, TestCaseError> {
+fn run(sets: &[Params], ops: &[Op]) -> Result<usize, TestCaseError> {
+    let mut p = &sets[0];
     let mut r = State::default();
     let mut l = State::default();
     let mut mss = 1448u32;
@@ -238,7 +242,10 @@ fn run(p: &Params, ops: &[Op]) -> Result<usize, TestCaseError> {
                 end(&mut l);
                 Swift::on_idle_restart(p, &mut l, 0, mss);
             }
-            Op::Gen => gen += 1,
+            Op::Gen(k) => {
+                gen += 1;
+                p = &sets[k % sets.len()];
+            }
             Op::Mss(m) => mss = *m,
         }
         prop_assert_eq!(live(&l), live(&r), "op {}: {:?}", i, op);
@@ -252,10 +259,13 @@ fn arb_config() -> impl Strategy<Value = Config> {
         prop_oneof![Just(1048u64), Just(1 << 20), Just(2 << 20), Just(3 << 20)],
         prop_oneof![Just(0u64), Just(1)],
         prop_oneof![Just(25_000u64), 5_000u64..60_000],
+        prop_oneof![Just(256u64 << 20), (4u64 << 20)..(64 << 20)],
     )
-        .prop_map(|(ai, min, literal, base)| Config {
-            ai_pkts_q20: ai.min(Config::DEFAULT.max_cwnd_pkts_q20),
+        .prop_map(|(ai, min, literal, base, max)| Config {
+            ai_pkts_q20: ai.min(max),
             min_cwnd_pkts_q20: min,
+            max_cwnd_pkts_q20: max,
+            init_cwnd_pkts_q20: Config::DEFAULT.init_cwnd_pkts_q20.min(max),
             literal_decrease_guard: literal,
             base_target_ns: base,
             ..Config::DEFAULT
@@ -300,7 +310,7 @@ fn arb_ops() -> impl Strategy<Value = Vec<Op>> {
                 1 => prop_oneof![Just(LossKind::FastRecovery), Just(LossKind::RetransmitTimeout)].prop_map(Op::Loss),
                 1 => Just(Op::Undo),
                 1 => Just(Op::Idle),
-                1 => Just(Op::Gen),
+                1 => (0usize..4).prop_map(Op::Gen),
                 1 => prop_oneof![Just(1448u32), Just(9000), 1u32..70_000].prop_map(Op::Mss),
             ],
             1..400,
@@ -326,8 +336,11 @@ proptest! {
     /// With the lease, every event gives the window, the rate and the state of the law called
     /// on every event.
     #[test]
-    fn lease_keeps_every_decision(cfg in arb_config(), ops in arb_ops()) {
-        let p = Params::new(&cfg).unwrap();
+    fn lease_keeps_every_decision(
+        cfgs in proptest::collection::vec(arb_config(), 1..3),
+        ops in arb_ops(),
+    ) {
+        let p: Vec<Params> = cfgs.iter().map(|c| Params::new(c).unwrap()).collect();
         let ops = clocked(ops);
         run(&p, &ops)?;
     }
@@ -364,9 +377,12 @@ fn bench_streams_are_leased() {
                 })
             })
             .collect();
-        let fast = run(&p, &ops).unwrap();
+        let fast = run(core::slice::from_ref(&p), &ops).unwrap();
         let share = fast as f64 / ops.len() as f64;
-        assert!(share >= min_fast, "{name}: {share:.3} of ACKs on the fast path");
+        assert!(
+            share >= min_fast,
+            "{name}: {share:.3} of ACKs on the fast path"
+        );
     }
 }
 
@@ -404,10 +420,14 @@ fn grant_table() {
         ("endpoint binds", |s| s.ecwnd_q20 = 39 << 20, false),
         ("1.5 packets", |s| s.fcwnd_q20 = 3 << 19, false),
         ("1 packet", |s| s.fcwnd_q20 = 1 << 20, false),
-        ("0 bytes", |s| {
-            s.fcwnd_q20 = 1;
-            s.mss_bytes = 15;
-        }, false),
+        (
+            "0 bytes",
+            |s| {
+                s.fcwnd_q20 = 1;
+                s.mss_bytes = 15;
+            },
+            false,
+        ),
         ("no MSS", |s| s.mss_bytes = 0, false),
     ];
     for &(name, edit, rec) in refused {

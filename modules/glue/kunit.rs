@@ -562,3 +562,100 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_ack(
         }
     }
 }
+
+/// Bytes the KUnit case `rdcc_glue_swift_lease` reserves for a `swift::Params` it never looks
+/// into.
+const SWIFT_PARAMS_BUF: usize = 256;
+const _: () = assert!(core::mem::size_of::<super::swift::Params>() <= SWIFT_PARAMS_BUF);
+const _: () = assert!(core::mem::align_of::<super::swift::Params>() <= 8);
+
+/// The start of one sequence of the KUnit case `rdcc_glue_swift_lease`: a random valid Swift
+/// parameter block near the paper's (ai, min_cwnd, max_cwnd, the base target, the flow-scaling
+/// range and window bounds each at the default 7 times in 8, otherwise anywhere in a range the
+/// law accepts; the paper-literal guard now and then), written to `p`, and the law's initial
+/// state for `mss`, written to `s`. Returns 0, or -1 when no valid block came out (not
+/// reached: the defaults are valid).
+///
+/// # Safety
+/// `p` is valid for writes of `SWIFT_PARAMS_BUF` bytes, 8-byte aligned; `s` is a valid,
+/// writable `struct rdcc_swift_state` (the layout of `swift::State`).
+#[no_mangle]
+pub unsafe extern "C" fn rdcc_rs_kunit_swift_setup(
+    seed: u64,
+    mss: u32,
+    p: *mut super::swift::Params,
+    s: *mut super::swift::State,
+) -> core::ffi::c_int {
+    use super::swift::{Config, Params, State, Swift};
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // The default 7 times in 8, otherwise anything in [lo, hi].
+    let mut pick = |default: u64, lo: u64, hi: u64| {
+        let r = next();
+        if r % 8 != 0 {
+            default
+        } else {
+            let span = hi.wrapping_sub(lo).wrapping_add(1);
+            // r % 8 == 0 here: its low bits are not random.
+            lo.wrapping_add((r >> 3).checked_rem(span).unwrap_or(0))
+        }
+    };
+    let d = Config::DEFAULT;
+    let c = Config {
+        ai_pkts_q20: pick(d.ai_pkts_q20, 1, 64 << 20),
+        min_cwnd_pkts_q20: pick(d.min_cwnd_pkts_q20, 1, 4 << 20),
+        max_cwnd_pkts_q20: pick(d.max_cwnd_pkts_q20, 4 << 20, 1024 << 20),
+        init_cwnd_pkts_q20: pick(d.init_cwnd_pkts_q20, 1 << 10, 64 << 20),
+        base_target_ns: pick(d.base_target_ns, 5_000, 60_000),
+        default_hops: pick(d.default_hops, 0, 8),
+        fs_range_ns: pick(d.fs_range_ns, 0, 200_000),
+        fs_max_cwnd_pkts_q20: pick(d.fs_max_cwnd_pkts_q20, 2 << 20, 400 << 20),
+        literal_decrease_guard: pick(0, 0, 1),
+        ..d
+    };
+    let Ok(params) = Params::new(&c).or_else(|_| Params::new(&d)) else {
+        return -1;
+    };
+    let mut st = State::default();
+    Swift::init(&params, &mut st, 1_000_000, mss);
+    // SAFETY: the function's contract: the pointers are valid and aligned for their types.
+    unsafe {
+        p.write(params);
+        s.write(st);
+    }
+    0
+}
+
+/// One ACK of Swift for the KUnit case `rdcc_glue_swift_lease`: `leased` != 0, what tcp_swift's
+/// leased full path runs (`swift::on_ack_leased`: the lease ended, the law, its enforcement,
+/// the next grant); 0, the law alone and its enforcement (the glue's plain entry, and the
+/// reference: the law on every ACK). `*e` is the enforcement.
+///
+/// # Safety
+/// `p` is a block `rdcc_rs_kunit_swift_setup` wrote; `s` and `e` are valid, writable, distinct
+/// records; `ev` a valid event.
+#[no_mangle]
+pub unsafe extern "C" fn rdcc_rs_kunit_swift_ack(
+    p: *const super::swift::Params,
+    s: *mut super::swift::State,
+    ev: *const AckEvent,
+    srtt_us: u32,
+    clamp_pkts: u32,
+    leased: u32,
+    e: *mut Enforced,
+) {
+    // SAFETY: the function's contract: valid, distinct records.
+    let (p, s, ev, e) = unsafe { (&*p, &mut *s, &*ev, &mut *e) };
+    let mut d = Decision::default();
+    if leased != 0 {
+        super::swift::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, &mut d, e);
+    } else {
+        d = <super::swift::Swift as Controller>::on_ack(p, s, ev);
+        *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    }
+}

@@ -285,16 +285,7 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 #elif defined(RDCC_LEASE_VAISF)
 	rdcc_vaisf_lease(sk)->gen = 0;
 #elif defined(RDCC_LEASE_SWIFT)
-	/* swift_lease::end: the two lease words back to 0, the bits cleared (WRITE_ONCE: get_info
-	 * reads the state locklessly) */
-	struct rdcc_swift_state *s = rdcc_swift_state(sk);
-
-	if (s->flags & RDCC_SWIFT_F_LEASE) {
-		WRITE_ONCE(s->lease_t, 0);
-		WRITE_ONCE(s->lease_w, 0);
-		WRITE_ONCE(s->flags, s->flags & ~(RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_SUB |
-						  RDCC_SWIFT_F_LEASE_MIN));
-	}
+	rdcc_swift_end(rdcc_swift_state(sk));
 #endif
 }
 

@@ -151,4 +151,19 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 	return true;
 }
 
+/*
+ * swift_lease::end: the lease words back to 0, the bits cleared, before a hook other than
+ * cong_control runs the law (rdcc_lease_retire) and on set_state into Recovery or Loss.
+ * WRITE_ONCE: get_info reads the state locklessly.
+ */
+static __always_inline void rdcc_swift_end(struct rdcc_swift_state *s)
+{
+	if (s->flags & RDCC_SWIFT_F_LEASE) {
+		WRITE_ONCE(s->lease_t, 0);
+		WRITE_ONCE(s->lease_w, 0);
+		WRITE_ONCE(s->flags, s->flags & ~(RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_SUB |
+						  RDCC_SWIFT_F_LEASE_MIN));
+	}
+}
+
 #endif /* RDCC_LEASE_SWIFT_H */

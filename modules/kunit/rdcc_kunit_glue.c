@@ -8,7 +8,8 @@
  * And the suite rdcc_glue: the per-ACK event the C glue builds (rdcc_event.h), field by field,
  * on a real socket, and the leases' C paths: TIMELY's here (rdcc_lease.h), θ-PowerTCP's in
  * rdcc_kunit_theta.c (rdcc_lease_theta.h) and Swift VAI SF's in rdcc_kunit_vaisf.c
- * (rdcc_lease_vaisf.h), each against the Rust it transcribes. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no
+ * (rdcc_lease_vaisf.h) and Swift's in rdcc_kunit_swift.c (rdcc_lease_swift.h), each against
+ * the Rust it transcribes. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no
  * product module contains this.
  */
 #include <linux/math64.h>
@@ -301,6 +302,7 @@ static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_theta_lease),
 	KUNIT_CASE(rdcc_glue_theta_update),
 	KUNIT_CASE(rdcc_glue_vaisf_lease),
+	KUNIT_CASE(rdcc_glue_swift_lease),
 	{}
 };
 

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdcc_kunit_swift.c - the rdcc_glue case of Swift's increase lease (test module rdcc_kunit.ko):
+ * its fast path (rdcc_swift_take) closed loop against the law on every ACK. Listed in
+ * rdcc_kunit_glue.c's suite table.
+ */
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <kunit/test.h>
+#include <net/tcp.h>
+
+#include "rdcc_abi.h"
+#include "rdcc_event.h"
+#include "rdcc_lease_swift.h"
+#include "rdcc_kunit.h"
+
+/*
+ * rdcc_glue_swift_lease: Swift's increase lease, closed loop, on a real socket. Each of
+ * RDCC_SWIFT_SEQS sequences draws a parameter block near the paper's (rdcc_rs_kunit_swift_setup:
+ * ai, the window bounds, the target, flow scaling, now and then the paper-literal guard) and a
+ * start state (the law's initial state, or a window of 2 to 100 packets, or at min_cwnd, with an
+ * RTT stored), and runs RDCC_SWIFT_ACKS ACKs two ways from it: as tcp_swift's cong_control does
+ * (rdcc_swift_take, else the full path: rdcc_rs_kunit_swift_ack with the lease, or without it
+ * for an ACK with a remote delay and no lease to end, as rdcc_ack_full chooses), and as the law
+ * called on every ACK. The ACKs: RTTs at the lease's targets (the whole µs below and at or above
+ * t_lo and t_hi, one more and one less), anywhere from 1 µs to 300 µs, 10 s and one µs more, and
+ * without a sample; now and then application-limited, possibly delayed, with a remote delay
+ * (the slot's: the fast path is not tried), an MSS change, a parameter write (a new block, the
+ * generation bumped), a Recovery episode (set_state's end of the lease, in_recovery ACKs, then
+ * Open again), a clock step back or a jump past the RTT (the decrease guard opens); ACKs of
+ * nothing and of 1-3 MSS or many; any clamp, srtt and sk_max_pacing_rate. After every ACK the
+ * two states must be equal as the law defines them (the root hint, a guess, and the two words
+ * that are dead without an EWMA or an armed undo left out) and the socket's window and pacing
+ * rate those of the reference.
+ */
+int rdcc_rs_kunit_swift_setup(u64 seed, u32 mss, void *p, struct rdcc_swift_state *s);
+void rdcc_rs_kunit_swift_ack(const void *p, struct rdcc_swift_state *s,
+			     const struct rdcc_ack_event *ev, u32 srtt_us, u32 clamp_pkts,
+			     u32 leased, struct rdcc_enforced *e);
+
+#define RDCC_SWIFT_SEQS 2000U
+#define RDCC_SWIFT_ACKS 50U
+
+/* The state as the law defines it (swift_lease_tests.rs `live`). */
+static struct rdcc_swift_state rdcc_swift_live(const struct rdcc_swift_state *s)
+{
+	struct rdcc_swift_state n = *s;
+
+	n.rtt_root &= RDCC_SWIFT_RTT_MASK;
+	n.flags &= ~(RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_SUB | RDCC_SWIFT_F_LEASE_MIN);
+	if (!(n.flags & RDCC_SWIFT_F_HAS_EWMA))
+		n.lease_t = 0;
+	if (!(n.flags & RDCC_SWIFT_F_UNDO_ARMED))
+		n.lease_w = 0;
+	return n;
+}
+
+/* An RTT in µs near a lease target t_ns: the whole µs below it, at or above it, or one off. */
+static long rdcc_swift_near(u64 q, u32 t_ns)
+{
+	long lo = t_ns / 1000, hi = DIV_ROUND_UP(t_ns, 1000);
+
+	switch (q % 4) {
+	case 0:
+		return lo;
+	case 1:
+		return hi;
+	case 2:
+		return lo - 1;
+	default:
+		return hi + 1;
+	}
+}
+
+void rdcc_glue_swift_lease(struct kunit *test)
+{
+	static const u32 clamps[] = { 64, 64, 0, 1, 10, U32_MAX };
+	static const u32 msses[] = { 1448, 1448, 536, 9000, 65536 };
+	u64 x = 0xbb67ae8584caa73bULL, pbuf[32];
+	u32 seq, i, taken = 0, full = 0, taken_inc = 0;
+	struct socket *sock;
+	struct tcp_sock *tp;
+	struct sock *sk;
+	int err;
+
+	sk = rdcc_kunit_socket(test, &sock, true);
+	tp = tcp_sk(sk);
+	for (seq = 0; seq < RDCC_SWIFT_SEQS; seq++) {
+		struct rdcc_swift_state sa, sb, na, nb;
+		u32 mss = rdcc_kunit_pick(&x, msses, ARRAY_SIZE(msses)) % 65537 ?: 1448;
+		u32 gen = 1 + rdcc_kunit_xs(&x) % 3, lg = 0, cwnd_a = 7777, cwnd_b = 7777;
+		u32 recovery = 0;
+		u64 now = 1ULL << 40, rate_a = 12345, rate_b = 12345, r = rdcc_kunit_xs(&x);
+		bool ok = true;
+
+		err = rdcc_rs_kunit_swift_setup(rdcc_kunit_xs(&x), mss, pbuf, &sa);
+		KUNIT_ASSERT_EQ_MSG(test, err, 0, "no parameter block");
+		tp->mss_cache = mss;
+		if (r % 4) {
+			/* A window the law can hold (it clamps only at its bounds, which the setup
+			 * keeps below 2 packets and above 4), an RTT stored. */
+			switch ((r >> 4) % 4) {
+			case 0:
+				sa.fcwnd_q20 = (2ULL << 20) + rdcc_kunit_xs(&x) % (98ULL << 20);
+				break;
+			case 1:
+				sa.fcwnd_q20 = (2 + rdcc_kunit_xs(&x) % 60) << 20; /* whole packets */
+				break;
+			default:
+				break;	/* the initial window */
+			}
+			sa.rtt_root = 1000 * (10 + rdcc_kunit_xs(&x) % 50);
+		}
+		sb = sa;
+		inet_csk(sk)->icsk_ca_state = TCP_CA_Open;
+		for (i = 0; i < RDCC_SWIFT_ACKS && ok; i++) {
+			struct rdcc_ack_in in;
+			struct rdcc_enforced ea = {}, eb = {};
+			struct rate_sample rs = {};
+			u64 q = rdcc_kunit_xs(&x), q2 = rdcc_kunit_xs(&x), max_rate;
+			u32 t_lo = (u32)sa.lease_t, t_hi = sa.lease_t >> 32;
+			bool fast, remote, has_lease = sa.flags & RDCC_SWIFT_F_LEASE;
+
+			now += 240 + q % 1000;
+			if (q2 % 64 == 0)
+				now -= 1 + (q2 >> 8) % 100000;		/* the clock steps back */
+			else if (q2 % 16 == 1)
+				now += 50000 + (q2 >> 8) % 400000;	/* the guard opens */
+			tp->tcp_clock_cache = now;
+			switch (q % 16) {
+			case 0: case 1: case 2: case 3:
+				rs.rtt_us = has_lease && t_lo ? rdcc_swift_near(q >> 4, t_lo) : 20;
+				break;
+			case 4: case 5: case 6: case 7:
+				rs.rtt_us = has_lease ? rdcc_swift_near(q >> 4, t_hi) : 40;
+				break;
+			case 8:
+				rs.rtt_us = RDCC_SWIFT_RTT_US_MAX + (q >> 4) % 2;
+				break;
+			case 9:
+				rs.rtt_us = (q >> 4) % 4 ? -1 : 0;	/* no sample */
+				break;
+			default:
+				rs.rtt_us = 1 + (long)((q >> 4) % 300);
+				break;
+			}
+			rs.is_app_limited = (q >> 12) % 16 == 0;
+			rs.is_ack_delayed = (q >> 17) % 8 == 0;
+			remote = (q >> 20) % 32 == 0;
+			rs.acked_sacked = (q2 >> 12) % 16 ? 1 + (q2 >> 16) % 3 :
+				(q2 >> 20) % 2 ? 0 : (u32)((q2 >> 21) % 5000);
+			if ((q >> 24) % 64 == 0)
+				tp->mss_cache = tp->mss_cache == mss ? mss + 8 : mss;
+			if ((q >> 30) % 64 == 0) {
+				/* A parameter write: a new block (for both), the generation bumped. */
+				struct rdcc_swift_state scratch;
+
+				err = rdcc_rs_kunit_swift_setup(rdcc_kunit_xs(&x), mss, pbuf, &scratch);
+				KUNIT_ASSERT_EQ_MSG(test, err, 0, "no parameter block");
+				gen = gen % 3 + 1;
+			}
+			if (!recovery && (q >> 36) % 64 == 0) {
+				recovery = 1 + (q >> 42) % 4;	/* set_state(Recovery) */
+				inet_csk(sk)->icsk_ca_state = TCP_CA_Recovery;
+				rdcc_swift_end(&sa);
+			} else if (recovery && !--recovery) {
+				inet_csk(sk)->icsk_ca_state = TCP_CA_Open;
+			}
+			tp->snd_una += rs.acked_sacked * tp->mss_cache;
+			tp->snd_nxt = tp->snd_una + 10 * tp->mss_cache;
+			tp->snd_cwnd_clamp = rdcc_kunit_pick(&x, clamps, ARRAY_SIZE(clamps));
+			tp->srtt_us = (q2 >> 40) % 8 ? (u32)(rdcc_kunit_xs(&x) % (1U << 20)) : 0;
+			max_rate = q & 1 ? ~0ULL : rdcc_kunit_xs(&x) >> ((q >> 56) % 64);
+			WRITE_ONCE(sk->sk_max_pacing_rate, max_rate);
+			rdcc_fill_ack_in(sk, &rs, &in);
+			if (remote) {
+				in.ev.remote_delay_ns = 1000 + q2 % 60000;
+				in.ev.flags |= RDCC_ACK_HAS_REMOTE_DELAY;
+			}
+
+			/* The glue as built: the fast path (not with a slot entry), else the full
+			 * path, leased but for a remote delay with no lease to end. */
+			tcp_snd_cwnd_set(tp, cwnd_a);
+			WRITE_ONCE(sk->sk_pacing_rate, rate_a);
+			fast = !remote && rdcc_swift_take(sk, &rs, &sa, lg, gen);
+			if (fast) {
+				taken++;
+				taken_inc += (rs.rtt_us * 1000 < t_lo);
+			} else {
+				u32 leased = !(remote && !(sa.flags & RDCC_SWIFT_F_LEASE));
+
+				full++;
+				rdcc_rs_kunit_swift_ack(pbuf, &sa, &in.ev, in.srtt_us, in.clamp_pkts,
+							leased, &ea);
+				if (leased)
+					lg = gen;
+				if (ea.cwnd_pkts) {
+					tcp_snd_cwnd_set(tp, ea.cwnd_pkts);
+					WRITE_ONCE(sk->sk_pacing_rate,
+						   min_t(u64, ea.pacing_rate_bps, max_rate));
+				}
+			}
+			cwnd_a = tcp_snd_cwnd(tp);
+			rate_a = READ_ONCE(sk->sk_pacing_rate);
+			/* The reference: the law on every ACK. */
+			rdcc_rs_kunit_swift_ack(pbuf, &sb, &in.ev, in.srtt_us, in.clamp_pkts, 0, &eb);
+			if (eb.cwnd_pkts) {
+				cwnd_b = eb.cwnd_pkts;
+				rate_b = min_t(u64, eb.pacing_rate_bps, max_rate);
+			}
+			na = rdcc_swift_live(&sa);
+			nb = rdcc_swift_live(&sb);
+			ok = !memcmp(&na, &nb, sizeof(na)) && cwnd_a == cwnd_b && rate_a == rate_b;
+			if (!ok)
+				KUNIT_FAIL(test,
+					   "sequence %u ACK %u (%s, rtt %ld us, acked %u, delayed %d, app %d, t_lo %u t_hi %u): window C %u law %u, rate C %llu law %llu; fcwnd %llu/%llu rtt %llu/%llu t_f %llu/%llu t_e %llu/%llu pending %u/%u fabric %u/%u misses %u/%u flags %u/%u",
+					   seq, i, fast ? "fast" : "full", rs.rtt_us, rs.acked_sacked,
+					   rs.is_ack_delayed, rs.is_app_limited, t_lo, t_hi, cwnd_a, cwnd_b,
+					   rate_a, rate_b, na.fcwnd_q20, nb.fcwnd_q20, na.rtt_root,
+					   nb.rtt_root, na.t_last_decrease_f_ns, nb.t_last_decrease_f_ns,
+					   na.t_last_decrease_e_ns, nb.t_last_decrease_e_ns,
+					   na.pending_acked_bytes, nb.pending_acked_bytes, na.fabric_delay_ns,
+					   nb.fabric_delay_ns, na.endpoint_misses, nb.endpoint_misses,
+					   sa.flags, sb.flags);
+		}
+		if (!ok)
+			break;
+	}
+	inet_csk(sk)->icsk_ca_state = TCP_CA_Open;
+	release_sock(sk);
+	sock_release(sock);
+	kunit_info(test, "%u ACKs on the fast path (%u increases), %u on the full path\n", taken,
+		   taken_inc, full);
+	/* Non-vacuity: both paths, and increases among the fast ACKs. */
+	KUNIT_EXPECT_GT_MSG(test, taken, RDCC_SWIFT_SEQS * RDCC_SWIFT_ACKS / 10, "fast path rare");
+	KUNIT_EXPECT_GT_MSG(test, taken_inc, RDCC_SWIFT_SEQS * RDCC_SWIFT_ACKS / 50,
+			    "fast increases rare");
+	KUNIT_EXPECT_GT_MSG(test, full, RDCC_SWIFT_SEQS * RDCC_SWIFT_ACKS / 20, "full path rare");
+}
