@@ -309,8 +309,21 @@ rdcc_ns_cc_set cubic
 bg=$!
 rdcc_track "$bg"
 sleep 2
+# The earlier steps' Swift sockets may still be closing (FIN_WAIT, LAST_ACK) and hold a module
+# reference, which makes rmmod fail with EAGAIN for a reason this step does not test: wait until
+# none is left (the cubic flow holds none), up to 20 s, and say so if some stay.
+refs=1
+for _ in $(seq 40); do
+	refs=$(cat "/sys/module/$MOD/refcnt" 2>/dev/null || echo 0)
+	[ "$refs" = 0 ] && break
+	sleep 0.5
+done
 rm_ok=0
-rmmod "$MOD" 2>"$RDCC_TMP/rmmod.err" && ! rdcc_cc_available swift && rm_ok=1
+if [ "$refs" != 0 ]; then
+	echo "tcp_swift still referenced $refs times after 20 s" >"$RDCC_TMP/rmmod.err"
+else
+	rmmod "$MOD" 2>"$RDCC_TMP/rmmod.err" && ! rdcc_cc_available swift && rm_ok=1
+fi
 wait "$bg" 2>/dev/null
 rdcc_untrack "$bg"
 if [ "$rm_ok" = 1 ] && insmod "$ko" 2>>"$RDCC_TMP/rmmod.err" && rdcc_cc_available swift; then
