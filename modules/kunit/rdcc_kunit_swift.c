@@ -19,8 +19,8 @@
  * rdcc_glue_swift_lease: Swift's increase lease, closed loop, on a real socket. Each of
  * RDCC_SWIFT_SEQS sequences draws a parameter block near the paper's (rdcc_rs_kunit_swift_setup:
  * ai, the window bounds, the target, flow scaling, now and then the paper-literal guard) and a
- * start state (the law's initial state, or a window of 2 to 100 packets, or at min_cwnd, with an
- * RTT stored), and runs RDCC_SWIFT_ACKS ACKs two ways from it: as tcp_swift's cong_control does
+ * start state (the law's initial state, or a window of 2 to 100 packets, or below one packet
+ * at or above the default min_cwnd, with an RTT stored), and runs RDCC_SWIFT_ACKS ACKs two ways from it: as tcp_swift's cong_control does
  * (rdcc_swift_take, else the full path: rdcc_rs_kunit_swift_ack with the lease, or without it
  * for an ACK with a remote delay and no lease to end, as rdcc_ack_full chooses), and as the law
  * called on every ACK. The ACKs: RTTs at the lease's targets (the whole µs below and at or above
@@ -106,6 +106,10 @@ void rdcc_glue_swift_lease(struct kunit *test)
 				break;
 			case 1:
 				sa.fcwnd_q20 = (2 + rdcc_kunit_xs(&x) % 60) << 20; /* whole packets */
+				break;
+			case 2:
+				/* below one packet: at the default min_cwnd (1049), or above it */
+				sa.fcwnd_q20 = 1049 + (r & 256 ? 0 : rdcc_kunit_xs(&x) % (1 << 19));
 				break;
 			default:
 				break;	/* the initial window */
