@@ -401,6 +401,33 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_due(
     super::powertcp::on_due(p, s, inp, l, gen, &mut d, e);
 }
 
+/// The KUnit cases' parameter draws: a xorshift stream from a seed (no panicking arithmetic:
+/// the test module is checked for panic symbols like the product modules).
+struct Draw(u64);
+
+impl Draw {
+    fn new(seed: u64) -> Self {
+        Draw(seed | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// The default 7 times in 8, otherwise anything in [lo, hi].
+    fn pick(&mut self, default: u64, lo: u64, hi: u64) -> u64 {
+        let r = self.next();
+        if r % 8 != 0 {
+            default
+        } else {
+            let span = hi.wrapping_sub(lo).wrapping_add(1);
+            // r % 8 == 0 here: its low bits are not random.
+            lo.wrapping_add((r >> 3).checked_rem(span).unwrap_or(0))
+        }
+    }
+}
+
 /// Bytes the KUnit case `rdcc_glue_vaisf_lease` reserves for a `vaisf::Params` it never looks
 /// into.
 const VAISF_PARAMS_BUF: usize = 256;
@@ -452,24 +479,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_setup(
     use super::vaisf::{
         base_ai_pkts_q20, target_delay_ns, vai_tokens_q16, Config, Params, State, SwiftVaiSf,
     };
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    // The default 7 times in 8, otherwise anything in [lo, hi].
-    let mut pick = |default: u64, lo: u64, hi: u64| {
-        let r = next();
-        if r % 8 != 0 {
-            default
-        } else {
-            let span = hi.wrapping_sub(lo).wrapping_add(1);
-            // r % 8 == 0 here: its low bits are not random.
-            lo.wrapping_add((r >> 3).checked_rem(span).unwrap_or(0))
-        }
-    };
+    let mut draw = Draw::new(seed);
+    let mut pick = |default: u64, lo: u64, hi: u64| draw.pick(default, lo, hi);
     let mss = pick(1448, 512, 9000) as u32;
     let c = Config {
         beta_q16: pick(52_429, 32_769, 65_536),
@@ -587,24 +598,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_swift_setup(
     s: *mut super::swift::State,
 ) -> core::ffi::c_int {
     use super::swift::{Config, Params, State, Swift};
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    // The default 7 times in 8, otherwise anything in [lo, hi].
-    let mut pick = |default: u64, lo: u64, hi: u64| {
-        let r = next();
-        if r % 8 != 0 {
-            default
-        } else {
-            let span = hi.wrapping_sub(lo).wrapping_add(1);
-            // r % 8 == 0 here: its low bits are not random.
-            lo.wrapping_add((r >> 3).checked_rem(span).unwrap_or(0))
-        }
-    };
+    let mut draw = Draw::new(seed);
+    let mut pick = |default: u64, lo: u64, hi: u64| draw.pick(default, lo, hi);
     let d = Config::DEFAULT;
     let c = Config {
         ai_pkts_q20: pick(d.ai_pkts_q20, 1, 64 << 20),
