@@ -150,9 +150,9 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 #elif defined(RDCC_LEASE_SWIFT)
 /*
  * Swift (RDCC_LEASE_SWIFT): an ACK with no remote delay in sight (rdcc_rqd_slot_quiet: the
- * slot empty; rdcc_rqd_side_quiet: no side-table entry stored in the namespace within HZ) that the lease covers is taken
- * in C (rdcc_swift_take: an additive increase or a guarded hold stepped in the law's state) and
- * counted as rdcc_rqd_take would count it (an ACK without a remote delay); any other goes to the
+ * slot empty; rdcc_rqd_side_quiet: no side-table entry stored in any namespace within HZ)
+ * that the lease covers is taken in C (rdcc_swift_take: an additive increase or a guarded hold
+ * stepped in the law's state) and counted as rdcc_rqd_take would count it (an ACK without a remote delay); any other goes to the
  * full path, which takes the remote delay, runs the law and grants the next lease. Not while
  * the tracepoint is on, as for RDCC_LEASE: every decision must reach it.
  */

@@ -266,6 +266,17 @@ struct rdcc_rqd_net {
 
 static unsigned int rdcc_rqd_net_id __read_mostly;
 
+#ifdef RDCC_LEASE_SWIFT
+/*
+ * side_last over every namespace (jiffies, only ever raised; "HZ ago" at load): raised with and
+ * before each namespace's, so the same argument (at struct rdcc_rqd_net) makes "no store within
+ * HZ anywhere" imply "no live side-table entry in this socket's namespace". The increase
+ * lease's fast path tests it with one load instead of the namespace's lookup (issue #13); a
+ * store in another namespace only sends this one's ACKs to the full path for a second.
+ */
+static unsigned long rdcc_rqd_side_any;
+#endif
+
 static inline struct rdcc_rqd_side *rdcc_rqd_side_slot(const struct rdcc_rqd_net *rn,
 						       const struct sock *sk, u32 ack_seq)
 {
@@ -289,6 +300,11 @@ static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 	/* Raise side_last to now (a maximum: concurrent stores never lower it). */
 	while (time_after(now, last) && !try_cmpxchg(&rn->side_last, &last, now))
 		;
+#ifdef RDCC_LEASE_SWIFT
+	last = READ_ONCE(rdcc_rqd_side_any);
+	while (time_after(now, last) && !try_cmpxchg(&rdcc_rqd_side_any, &last, now))
+		;
+#endif
 	spin_lock_bh(&s->lock);
 	if (s->sk && time_before(jiffies, s->stamp + HZ)) {
 		if (s->sk == sk && s->e.ack_seq == e->ack_seq)
@@ -760,8 +776,8 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 #ifdef RDCC_LEASE_SWIFT
 /*
  * No remote delay can reach this ACK: the slot holds no entry (rdcc_rqd_slot_quiet) and no
- * side-table entry was stored in the namespace within HZ (rdcc_rqd_side_quiet, see
- * rdcc_rqd_side_live). rdcc_rqd_take would then find nothing, store nothing and count the ACK
+ * side-table entry was stored in any namespace within HZ (rdcc_rqd_side_quiet, see
+ * rdcc_rqd_side_any). rdcc_rqd_take would then find nothing, store nothing and count the ACK
  * as missed; the fast path (rdcc_cong.h) counts it so with rdcc_rqd_count_quiet when it takes
  * the ACK.
  */
@@ -772,14 +788,7 @@ static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
 
 static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
 {
-	const struct rdcc_rqd_net *rn;
-	bool quiet;
-
-	rcu_read_lock();
-	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-	quiet = !rn->side || !rdcc_rqd_side_live(rn);
-	rcu_read_unlock();
-	return quiet;
+	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_any) + HZ);
 }
 
 /* rdcc_rqd_take's counts for an ACK without a remote delay. */
@@ -850,6 +859,9 @@ static int rdcc_rqd_register(void)
 {
 	int err;
 
+#ifdef RDCC_LEASE_SWIFT
+	WRITE_ONCE(rdcc_rqd_side_any, jiffies - HZ);
+#endif
 	err = register_pernet_subsys(&rdcc_rqd_net_ops);
 	if (err)
 		return err;
