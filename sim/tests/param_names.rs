@@ -44,7 +44,7 @@ fn config_fields_are_module_parameters_and_scenario_keys() {
     let laws = [
         (
             Law::Swift,
-            "core/src/swift.rs",
+            "core/src/swift_params.rs",
             "modules/swift/tcp_swift_rs.rs",
         ),
         (
