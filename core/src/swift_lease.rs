@@ -32,10 +32,11 @@
 //! reader may (get_info), and `report` gates the EWMA on `F_HAS_EWMA`.
 //!
 //! Not leased: an ACK with a remote-delay entry in the slot or a live side table (the C tests
-//! both; the full path consumes them), application-limited ACKs below `t_lo` are leased (a hold
-//! that resets the carried bytes), Recovery and Loss (`set_state` ends the lease; the grant
+//! both; the full path consumes them), Recovery and Loss (`set_state` ends the lease; the grant
 //! refuses), the paper-literal decrease guard, an armed undo, an endpoint EWMA (Swift with the
-//! remote delay: every ACK reports one), a window the endpoint window binds.
+//! remote delay: every ACK reports one), a window the endpoint window binds or outside the
+//! parameters' `[min_cwnd, max_cwnd]`, windows from one to two packets. An application-limited
+//! ACK below `t_lo` is leased: the law's hold without growth, which resets the carried bytes.
 //!
 //! The claim, tested closed-loop on a real socket against the law called on every ACK (KUnit
 //! `rdcc_glue_swift_lease`) and on the host against a transcription of the fast path

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rdcc_cong.h - tcp_congestion_ops.cong_control of rdcc_glue.c, in its four forms: every ACK
+ * rdcc_cong.h - tcp_congestion_ops.cong_control of rdcc_glue.c, in its five forms: every ACK
  * through the law (no lease), RDCC_LEASE's hold lease (rdcc_lease.h), RDCC_LEASE_THETA's step
  * lease with its due path (rdcc_lease_theta.h), RDCC_LEASE_VAISF's steady-decrease lease
- * (rdcc_lease_vaisf.h) and RDCC_LEASE_SWIFT's increase lease (rdcc_lease_swift.h). Part of rdcc_glue.c, in its own file to keep that
- * file readable: included once, by rdcc_glue.c, after rdcc_ack_full, whose statics it uses.
+ * (rdcc_lease_vaisf.h) and RDCC_LEASE_SWIFT's increase lease (rdcc_lease_swift.h). Part of
+ * rdcc_glue.c, in its own file to keep that file readable: included once, by rdcc_glue.c,
+ * after rdcc_ack_full, whose statics it uses.
  */
 #ifndef RDCC_CONG_H
 #define RDCC_CONG_H
@@ -152,9 +153,10 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
  * Swift (RDCC_LEASE_SWIFT): an ACK with no remote delay in sight (rdcc_rqd_slot_quiet: the
  * slot empty; rdcc_rqd_side_quiet: no side-table entry stored in any namespace within HZ)
  * that the lease covers is taken in C (rdcc_swift_take: an additive increase or a guarded hold
- * stepped in the law's state) and counted as rdcc_rqd_take would count it (an ACK without a remote delay); any other goes to the
- * full path, which takes the remote delay, runs the law and grants the next lease. Not while
- * the tracepoint is on, as for RDCC_LEASE: every decision must reach it.
+ * stepped in the law's state) and counted as rdcc_rqd_take would count it (an ACK without a
+ * remote delay); any other goes to the full path, which takes the remote delay, runs the law
+ * and grants the next lease. Not while the tracepoint is on, as for RDCC_LEASE: every decision
+ * must reach it.
  */
 static noinline void rdcc_swift_cong(struct sock *sk, u32 ack, int flag,
 				     const struct rate_sample *rs)

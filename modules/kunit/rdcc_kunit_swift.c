@@ -20,8 +20,8 @@
  * RDCC_SWIFT_SEQS sequences draws a parameter block near the paper's (rdcc_rs_kunit_swift_setup:
  * ai, the window bounds, the target, flow scaling, now and then the paper-literal guard) and a
  * start state (the law's initial state, or a window of 2 to 100 packets, or below one packet
- * at or above the default min_cwnd, with an RTT stored), and runs RDCC_SWIFT_ACKS ACKs two ways from it: as tcp_swift's cong_control does
- * (rdcc_swift_take, else the full path: rdcc_rs_kunit_swift_ack with the lease, or without it
+ * at or above the default min_cwnd, with an RTT stored), and runs RDCC_SWIFT_ACKS ACKs two
+ * ways from it: as tcp_swift's cong_control does (rdcc_swift_take, else the full path: rdcc_rs_kunit_swift_ack with the lease, or without it
  * for an ACK with a remote delay and no lease to end, as rdcc_ack_full chooses), and as the law
  * called on every ACK. The ACKs: RTTs at the lease's targets (the whole µs below and at or above
  * t_lo and t_hi, one more and one less), anywhere from 1 µs to 300 µs, 10 s and one µs more, and
