@@ -293,7 +293,8 @@ pub struct State {
     hops: u8,
     /// `F_*` bits.
     flags: u8,
-    /// ACKs in a row with an RTT sample but no remote delay (saturating); at
+    /// ACKs in a row with an RTT sample but no remote delay while an endpoint EWMA exists
+    /// (saturating; not counted without one, when nothing reads it); at
     /// [`ENDPOINT_STALE_ACKS`] the endpoint window expires.
     endpoint_misses: u8,
 }
@@ -616,14 +617,19 @@ impl Controller for Swift {
             dflags |= DEC_REMOTE_USED;
         } else {
             s.flags &= !F_REMOTE_USED;
-            s.endpoint_misses = s.endpoint_misses.saturating_add(1);
-            if s.endpoint_misses >= ENDPOINT_STALE_ACKS && s.flags & F_HAS_EWMA != 0 {
-                // D8b: the receiver stopped reporting: the endpoint window no longer binds.
-                s.ecwnd_q20 = p.cfg.max_cwnd_pkts_q20;
-                s.endpoint_delay_ewma_ns = 0;
-                s.flags &= !F_HAS_EWMA;
-                s.t_last_decrease_e_ns = now;
-                dflags |= DEC_ENDPOINT_EXPIRED;
+            // Counted only while an EWMA exists: its expiry is the counter's only reader, and
+            // the remote delay that starts an EWMA resets it, so without one the count is
+            // unobservable (the increase lease's fast path then stores nothing here, issue #13).
+            if s.flags & F_HAS_EWMA != 0 {
+                s.endpoint_misses = s.endpoint_misses.saturating_add(1);
+                if s.endpoint_misses >= ENDPOINT_STALE_ACKS {
+                    // D8b: the receiver stopped reporting: the endpoint window no longer binds.
+                    s.ecwnd_q20 = p.cfg.max_cwnd_pkts_q20;
+                    s.endpoint_delay_ewma_ns = 0;
+                    s.flags &= !F_HAS_EWMA;
+                    s.t_last_decrease_e_ns = now;
+                    dflags |= DEC_ENDPOINT_EXPIRED;
+                }
             }
         }
         let app_limited = ev.has(ACK_APP_LIMITED);

@@ -51,14 +51,18 @@ use super::super::event::{
 };
 use super::super::fixed::{MAX_DELAY_NS, MAX_MSS_BYTES, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT};
 use super::{
-    target_cached_ns, target_delay_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA, F_INIT,
-    F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_UNDO_ARMED,
+    target_cached_ns, target_delay_near_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA,
+    F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_REMOTE_USED, F_UNDO_ARMED,
 };
 
-/// Largest `rs->rtt_us` the fast path takes, µs: `10^7 · 1000 = MAX_DELAY_NS`, so on every
-/// sample in `[1, SWIFT_RTT_US_MAX]` the law's `clamp_rtt_ns` is the identity.
-pub const SWIFT_RTT_US_MAX: u64 = 10_000_000;
-const _: () = assert!(SWIFT_RTT_US_MAX * NS_PER_US == MAX_DELAY_NS);
+/// Largest `rs->rtt_us` the fast path takes, µs (4.29 s): `· 1000` it is below both
+/// `MAX_DELAY_NS` (10 s), so on every sample in `[1, SWIFT_RTT_US_MAX]` the law's
+/// `clamp_rtt_ns` is the identity, and 2^32 ns, so the fabric delay (`u32`, saturating in the
+/// law) is stored without a saturation. Larger samples take the full path.
+pub const SWIFT_RTT_US_MAX: u64 = (u32::MAX as u64) / NS_PER_US;
+const _: () = assert!(
+    SWIFT_RTT_US_MAX * NS_PER_US <= MAX_DELAY_NS && SWIFT_RTT_US_MAX * NS_PER_US <= u32::MAX as u64
+);
 
 /// The `F_*` bits C reads and writes (rdcc_abi.h `RDCC_SWIFT_F_*`).
 pub const FLAG_ABI: [(&str, u8); 7] = [
@@ -171,7 +175,7 @@ pub fn end(s: &mut State) {
 #[inline(always)]
 pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
     if in_recovery
-        || s.flags & (F_INIT | F_HAS_EWMA | F_UNDO_ARMED) != F_INIT
+        || s.flags & (F_INIT | F_HAS_EWMA | F_UNDO_ARMED | F_REMOTE_USED) != F_INIT
         || s.retransmit_cnt != 0
     {
         return false;
@@ -211,7 +215,11 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
             .min(s.ecwnd_q20);
         let hi_pkts = bound >> PKT_Q20_SHIFT;
         if hi_pkts << PKT_Q20_SHIFT > w {
-            t_lo = target_delay_ns(p, hi_pkts << PKT_Q20_SHIFT, s.hops);
+            // The window's root (cached above) seeds w_hi's: w_hi <= w + max(2·ai, w/16), so
+            // Newton's iteration from it takes a division or two, not a square root's three
+            // or four (the hint itself stays the window's, for the next ACK).
+            let mut root = s.root_hint();
+            t_lo = target_delay_near_ns(p, hi_pkts << PKT_Q20_SHIFT, s.hops, &mut root);
             w_hi_pkts = hi_pkts;
             ai = c.ai_pkts_q20;
         }

@@ -123,9 +123,9 @@ fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enfo
     if !a.delayed {
         s.rtt_root = (s.rtt_root & !RTT_MASK) | d;
     }
-    s.fabric_delay_ns = d.min(u32::MAX as u64) as u32;
-    s.flags &= !super::super::F_REMOTE_USED;
-    s.endpoint_misses = s.endpoint_misses.saturating_add(1);
+    // d < 2^32 (SWIFT_RTT_US_MAX); F_REMOTE_USED is clear (a grant premise) and the misses
+    // counter does not count without an EWMA (a grant premise too).
+    s.fabric_delay_ns = u32::try_from(d).unwrap();
     match zone {
         Zone::DelayedHold => s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(acked),
         Zone::Increase => {
@@ -415,6 +415,11 @@ fn grant_table() {
         ("not initialised", |s| *s = State::default(), false),
         ("EWMA", |s| s.flags |= F_HAS_EWMA, false),
         ("undo armed", |s| s.flags |= F_UNDO_ARMED, false),
+        (
+            "remote delay used",
+            |s| s.flags |= super::super::F_REMOTE_USED,
+            false,
+        ),
         ("RTO pending", |s| s.retransmit_cnt = 1, false),
         ("no RTT", |s| s.rtt_root = 0, false),
         ("endpoint binds", |s| s.ecwnd_q20 = 39 << 20, false),

@@ -278,7 +278,7 @@ struct rdcc_swift_state {
 	u8 endpoint_misses;
 };
 
-#define RDCC_SWIFT_RTT_US_MAX		10000000ULL	/* largest rs->rtt_us taken: x 1000 = 10 s */
+#define RDCC_SWIFT_RTT_US_MAX		4294967ULL	/* largest rs->rtt_us taken: x 1000 < 2^32 ns */
 #define RDCC_SWIFT_RTT_MASK		((1ULL << 34) - 1)	/* the RTT's bits of rtt_root */
 #define RDCC_SWIFT_F_INIT		1U
 #define RDCC_SWIFT_F_HAS_EWMA		2U
@@ -441,7 +441,7 @@ RDCC_ABI_OFF(struct rdcc_swift_state, retransmit_cnt, 68);
 RDCC_ABI_OFF(struct rdcc_swift_state, hops, 69);
 RDCC_ABI_OFF(struct rdcc_swift_state, flags, 70);
 RDCC_ABI_OFF(struct rdcc_swift_state, endpoint_misses, 71);
-RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, 10000000ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, 4294967ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, 17179869183ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_INIT, 1ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_HAS_EWMA, 2ULL);

@@ -67,69 +67,78 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 					    struct rdcc_swift_state *s, u32 lease_gen, u32 gen)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 d, now, w, f, lt, lw, rate;
-	u32 mss, acked, pending, clamp, pkts;
+	u64 d, now, w, f, lt, rate;
+	u32 mss, pkts;
 	u8 flags = s->flags;
-	bool delayed, hold;
 
 	mss = tp->mss_cache;
 	if (!(flags & RDCC_SWIFT_F_LEASE) || lease_gen != gen || s->mss_bytes != mss)
 		return false;
 	if ((u64)rs->rtt_us - 1 >= RDCC_SWIFT_RTT_US_MAX)
 		return false;
-	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT */
+	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT, < 2^32 */
 	lt = s->lease_t;
-	w = s->fcwnd_q20;
-	f = w;
-	acked = (u32)min_t(u64, (u64)rs->acked_sacked * mss, U32_MAX);
-	pending = s->pending_acked_bytes;
-	delayed = rs->is_ack_delayed;
 	now = tp->tcp_clock_cache;
+	f = w = s->fcwnd_q20;
+	/*
+	 * Each branch below does its own stores (the same ones, in on_ack's order: the guards'
+	 * clock rule, the RTT, the fabric delay, the carried bytes, the window), so that few values
+	 * live across it. F_REMOTE_USED is clear and the misses counter does not count without an
+	 * EWMA (grant premises), so nothing is stored for them.
+	 */
 	if (d < (u32)lt) {
 		/* Alg. 1 line 6: below the target of every window up to w_hi */
-		hold = false;
 		if (!rs->is_app_limited) {
-			u64 total = min_t(u64, (u64)acked + pending, U32_MAX);
+			/* num_acked with the carried bytes, saturated at U32_MAX (D12b): the product
+			 * is below 2^48 and the sum cannot wrap */
+			u64 total = min_t(u64, (u64)rs->acked_sacked * mss + s->pending_acked_bytes,
+					  U32_MAX);
 			u64 acked_q20 = min_t(u64, div_u64(total << 20, mss),
 					      RDCC_SWIFT_ACKED_Q20_MAX);
+			u64 lw = s->lease_w;
 
-			lw = s->lease_w;
 			/* Alg. 1 line 8: ai / cwnd per acked packet (w >= 2 packets) */
 			f = w + mul_u64_u64_div_u64(lw >> 32, acked_q20, w);
 			if (f > (u64)(u32)lw << 20)
 				return false;			/* past w_hi: the full path */
 		}
+		if (now < s->t_last_decrease_f_ns)	/* can_decrease: the clock went back */
+			WRITE_ONCE(s->t_last_decrease_f_ns, now);
+		if (now < s->t_last_decrease_e_ns)
+			WRITE_ONCE(s->t_last_decrease_e_ns, now);
+		if (!rs->is_ack_delayed)
+			WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
+		WRITE_ONCE(s->fabric_delay_ns, (u32)d);
+		WRITE_ONCE(s->pending_acked_bytes, 0);
+		WRITE_ONCE(s->fcwnd_q20, f);
 	} else if (d >= lt >> 32) {
 		/* at or above the target of every window from w_lo */
-		hold = true;
-		if (!delayed && now >= s->t_last_decrease_f_ns &&
-		    now - s->t_last_decrease_f_ns >= (s->rtt_root & RDCC_SWIFT_RTT_MASK))
-			return false;		/* Alg. 1 line 3: the guard is open, a decrease */
+		if (rs->is_ack_delayed) {
+			/* D12b: a possibly delayed ACK above the target carries its bytes */
+			u64 pending = (u64)rs->acked_sacked * mss + s->pending_acked_bytes;
+
+			if (now < s->t_last_decrease_f_ns)
+				WRITE_ONCE(s->t_last_decrease_f_ns, now);
+			if (now < s->t_last_decrease_e_ns)
+				WRITE_ONCE(s->t_last_decrease_e_ns, now);
+			WRITE_ONCE(s->fabric_delay_ns, (u32)d);
+			WRITE_ONCE(s->pending_acked_bytes, (u32)min_t(u64, pending, U32_MAX));
+		} else {
+			u64 t_f = s->t_last_decrease_f_ns;
+
+			if (now >= t_f && now - t_f >= (s->rtt_root & RDCC_SWIFT_RTT_MASK))
+				return false;	/* Alg. 1 line 3: the guard is open, a decrease */
+			/* Alg. 1 line 27 at min_cwnd refreshes the guard; else only its clock rule */
+			if ((flags & RDCC_SWIFT_F_LEASE_MIN) || now < t_f)
+				WRITE_ONCE(s->t_last_decrease_f_ns, now);
+			if (now < s->t_last_decrease_e_ns)
+				WRITE_ONCE(s->t_last_decrease_e_ns, now);
+			WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
+			WRITE_ONCE(s->fabric_delay_ns, (u32)d);
+			WRITE_ONCE(s->pending_acked_bytes, 0);
+		}
 	} else {
 		return false;
-	}
-
-	/* can_decrease: a clock that went back re-anchors both guards at now */
-	if (now < s->t_last_decrease_f_ns)
-		WRITE_ONCE(s->t_last_decrease_f_ns, now);
-	if (now < s->t_last_decrease_e_ns)
-		WRITE_ONCE(s->t_last_decrease_e_ns, now);
-	if (!delayed)
-		WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
-	WRITE_ONCE(s->fabric_delay_ns, (u32)min_t(u64, d, U32_MAX));
-	if (flags & RDCC_SWIFT_F_REMOTE_USED)
-		WRITE_ONCE(s->flags, flags & ~RDCC_SWIFT_F_REMOTE_USED);
-	if (s->endpoint_misses != U8_MAX)
-		WRITE_ONCE(s->endpoint_misses, s->endpoint_misses + 1);
-	if (hold && delayed) {
-		/* D12b: a possibly delayed ACK above the target carries its bytes */
-		WRITE_ONCE(s->pending_acked_bytes, (u32)min_t(u64, (u64)pending + acked, U32_MAX));
-	} else {
-		WRITE_ONCE(s->pending_acked_bytes, 0);
-		if (f != w)
-			WRITE_ONCE(s->fcwnd_q20, f);
-		if (hold && (flags & RDCC_SWIFT_F_LEASE_MIN))
-			WRITE_ONCE(s->t_last_decrease_f_ns, now);	/* line 27 at min_cwnd */
 	}
 
 	if (flags & RDCC_SWIFT_F_LEASE_SUB) {
@@ -140,7 +149,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		rate = clamp_t(u64, rate, 1, RDCC_MAX_RATE_BPS);
 		pkts = 1;
 	} else {
-		clamp = tp->snd_cwnd_clamp ?: 1;
+		u32 clamp = tp->snd_cwnd_clamp ?: 1;
+
 		pkts = min_t(u64, f >> 20, clamp);
 		/* the kernel's 2 * cwnd / srtt: below 2^37 * 10^6 < 2^57 */
 		rate = tp->srtt_us ? div_u64((u64)pkts * mss * 2 * USEC_PER_SEC, rdcc_srtt_us(tp))
