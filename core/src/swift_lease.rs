@@ -55,6 +55,11 @@ use super::{
     F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_REMOTE_USED, F_UNDO_ARMED,
 };
 
+/// Largest additive increase (packets Q20, exclusive: 16 packets per RTT; the default is 1) for
+/// which increases are leased: the C's `ai · acked_q20` is then below `2^24 · 2^40 = 2^64`
+/// (`acked_q20` is capped at `MAX_CWND_Q20 = 2^40`), one 64-bit multiplication and division.
+pub const LEASE_AI_MAX_Q20: u64 = 1 << 24;
+
 /// Largest `rs->rtt_us` the fast path takes, µs (4.29 s): `· 1000` it is below both
 /// `MAX_DELAY_NS` (10 s), so on every sample in `[1, SWIFT_RTT_US_MAX]` the law's
 /// `clamp_rtt_ns` is the identity, and 2^32 ns, so the fabric delay (`u32`, saturating in the
@@ -165,7 +170,8 @@ pub fn end(s: &mut State) {
 /// - two packets or more (`w >> 20` is the enforced window) or below one packet and not 0
 ///   bytes (one packet at the law's rate).
 ///
-/// Increases are leased only at two packets or more, above `min_cwnd`, with `ai < 2^32`:
+/// Increases are leased only at two packets or more, above `min_cwnd`, with `ai <`
+/// [`LEASE_AI_MAX_Q20`]:
 /// `w_hi = min(w + max(2·ai, w/16), max_cwnd, ecwnd)` floored to whole packets (about two RTTs
 /// of growth, or 1/16 of the window, whichever is more: a longer lease lowers `t_lo`).
 ///
@@ -207,7 +213,7 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     let at_min = w <= c.min_cwnd_pkts_q20;
     let t_hi = target_cached_ns(p, s); // the window's root is cached: no square root
     let (mut t_lo, mut w_hi_pkts, mut ai) = (0u64, w >> PKT_Q20_SHIFT, 0u64);
-    if !sub && !at_min && c.ai_pkts_q20 <= u32::MAX as u64 {
+    if !sub && !at_min && c.ai_pkts_q20 < LEASE_AI_MAX_Q20 {
         let step = c.ai_pkts_q20.saturating_mul(2).max(w >> 4);
         let bound = w
             .saturating_add(step)

@@ -198,6 +198,10 @@ fn layout() -> Vec<String> {
         swift::SWIFT_RTT_US_MAX
     ));
     v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_LEASE_AI_MAX_Q20, {}ULL);",
+        swift::swift_lease::LEASE_AI_MAX_Q20
+    ));
+    v.push(format!(
         "RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, {}ULL);",
         swift::RTT_MASK
     ));

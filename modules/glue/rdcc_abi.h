@@ -280,6 +280,7 @@ struct rdcc_swift_state {
 
 #define RDCC_SWIFT_RTT_US_MAX		4294967ULL	/* largest rs->rtt_us taken: x 1000 < 2^32 ns */
 #define RDCC_SWIFT_RTT_MASK		((1ULL << 34) - 1)	/* the RTT's bits of rtt_root */
+#define RDCC_SWIFT_LEASE_AI_MAX_Q20	(1ULL << 24)	/* increases leased below: ai * acked_q20 < 2^64 */
 #define RDCC_SWIFT_F_INIT		1U
 #define RDCC_SWIFT_F_HAS_EWMA		2U
 #define RDCC_SWIFT_F_UNDO_ARMED		4U
@@ -442,6 +443,7 @@ RDCC_ABI_OFF(struct rdcc_swift_state, hops, 69);
 RDCC_ABI_OFF(struct rdcc_swift_state, flags, 70);
 RDCC_ABI_OFF(struct rdcc_swift_state, endpoint_misses, 71);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, 4294967ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_LEASE_AI_MAX_Q20, 16777216ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, 17179869183ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_INIT, 1ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_HAS_EWMA, 2ULL);

@@ -21,11 +21,14 @@
 
 #include <linux/math64.h>
 
-/* The increase: ai < 2^32 and acked_q20 <= 2^40, so the product is below 2^72 and the quotient,
- * by w >= 2^21, below 2^51: mul_u64_u64_div_u64 is the exact floor (fixed::mul_div). */
+/* The increase: ai < RDCC_SWIFT_LEASE_AI_MAX_Q20 = 2^24 (a grant premise) and acked_q20 <= 2^40,
+ * so the product is below 2^64 and one 64-bit division by w >= 2^21 is the exact floor
+ * (fixed::mul_div). */
 #define RDCC_SWIFT_ACKED_Q20_MAX	(1ULL << 40)	/* swift::MAX_CWND_Q20: acked_pkts_q20's cap */
 /* The rate below one packet: w·mss < 2^20·2^16 = 2^36 and rtt << 20 < 2^54. */
 static_assert(RDCC_SWIFT_RTT_US_MAX * 1000 <= RDCC_SWIFT_RTT_MASK);
+/* ai < 2^24 and acked_q20 <= 2^40: (2^24 - 1) * 2^40 < 2^64 */
+static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 <= 1ULL << 24 && RDCC_SWIFT_ACKED_Q20_MAX <= 1ULL << 40);
 
 /*
  * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
@@ -78,7 +81,6 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		return false;
 	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT, < 2^32 */
 	lt = s->lease_t;
-	now = tp->tcp_clock_cache;
 	f = w = s->fcwnd_q20;
 	/*
 	 * Each branch below does its own stores (the same ones, in on_ack's order: the guards'
@@ -95,13 +97,13 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 					  U32_MAX);
 			u64 acked_q20 = min_t(u64, div_u64(total << 20, mss),
 					      RDCC_SWIFT_ACKED_Q20_MAX);
-			u64 lw = s->lease_w;
 
 			/* Alg. 1 line 8: ai / cwnd per acked packet (w >= 2 packets) */
-			f = w + mul_u64_u64_div_u64(lw >> 32, acked_q20, w);
-			if (f > (u64)(u32)lw << 20)
+			f = w + div64_u64((READ_ONCE(s->lease_w) >> 32) * acked_q20, w);
+			if (f > (u64)(u32)READ_ONCE(s->lease_w) << 20)
 				return false;			/* past w_hi: the full path */
 		}
+		now = READ_ONCE(tp->tcp_clock_cache);
 		if (now < s->t_last_decrease_f_ns)	/* can_decrease: the clock went back */
 			WRITE_ONCE(s->t_last_decrease_f_ns, now);
 		if (now < s->t_last_decrease_e_ns)
@@ -113,6 +115,7 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		WRITE_ONCE(s->fcwnd_q20, f);
 	} else if (d >= lt >> 32) {
 		/* at or above the target of every window from w_lo */
+		now = READ_ONCE(tp->tcp_clock_cache);
 		if (rs->is_ack_delayed) {
 			/* D12b: a possibly delayed ACK above the target carries its bytes */
 			u64 pending = (u64)rs->acked_sacked * mss + s->pending_acked_bytes;
@@ -141,7 +144,7 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		return false;
 	}
 
-	if (flags & RDCC_SWIFT_F_LEASE_SUB) {
+	if (READ_ONCE(s->flags) & RDCC_SWIFT_F_LEASE_SUB) {	/* reloaded: one register fewer */
 		/* Alg. 1 lines 29-30: one packet every rtt / cwnd, i.e. w * mss / rtt bytes/s */
 		u64 rtt = s->rtt_root & RDCC_SWIFT_RTT_MASK;
 

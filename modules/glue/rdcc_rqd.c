@@ -664,10 +664,8 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 		RQD_INC(RQD_C_MISMATCH);
 		found = false;
 	}
-	if (!found) {
-		RQD_INC(RQD_C_MISSED);
-		return;
-	}
+	if (!found)
+		return;		/* "missed": acks - used, computed when read */
 	if (from_side)
 		RQD_INC(RQD_C_FROM_SIDE);
 	RQD_INC(RQD_C_USED);
@@ -703,13 +701,12 @@ static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
 	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_any) + HZ);
 }
 
-/* rdcc_rqd_take's counts for an ACK without a remote delay. */
+/* rdcc_rqd_take's counts for an ACK without a remote delay ("missed" is derived). */
 static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked)
 {
 	RQD_INC(RQD_C_ACKS);
 	if (acked_sacked)
 		RQD_INC(RQD_C_ACKS_DATA);
-	RQD_INC(RQD_C_MISSED);
 }
 #endif
 

@@ -36,7 +36,7 @@ enum rdcc_rqd_counter {
 	/* cong_control */
 	RQD_C_ACKS,		/* cong_control calls */
 	RQD_C_USED,		/* ... that found the remote delay of this very ACK and passed it on */
-	RQD_C_MISSED,		/* ... that found none */
+	RQD_C_MISSED,		/* ... that found none: never counted, acks - used when read */
 	RQD_C_ACKS_DATA,	/* cong_control calls for ACKs that acknowledge new data */
 	RQD_C_USED_DATA,	/* ... that found their remote delay (the hit rate's numerator) */
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
@@ -107,13 +107,16 @@ static int rdcc_rqd_show(struct seq_file *m, void *v)
 	unsigned int i;
 	int cpu;
 
-	for (i = 0; i < RQD_C_N; i++) {
-		u64 sum = 0;
+	u64 sum[RQD_C_N] = {};
 
+	for (i = 0; i < RQD_C_N; i++)
 		for_each_possible_cpu(cpu)
-			sum += per_cpu(rdcc_rqd_stats, cpu).c[i];
-		seq_printf(m, "%s %llu\n", rdcc_rqd_names[i] ? rdcc_rqd_names[i] : "?", sum);
-	}
+			sum[i] += per_cpu(rdcc_rqd_stats, cpu).c[i];
+	/* Every cong_control call ends used or missed: the hot paths count only the first (the
+	 * sums are read racily, so a used counted after its ack could exceed it: saturate). */
+	sum[RQD_C_MISSED] = sum[RQD_C_ACKS] - min(sum[RQD_C_USED], sum[RQD_C_ACKS]);
+	for (i = 0; i < RQD_C_N; i++)
+		seq_printf(m, "%s %llu\n", rdcc_rqd_names[i] ? rdcc_rqd_names[i] : "?", sum[i]);
 	return 0;
 }
 
