@@ -583,7 +583,8 @@ const _: () = assert!(core::mem::align_of::<super::swift::Params>() <= 8);
 /// The start of one sequence of the KUnit case `rdcc_glue_swift_lease`: a random valid Swift
 /// parameter block near the paper's (ai, min_cwnd, max_cwnd, the base target, the flow-scaling
 /// range and window bounds each at the default 7 times in 8, otherwise anywhere in a range the
-/// law accepts; the paper-literal guard now and then), written to `p`, and the law's initial
+/// law accepts; ai also shifted right by 12 to 26 bits one time in 8; the paper-literal guard
+/// now and then), written to `p`, and the law's initial
 /// state for `mss`, written to `s`. Returns 0, or -1 when no valid block came out (not
 /// reached: the defaults are valid).
 ///
@@ -602,7 +603,9 @@ pub unsafe extern "C" fn rdcc_rs_kunit_swift_setup(
     let mut pick = |default: u64, lo: u64, hi: u64| draw.pick(default, lo, hi);
     let d = Config::DEFAULT;
     let c = Config {
-        ai_pkts_q20: pick(d.ai_pkts_q20, 1, 64 << 20),
+        // Shifted now and then, so that increases of a few Q20 units (with huge ACKs: num_acked
+        // at its saturation and its cap) stay under the lease's w_hi too.
+        ai_pkts_q20: (pick(d.ai_pkts_q20, 1, 64 << 20) >> pick(0, 12, 26)).max(1),
         min_cwnd_pkts_q20: pick(d.min_cwnd_pkts_q20, 1, 4 << 20),
         max_cwnd_pkts_q20: pick(d.max_cwnd_pkts_q20, 4 << 20, 1024 << 20),
         init_cwnd_pkts_q20: pick(d.init_cwnd_pkts_q20, 1 << 10, 64 << 20),

@@ -154,6 +154,9 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			remote = (q >> 20) % 32 == 0;
 			rs.acked_sacked = (q2 >> 12) % 16 ? 1 + (q2 >> 16) % 3 :
 				(q2 >> 20) % 2 ? 0 : (u32)((q2 >> 21) % 5000);
+			if ((q2 >> 28) % 32 == 0)	/* huge: num_acked's saturation and cap */
+				rs.acked_sacked = (u32)(div_u64(U32_MAX, tp->mss_cache) +
+							(q2 >> 32) % 64 - 32);
 			if ((q >> 24) % 64 == 0)
 				tp->mss_cache = tp->mss_cache == mss ? mss + 8 : mss;
 			if ((q >> 30) % 64 == 0) {
