@@ -25,7 +25,8 @@
  * so the product is below 2^64 and one 64-bit division by w >= 2^21 is the exact floor
  * (fixed::mul_div). */
 #define RDCC_SWIFT_ACKED_Q20_MAX	(1ULL << 40)	/* swift::MAX_CWND_Q20: acked_pkts_q20's cap */
-/* The rate below one packet: w·mss < 2^20·2^16 = 2^36 and rtt << 20 < 2^54. */
+/* The rate below one packet: w·mss < 2^20·2^16 = 2^36 (w below one packet, MSS at most 2^16). */
+static_assert((NSEC_PER_SEC >> 9) << 9 == NSEC_PER_SEC && (NSEC_PER_SEC >> 9) < 1ULL << 21);
 static_assert(RDCC_SWIFT_RTT_US_MAX * 1000 <= RDCC_SWIFT_RTT_MASK);
 /* ai < 2^24 and acked_q20 <= 2^40: (2^24 - 1) * 2^40 < 2^64 */
 static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 <= 1ULL << 24 && RDCC_SWIFT_ACKED_Q20_MAX <= 1ULL << 40);
@@ -148,7 +149,9 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		/* Alg. 1 lines 29-30: one packet every rtt / cwnd, i.e. w * mss / rtt bytes/s */
 		u64 rtt = s->rtt_root & RDCC_SWIFT_RTT_MASK;
 
-		rate = mul_u64_u64_div_u64(f * mss, NSEC_PER_SEC, rtt << 20);
+		/* w·mss·10^9 / (rtt << 20) with 10^9 = 2^9 · 1953125, the 2^9 cancelled: exact,
+		 * and w·mss·1953125 < 2^36 · 2^21 = 2^57, rtt << 11 < 2^45 */
+		rate = div64_u64(f * mss * (NSEC_PER_SEC >> 9), rtt << 11);
 		rate = clamp_t(u64, rate, 1, RDCC_MAX_RATE_BPS);
 		pkts = 1;
 	} else {
