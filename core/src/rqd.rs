@@ -145,6 +145,22 @@ const LINUX_TS_PREFIX: u32 = u32::from_ne_bytes([1, 1, TS_KIND, TS_LEN]);
 const EXID_HI: u8 = EXID.to_be_bytes()[0];
 const EXID_LO: u8 = EXID.to_be_bytes()[1];
 
+/// The first four bytes of a whole RQD option (kind, length, ExID), as read in memory order.
+const RQD_PREFIX: u32 = u32::from_ne_bytes([KIND, LEN, EXID_HI, EXID_LO]);
+
+/// What follows the last option of a list is padding only: NOPs up to the end or an EOL (the
+/// walk then ends without looking at anything else).
+fn only_padding(tail: &[u8]) -> bool {
+    for &b in tail {
+        match b {
+            0 => return true, // EOL: the walk stops here
+            1 => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Walk a TCP option list (the bytes after the 20-byte fixed header, `doff * 4 - 20` of them;
 /// more than [`MAX_OPTIONS_LEN`] are ignored) and classify it.
 ///
@@ -157,6 +173,25 @@ const EXID_LO: u8 = EXID.to_be_bytes()[1];
 /// `tcp_parse_options` takes it: the last one of a well-formed list.
 pub fn scan(opts: &[u8]) -> Scan {
     let mut rest = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);
+    // The list every segment of a Linux receiver with the option carries: NOP NOP TS(10), one
+    // whole RQD option, then nothing but NOPs up to the end or an EOL. The walk below gives
+    // exactly this for it (the prefix step, the RQD arm, NOPs, the end: one RQD option, nothing
+    // foreign, the timestamp option's TSval); here it is recognised in one step (issue #13).
+    if let [p0, p1, p2, p3, a, b, c, d, _, _, _, _, k0, k1, k2, k3, d0, d1, d2, d3, ttl, ver_src, tail @ ..] =
+        rest
+    {
+        if u32::from_ne_bytes([*p0, *p1, *p2, *p3]) == LINUX_TS_PREFIX
+            && u32::from_ne_bytes([*k0, *k1, *k2, *k3]) == RQD_PREFIX
+            && only_padding(tail)
+        {
+            let mut s = decode(u32::from_be_bytes([*d0, *d1, *d2, *d3]), *ttl, *ver_src);
+            if s.outcome == Outcome::Valid as u8 {
+                s.tsval = u32::from_be_bytes([*a, *b, *c, *d]);
+                s.has_ts = 1;
+            }
+            return s;
+        }
+    }
     let mut ours: u8 = 0; // RQD options seen (saturating)
     let mut first: &[u8] = &[]; // the first one, whole (empty = none)
     let mut tsval: Option<u32> = None; // of the last timestamp option

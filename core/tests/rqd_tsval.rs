@@ -310,6 +310,31 @@ fn option_list() -> impl Strategy<Value = Vec<u8>> {
                 }
             }),
         proptest::collection::vec(any::<u8>(), 0..48),
+        // What a Linux receiver sends (NOP NOP TS, one RQD option: the scan's one-step arm), with
+        // any TTL and source byte, the version or ExID sometimes broken, and any tail: padding,
+        // an EOL and garbage after it, another option, a truncation.
+        (
+            any::<u32>(),
+            (any::<u64>(), any::<u8>(), 0u8..4),
+            prop::option::weighted(0.2, (0usize..10, any::<u8>())),
+            proptest::collection::vec(part(), 0..3),
+            any::<prop::sample::Index>(),
+            any::<bool>()
+        )
+            .prop_map(|(t, (d, ttl, src), edit, tail, cut, truncate)| {
+                let mut v = vec![NOP, NOP];
+                v.extend(ts(t));
+                let mut o = encode(d, ttl, src).to_vec();
+                if let Some((at, b)) = edit {
+                    o[at] = b;
+                }
+                v.extend(o);
+                v.extend(tail.concat());
+                if truncate {
+                    v.truncate(cut.index(v.len() + 1));
+                }
+                v
+            }),
     ]
 }
 
