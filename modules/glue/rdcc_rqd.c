@@ -285,8 +285,8 @@ static inline bool rdcc_rqd_signed(const struct sock *sk)
 /* Local receive delay of this ACK (Swift t6 - t5): the kernel's software RX stamp (realtime,
  * taken at netif_rx/netif_receive_skb when some socket asked for timestamps) up to now. A
  * hardware stamp (skb_hwtstamps) is in the NIC's clock and is not used (see
- * Documentation/remote-delay.md). */
-static bool rdcc_rqd_local_rx(const struct sk_buff *skb, u32 *out)
+ * Documentation/remote-delay.md). Inline: without a stamp it is one test (issue #13). */
+static __always_inline bool rdcc_rqd_local_rx(const struct sk_buff *skb, u32 *out)
 {
 	s64 d;
 
@@ -333,7 +333,9 @@ static void rdcc_rqd_supersede(struct rdcc_rqd_net *rn, struct sock *sk, u32 ack
 static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock *sk,
 			   struct rdcc_rqd_net *rn)
 {
-	u8 buf[60];
+	/* Only read where skb_header_pointer copied into it: not zeroed first (issue #13; the
+	 * kernel's INIT_STACK_ALL_ZERO would store 60 bytes per ACK for nothing). */
+	u8 buf[60] __uninitialized;
 	const struct tcphdr *th;
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct rdcc_rqd_scan sc = {};
@@ -366,7 +368,10 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 		return;
 	}
 	if (thlen > sizeof(struct tcphdr)) {
-		th = skb_header_pointer(skb, thoff, thlen, buf);
+		/* The header whole in the linear data (the usual ACK): the pointer in hand already
+		 * covers it (skb_header_pointer's own test, which then returns the same pointer). */
+		if ((const u8 *)th == buf || (int)(skb_headlen(skb) - thoff) < (int)thlen)
+			th = skb_header_pointer(skb, thoff, thlen, buf);
 		if (!th) {
 			RQD_INC(RQD_C_BAD_HDR);
 			return;
