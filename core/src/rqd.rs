@@ -148,6 +148,10 @@ const EXID_LO: u8 = EXID.to_be_bytes()[1];
 /// The first four bytes of a whole RQD option (kind, length, ExID), as read in memory order.
 const RQD_PREFIX: u32 = u32::from_ne_bytes([KIND, LEN, EXID_HI, EXID_LO]);
 
+/// NOP NOP TS(10) and one RQD option: the head of the list a Linux receiver sends.
+const CANONICAL_LEN: usize = 2 + TS_LEN as usize + LEN as usize;
+const _: () = assert!(CANONICAL_LEN == 22);
+
 /// What follows the last option of a list is padding only: NOPs up to the end or an EOL (the
 /// walk then ends without looking at anything else).
 fn only_padding(tail: &[u8]) -> bool {
@@ -177,16 +181,20 @@ pub fn scan(opts: &[u8]) -> Scan {
     // whole RQD option, then nothing but NOPs up to the end or an EOL. The walk below gives
     // exactly this for it (the prefix step, the RQD arm, NOPs, the end: one RQD option, nothing
     // foreign, the timestamp option's TSval); here it is recognised in one step (issue #13).
-    if let [p0, p1, p2, p3, a, b, c, d, _, _, _, _, k0, k1, k2, k3, d0, d1, d2, d3, ttl, ver_src, tail @ ..] =
-        rest
-    {
-        if u32::from_ne_bytes([*p0, *p1, *p2, *p3]) == LINUX_TS_PREFIX
-            && u32::from_ne_bytes([*k0, *k1, *k2, *k3]) == RQD_PREFIX
+    if let Some((h, tail)) = rest.split_first_chunk::<CANONICAL_LEN>() {
+        // h: NOP NOP TS(10) (bytes 0..12, TSval at 4..8), then the RQD option (12..22: kind,
+        // length, ExID, delay at 16..20, TTL, version and source).
+        if u32::from_ne_bytes([h[0], h[1], h[2], h[3]]) == LINUX_TS_PREFIX
+            && u32::from_ne_bytes([h[12], h[13], h[14], h[15]]) == RQD_PREFIX
             && only_padding(tail)
         {
-            let mut s = decode(u32::from_be_bytes([*d0, *d1, *d2, *d3]), *ttl, *ver_src);
+            let mut s = decode(
+                u32::from_be_bytes([h[16], h[17], h[18], h[19]]),
+                h[20],
+                h[21],
+            );
             if s.outcome == Outcome::Valid as u8 {
-                s.tsval = u32::from_be_bytes([*a, *b, *c, *d]);
+                s.tsval = u32::from_be_bytes([h[4], h[5], h[6], h[7]]);
                 s.has_ts = 1;
             }
             return s;

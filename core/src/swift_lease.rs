@@ -122,7 +122,7 @@ pub struct Terms {
     pub t_hi_ns: u32,
     /// The window bound, whole packets (`w_hi = w_hi_pkts << 20`).
     pub w_hi_pkts: u32,
-    /// `ai`, packets Q20 (at most `u32::MAX`).
+    /// `ai`, packets Q20 (below [`LEASE_AI_MAX_Q20`]; 0 when no increase is leased).
     pub ai_q20: u32,
     /// Below one packet: holds only, paced at the law's rate.
     pub sub_packet: bool,

@@ -10,7 +10,7 @@ use super::super::{
     target_delay_ns, Config, Params, State, Swift, F_HAS_EWMA, F_LEASE, F_LEASE_MIN, F_LEASE_SUB,
     F_UNDO_ARMED, RTT_MASK,
 };
-use super::{end, grant, on_ack_leased, terms, SWIFT_RTT_US_MAX};
+use super::{end, grant, on_ack_leased, terms, LEASE_AI_MAX_Q20, SWIFT_RTT_US_MAX};
 use proptest::prelude::*;
 extern crate std;
 use std::vec::Vec;
@@ -123,8 +123,8 @@ fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enfo
     if !a.delayed {
         s.rtt_root = (s.rtt_root & !RTT_MASK) | d;
     }
-    // d < 2^32 (SWIFT_RTT_US_MAX); F_REMOTE_USED is clear (a grant premise) and the misses
-    // counter does not count without an EWMA (a grant premise too).
+    // d < 2^32 (SWIFT_RTT_US_MAX); F_REMOTE_USED is clear (a grant premise), and without an
+    // EWMA (a grant premise too) the law does not count endpoint_misses.
     s.fabric_delay_ns = u32::try_from(d).unwrap();
     match zone {
         Zone::DelayedHold => s.pending_acked_bytes = s.pending_acked_bytes.saturating_add(acked),
@@ -467,6 +467,22 @@ fn grant_table() {
     s.ecwnd_q20 = cap.config().max_cwnd_pkts_q20;
     assert!(grant(&cap, &mut s, false));
     assert_eq!(terms(&s).unwrap().t_lo_ns, 0);
+    // ai at the lease's bound: increases leased just below it, none at it (the C's
+    // ai·num_acked must fit 64 bits).
+    for (ai, leased) in [(LEASE_AI_MAX_Q20 - 1, true), (LEASE_AI_MAX_Q20, false)] {
+        let q = Params::new(&Config {
+            ai_pkts_q20: ai,
+            ..Config::DEFAULT
+        })
+        .unwrap();
+        let mut s = base();
+        s.fcwnd_q20 = 200 << 20; // w_hi = min(200 + 2·ai, max_cwnd): past the window
+        s.ecwnd_q20 = q.config().max_cwnd_pkts_q20;
+        assert!(grant(&q, &mut s, false), "ai {ai}");
+        let t = terms(&s).unwrap();
+        assert_eq!(t.t_lo_ns != 0, leased, "ai {ai}");
+        assert_eq!(u64::from(t.ai_q20), if leased { ai } else { 0 }, "ai {ai}");
+    }
     // end() restores the dead words.
     let mut s = base();
     let before = s;

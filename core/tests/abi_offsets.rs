@@ -202,6 +202,10 @@ fn layout() -> Vec<String> {
         swift::swift_lease::LEASE_AI_MAX_Q20
     ));
     v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_MAX_CWND_Q20, {}ULL);",
+        swift::MAX_CWND_Q20
+    ));
+    v.push(format!(
         "RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, {}ULL);",
         swift::RTT_MASK
     ));

@@ -278,9 +278,12 @@ struct rdcc_swift_state {
 	u8 endpoint_misses;
 };
 
-#define RDCC_SWIFT_RTT_US_MAX		4294967ULL	/* largest rs->rtt_us taken: x 1000 < 2^32 ns */
+/* largest rs->rtt_us the fast path takes: x 1000 < 2^32 ns */
+#define RDCC_SWIFT_RTT_US_MAX		4294967ULL
 #define RDCC_SWIFT_RTT_MASK		((1ULL << 34) - 1)	/* the RTT's bits of rtt_root */
-#define RDCC_SWIFT_LEASE_AI_MAX_Q20	(1ULL << 24)	/* increases leased below: ai * acked_q20 < 2^64 */
+/* increases are leased for ai below this: ai * acked_q20 < 2^64 */
+#define RDCC_SWIFT_LEASE_AI_MAX_Q20	(1ULL << 24)
+#define RDCC_SWIFT_MAX_CWND_Q20		(1ULL << 40)	/* swift::MAX_CWND_Q20: num_acked's cap */
 #define RDCC_SWIFT_F_INIT		1U
 #define RDCC_SWIFT_F_HAS_EWMA		2U
 #define RDCC_SWIFT_F_UNDO_ARMED		4U
@@ -444,6 +447,7 @@ RDCC_ABI_OFF(struct rdcc_swift_state, flags, 70);
 RDCC_ABI_OFF(struct rdcc_swift_state, endpoint_misses, 71);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_US_MAX, 4294967ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_LEASE_AI_MAX_Q20, 16777216ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_MAX_CWND_Q20, 1099511627776ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, 17179869183ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_INIT, 1ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_HAS_EWMA, 2ULL);

@@ -21,15 +21,27 @@
 
 #include <linux/math64.h>
 
-/* The increase: ai < RDCC_SWIFT_LEASE_AI_MAX_Q20 = 2^24 (a grant premise) and acked_q20 <= 2^40,
- * so the product is below 2^64 and one 64-bit division by w >= 2^21 is the exact floor
- * (fixed::mul_div). */
-#define RDCC_SWIFT_ACKED_Q20_MAX	(1ULL << 40)	/* swift::MAX_CWND_Q20: acked_pkts_q20's cap */
-/* The rate below one packet: w·mss < 2^20·2^16 = 2^36 (w below one packet, MSS at most 2^16). */
-static_assert((NSEC_PER_SEC >> 9) << 9 == NSEC_PER_SEC && (NSEC_PER_SEC >> 9) < 1ULL << 21);
-static_assert(RDCC_SWIFT_RTT_US_MAX * 1000 <= RDCC_SWIFT_RTT_MASK);
-/* ai < 2^24 and acked_q20 <= 2^40: (2^24 - 1) * 2^40 < 2^64 */
-static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 <= 1ULL << 24 && RDCC_SWIFT_ACKED_Q20_MAX <= 1ULL << 40);
+/* num_acked's cap, packets Q20: swift::MAX_CWND_Q20 (tied in rdcc_abi.h) */
+#define RDCC_SWIFT_ACKED_Q20_MAX	RDCC_SWIFT_MAX_CWND_Q20
+/* The increase: ai < RDCC_SWIFT_LEASE_AI_MAX_Q20 (a grant premise) and acked_q20 <=
+ * RDCC_SWIFT_ACKED_Q20_MAX, so ai * acked_q20 fits 64 bits and one 64-bit division by
+ * w >= 2^21 is the exact floor (fixed::mul_div). */
+static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 - 1 <= U64_MAX / RDCC_SWIFT_ACKED_Q20_MAX);
+/* The fabric delay d = rtt_us * 1000 is stored as a u32 without the law's saturation. */
+static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= U32_MAX);
+static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= RDCC_SWIFT_RTT_MASK);
+/*
+ * The rate below one packet, w·mss·10^9 / (rtt << 20), with 10^9 = 2^9 · 1953125 and the 2^9
+ * cancelled: w·mss·1953125 / (rtt << 11), the same floor. w < 2^20 (below one packet) and
+ * mss <= 2^16 (grant premises), so the numerator is below 2^36 · 2^21 = 2^57; rtt < 2^34, so
+ * rtt << 11 < 2^45.
+ */
+#define RDCC_SWIFT_NS_CANCEL_SHIFT	9	/* 2^9 divides 10^9 */
+/* 10^9 / 2^9 = 1953125, and rtt << 20 over 2^9 */
+#define RDCC_SWIFT_NS_ODD		(NSEC_PER_SEC >> RDCC_SWIFT_NS_CANCEL_SHIFT)
+#define RDCC_SWIFT_SUB_RTT_SHIFT	(20 - RDCC_SWIFT_NS_CANCEL_SHIFT)
+static_assert(RDCC_SWIFT_NS_ODD << RDCC_SWIFT_NS_CANCEL_SHIFT == NSEC_PER_SEC);
+static_assert((1ULL << 36) <= U64_MAX / RDCC_SWIFT_NS_ODD);
 
 /*
  * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
@@ -37,8 +49,9 @@ static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 <= 1ULL << 24 && RDCC_SWIFT_ACKED_Q20_
  * caller tests the remote-delay slot first: an ACK with a remote delay is never taken).
  *
  * Premises, from swift_lease::grant for a state with RDCC_SWIFT_F_LEASE and the law's own
- * invariants: initialised, no endpoint EWMA (so ecwnd does not bind and the endpoint window
- * neither moves nor expires), no undo armed, no RTO pending, an RTT stored; the module's
+ * invariants: initialised, no endpoint EWMA (so ecwnd does not bind, the endpoint window
+ * neither moves nor expires, and the law does not count endpoint_misses), no undo armed, no RTO
+ * pending, F_REMOTE_USED clear (and no ACK taken here sets it), an RTT stored; the module's
  * decrease guard is the D11 reading; no lease lives in Recovery or Loss (rdcc_set_state ends it
  * on the way in, the full path grants none there). So on_ack's first lines (ensure_init, the
  * MSS once it equals the state's, F_UNDO_ARMED, retransmit_cnt, the hops: no remote delay)
@@ -53,9 +66,9 @@ static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 <= 1ULL << 24 && RDCC_SWIFT_ACKED_Q20_
  *   guard refresh); else the guard (Alg. 1 line 3, now - t_last_decrease >= the RTT before this
  *   ACK) must be closed, or the ACK is a decrease and takes the full path.
  * Then on_ack's stores, in its order: can_decrease's clock-went-back rule for both guards, the
- * RTT (not possibly delayed), the fabric delay, F_REMOTE_USED cleared and endpoint_misses + 1
- * (saturating), the carried bytes (reset, or + this ACK's on a delayed hold), the window, and
- * Alg. 1 line 27's guard refresh at min_cwnd (a hold of a lease granted there). The window
+ * RTT (not possibly delayed), the fabric delay, the carried bytes (reset, or + this ACK's on a
+ * delayed hold), the window, and Alg. 1 line 27's guard refresh at min_cwnd (a hold of a lease
+ * granted there); F_REMOTE_USED and endpoint_misses need none (premises above). The window
  * after an increase is above min_cwnd and at most w_hi <= min(max_cwnd, ecwnd): no clamp.
  * Then what rdcc_set sets for Decision::enforce of decide_with's decision: at two packets or
  * more w >> 20 packets (the floor of W / mss, W = w * mss / 16 bytes Q16) clamped, paced at
@@ -92,8 +105,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 	if (d < (u32)lt) {
 		/* Alg. 1 line 6: below the target of every window up to w_hi */
 		if (!rs->is_app_limited) {
-			/* num_acked with the carried bytes, saturated at U32_MAX (D12b): the product
-			 * is below 2^48 and the sum cannot wrap */
+			/* num_acked with the carried bytes, saturated at U32_MAX (D12b): the
+			 * product is below 2^48 and the sum cannot wrap */
 			u64 total = min_t(u64, (u64)rs->acked_sacked * mss + s->pending_acked_bytes,
 					  U32_MAX);
 			u64 acked_q20 = min_t(u64, div_u64(total << 20, mss),
@@ -132,7 +145,7 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 
 			if (now >= t_f && now - t_f >= (s->rtt_root & RDCC_SWIFT_RTT_MASK))
 				return false;	/* Alg. 1 line 3: the guard is open, a decrease */
-			/* Alg. 1 line 27 at min_cwnd refreshes the guard; else only its clock rule */
+			/* line 27 at min_cwnd refreshes the guard; else only the clock rule */
 			if ((flags & RDCC_SWIFT_F_LEASE_MIN) || now < t_f)
 				WRITE_ONCE(s->t_last_decrease_f_ns, now);
 			if (now < s->t_last_decrease_e_ns)
@@ -149,9 +162,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		/* Alg. 1 lines 29-30: one packet every rtt / cwnd, i.e. w * mss / rtt bytes/s */
 		u64 rtt = s->rtt_root & RDCC_SWIFT_RTT_MASK;
 
-		/* w·mss·10^9 / (rtt << 20) with 10^9 = 2^9 · 1953125, the 2^9 cancelled: exact,
-		 * and w·mss·1953125 < 2^36 · 2^21 = 2^57, rtt << 11 < 2^45 */
-		rate = div64_u64(f * mss * (NSEC_PER_SEC >> 9), rtt << 11);
+		/* w·mss·10^9 / (rtt << 20), the 2^9 of 10^9 cancelled (see the top) */
+		rate = div64_u64(f * mss * RDCC_SWIFT_NS_ODD, rtt << RDCC_SWIFT_SUB_RTT_SHIFT);
 		rate = clamp_t(u64, rate, 1, RDCC_MAX_RATE_BPS);
 		pkts = 1;
 	} else {

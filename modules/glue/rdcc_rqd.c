@@ -368,8 +368,8 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 		return;
 	}
 	if (thlen > sizeof(struct tcphdr)) {
-		/* The header whole in the linear data (the usual ACK): the pointer in hand already
-		 * covers it (skb_header_pointer's own test, which then returns the same pointer). */
+		/* The header whole in the linear data (the usual ACK): the pointer in hand
+		 * already covers it (skb_header_pointer's own test; it returns that pointer). */
 		if ((const u8 *)th == buf || (int)(skb_headlen(skb) - thoff) < (int)thlen)
 			th = skb_header_pointer(skb, thoff, thlen, buf);
 		if (!th) {

@@ -21,12 +21,13 @@
  * ai, the window bounds, the target, flow scaling, now and then the paper-literal guard) and a
  * start state (the law's initial state, or a window of 2 to 100 packets, or below one packet
  * at or above the default min_cwnd, with an RTT stored), and runs RDCC_SWIFT_ACKS ACKs two
- * ways from it: as tcp_swift's cong_control does (rdcc_swift_take, else the full path: rdcc_rs_kunit_swift_ack with the lease, or without it
- * for an ACK with a remote delay and no lease to end, as rdcc_ack_full chooses), and as the law
- * called on every ACK. The ACKs: RTTs at the lease's targets (the whole µs below and at or above
- * t_lo and t_hi, one more and one less), anywhere from 1 µs to 300 µs, 10 s and one µs more, and
- * without a sample; now and then application-limited, possibly delayed, with a remote delay
- * (the slot's: the fast path is not tried), an MSS change, a parameter write (a new block, the
+ * ways from it: as tcp_swift's cong_control does (rdcc_swift_take, else the full path:
+ * rdcc_rs_kunit_swift_ack with the lease, or without it for an ACK with a remote delay and no
+ * lease to end, as rdcc_ack_full chooses), and as the law called on every ACK. The ACKs: RTTs
+ * at the lease's targets (the whole µs below and at or above t_lo and t_hi, one more and one
+ * less), anywhere from 1 µs to 300 µs, the fast path's largest sample (RDCC_SWIFT_RTT_US_MAX,
+ * 4.29 s) and one µs more, and without a sample; now and then application-limited, possibly
+ * delayed, with a remote delay (the slot's: the fast path is not tried), an MSS change, a parameter write (a new block, the
  * generation bumped), a Recovery episode (set_state's end of the lease, in_recovery ACKs, then
  * Open again), a clock step back or a jump past the RTT (the decrease guard opens); ACKs of
  * nothing and of 1-3 MSS or many; any clamp, srtt and sk_max_pacing_rate. After every ACK the
