@@ -154,15 +154,15 @@ const _: () = assert!(CANONICAL_LEN == 22);
 
 /// What follows the last option of a list is padding only: NOPs up to the end or an EOL (the
 /// walk then ends without looking at anything else).
-fn only_padding(tail: &[u8]) -> bool {
-    for &b in tail {
-        match b {
-            0 => return true, // EOL: the walk stops here
-            1 => {}
+fn only_padding(mut tail: &[u8]) -> bool {
+    // Slice patterns, not an iterator: the kernel's build left `into_iter` out of line.
+    loop {
+        tail = match tail {
+            [] | [0, ..] => return true, // the end, or EOL: the walk stops here
+            [1, rest @ ..] => rest,
             _ => return false,
-        }
+        };
     }
-    true
 }
 
 /// Walk a TCP option list (the bytes after the 20-byte fixed header, `doff * 4 - 20` of them;
@@ -176,7 +176,7 @@ fn only_padding(tail: &[u8]) -> bool {
 /// TSval of the last timestamp option of length [`TS_LEN`] ([`Scan::tsval`], with `has_ts` set), as the kernel's
 /// `tcp_parse_options` takes it: the last one of a well-formed list.
 pub fn scan(opts: &[u8]) -> Scan {
-    let mut rest = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);
+    let rest = opts.get(..MAX_OPTIONS_LEN).unwrap_or(opts);
     // The list every segment of a Linux receiver with the option carries: NOP NOP TS(10), one
     // whole RQD option, then nothing but NOPs up to the end or an EOL. The walk below gives
     // exactly this for it (the prefix step, the RQD arm, NOPs, the end: one RQD option, nothing
@@ -200,6 +200,12 @@ pub fn scan(opts: &[u8]) -> Scan {
             return s;
         }
     }
+    walk(rest)
+}
+
+/// [`scan`]'s general walk, out of line: the canonical list above needs none of its registers.
+#[inline(never)]
+fn walk(mut rest: &[u8]) -> Scan {
     let mut ours: u8 = 0; // RQD options seen (saturating)
     let mut first: &[u8] = &[]; // the first one, whole (empty = none)
     let mut tsval: Option<u32> = None; // of the last timestamp option
