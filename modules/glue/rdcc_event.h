@@ -27,7 +27,7 @@ static_assert(sizeof(struct rdcc_ack_in) == 80);
  */
 static __always_inline u32 rdcc_srtt_us(const struct tcp_sock *tp)
 {
-	return (tp->srtt_us >> 3) + !!(tp->srtt_us & 7);
+	return ((u64)tp->srtt_us + 7) >> 3;	/* in 64 bits: the sum cannot wrap */
 }
 
 /*
