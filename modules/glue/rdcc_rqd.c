@@ -180,13 +180,14 @@ static unsigned int rdcc_rqd_net_id __read_mostly;
 
 #ifdef RDCC_LEASE_SWIFT
 /*
- * side_last over every namespace (jiffies, only ever raised; "HZ ago" at load): raised with and
- * before each namespace's, so the same argument (at struct rdcc_rqd_net) makes "no store within
- * HZ anywhere" imply "no live side-table entry in this socket's namespace". The increase
- * lease's fast path tests it with one load instead of the namespace's lookup (issue #13); a
- * store in another namespace only sends this one's ACKs to the full path for a second.
+ * side_last + HZ over every namespace (jiffies, only ever raised; "now" at load): raised with
+ * and before each namespace's side_last, so the same argument (at struct rdcc_rqd_net) makes
+ * "no store within HZ anywhere" (jiffies at or past it) imply "no live side-table entry in this
+ * socket's namespace". The increase lease's fast path tests it with one load and one compare
+ * instead of the namespace's lookup (issue #13: the HZ is added by the rare store, not by every
+ * ACK); a store in another namespace only sends this one's ACKs to the full path for a second.
  */
-static unsigned long rdcc_rqd_side_any;
+static unsigned long rdcc_rqd_side_until;
 #endif
 
 static inline struct rdcc_rqd_side *rdcc_rqd_side_slot(const struct rdcc_rqd_net *rn,
@@ -213,8 +214,8 @@ static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 	while (time_after(now, last) && !try_cmpxchg(&rn->side_last, &last, now))
 		;
 #ifdef RDCC_LEASE_SWIFT
-	last = READ_ONCE(rdcc_rqd_side_any);
-	while (time_after(now, last) && !try_cmpxchg(&rdcc_rqd_side_any, &last, now))
+	last = READ_ONCE(rdcc_rqd_side_until);
+	while (time_after(now + HZ, last) && !try_cmpxchg(&rdcc_rqd_side_until, &last, now + HZ))
 		;
 #endif
 	spin_lock_bh(&s->lock);
@@ -627,6 +628,15 @@ static bool rdcc_rqd_same_segment(const struct tcp_sock *tp, const struct rdcc_r
  * them for the very segment TCP accepted; consume the entry; drop entries of older ACKs.
  * Nothing else is ever reused.
  */
+/* Every ACK cong_control sees, with or without new data: one increment ("acks" is derived). */
+static __always_inline void rdcc_rqd_count_ack(u32 acked)
+{
+	if (likely(acked))
+		RQD_INC(RQD_C_ACKS_DATA);
+	else
+		RQD_INC(RQD_C_ACKS_NODATA);
+}
+
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev)
 {
 	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
@@ -635,9 +645,7 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 	const struct rdcc_rqd_net *rn;
 	bool found = false, from_side = false;
 
-	RQD_INC(RQD_C_ACKS);
-	if (ev->acked_bytes)
-		RQD_INC(RQD_C_ACKS_DATA);
+	rdcc_rqd_count_ack(ev->acked_bytes);
 	if (slot->flags & RQD_E_VALID) {
 		if (slot->ack_seq == ack) {
 			e = *slot;
@@ -692,7 +700,7 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 /*
  * No remote delay can reach this ACK: the slot holds no entry (rdcc_rqd_slot_quiet) and no
  * side-table entry was stored in any namespace within HZ (rdcc_rqd_side_quiet, see
- * rdcc_rqd_side_any). rdcc_rqd_take would then find nothing, store nothing and count the ACK
+ * rdcc_rqd_side_until). rdcc_rqd_take would then find nothing, store nothing and count the ACK
  * as missed; the fast path (rdcc_cong.h) counts it so with rdcc_rqd_count_quiet when it takes
  * the ACK.
  */
@@ -703,15 +711,13 @@ static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
 
 static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
 {
-	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_any) + HZ);
+	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_until));
 }
 
 /* rdcc_rqd_take's counts for an ACK without a remote delay ("missed" is derived). */
 static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked)
 {
-	RQD_INC(RQD_C_ACKS);
-	if (acked_sacked)
-		RQD_INC(RQD_C_ACKS_DATA);
+	rdcc_rqd_count_ack(acked_sacked);
 }
 #endif
 
@@ -730,7 +736,7 @@ static int rdcc_rqd_register(void)
 	int err;
 
 #ifdef RDCC_LEASE_SWIFT
-	WRITE_ONCE(rdcc_rqd_side_any, jiffies - HZ);
+	WRITE_ONCE(rdcc_rqd_side_until, jiffies);
 #endif
 	err = register_pernet_subsys(&rdcc_rqd_net_ops);
 	if (err)

@@ -34,10 +34,11 @@ enum rdcc_rqd_counter {
 	RQD_C_HOOK_NS,		/* sum of hook time, ns, while rqd_time=1 */
 	RQD_C_HOOK_TIMED,	/* packets timed */
 	/* cong_control */
-	RQD_C_ACKS,		/* cong_control calls */
+	RQD_C_ACKS,		/* cong_control calls: never counted, acks_data + acks_nodata when read */
 	RQD_C_USED,		/* ... that found the remote delay of this very ACK and passed it on */
 	RQD_C_MISSED,		/* ... that found none: never counted, acks - used when read */
 	RQD_C_ACKS_DATA,	/* cong_control calls for ACKs that acknowledge new data */
+	RQD_C_ACKS_NODATA,	/* ... for ACKs that acknowledge none (counted: one increment per ACK) */
 	RQD_C_USED_DATA,	/* ... that found their remote delay (the hit rate's numerator) */
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
 	RQD_C_STALE,		/* entries of older ACKs dropped unused */
@@ -80,6 +81,7 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_USED] = "used",
 	[RQD_C_MISSED] = "missed",
 	[RQD_C_ACKS_DATA] = "acks_data",
+	[RQD_C_ACKS_NODATA] = "acks_nodata",
 	[RQD_C_USED_DATA] = "used_data",
 	[RQD_C_FROM_SIDE] = "used_from_side",
 	[RQD_C_STALE] = "stale_dropped",
@@ -112,8 +114,10 @@ static int rdcc_rqd_show(struct seq_file *m, void *v)
 	for (i = 0; i < RQD_C_N; i++)
 		for_each_possible_cpu(cpu)
 			sum[i] += per_cpu(rdcc_rqd_stats, cpu).c[i];
-	/* Every cong_control call ends used or missed: the hot paths count only the first (the
-	 * sums are read racily, so a used counted after its ack could exceed it: saturate). */
+	/* Every cong_control call acknowledges data or none, and ends used or missed: the hot
+	 * paths count one of each pair, and only the first of the second (the sums are read
+	 * racily, so a used counted after its ack could exceed it: saturate). */
+	sum[RQD_C_ACKS] = sum[RQD_C_ACKS_DATA] + sum[RQD_C_ACKS_NODATA];
 	sum[RQD_C_MISSED] = sum[RQD_C_ACKS] - min(sum[RQD_C_USED], sum[RQD_C_ACKS]);
 	for (i = 0; i < RQD_C_N; i++)
 		seq_printf(m, "%s %llu\n", rdcc_rqd_names[i] ? rdcc_rqd_names[i] : "?", sum[i]);
