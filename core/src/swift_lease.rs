@@ -166,7 +166,7 @@ pub fn end(s: &mut State) {
 ///   the deviation D11 reads it (`literal_decrease_guard == 0`);
 /// - the window within `[min_cwnd, max_cwnd]` of these parameters (a write may have moved
 ///   them; an ACK without a sample does not clamp), an RTT already stored (the guard and the
-///   pacing use it), the endpoint window not binding;
+///   pacing use it) and below 2^32 ns (the C's 32-bit store), the endpoint window not binding;
 /// - two packets or more (`w >> 20` is the enforced window) or below one packet and not 0
 ///   bytes (one packet at the law's rate).
 ///
@@ -198,8 +198,11 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     if w < c.min_cwnd_pkts_q20 || w > c.max_cwnd_pkts_q20 {
         return false;
     }
+    // The stored RTT below 2^32 ns: bits 32-33 of `rtt_root` clear, so the C stores a new RTT
+    // (< 2^32) into the word's low 32 bits alone (rdcc_swift_set_rtt).
     if c.literal_decrease_guard != 0
         || s.rtt_ns() == 0
+        || s.rtt_ns() > u64::from(u32::MAX)
         || s.mss_bytes == 0
         || s.mss_bytes > MAX_MSS_BYTES
         || s.ecwnd_q20 < s.fcwnd_q20

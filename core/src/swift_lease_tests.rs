@@ -422,6 +422,8 @@ fn grant_table() {
         ),
         ("RTO pending", |s| s.retransmit_cnt = 1, false),
         ("no RTT", |s| s.rtt_root = 0, false),
+        // 2^32 ns: bits 32-33 of rtt_root set (the C stores RTTs into the low 32 bits)
+        ("RTT of 2^32 ns", |s| s.rtt_root = 1 << 32, false),
         ("endpoint binds", |s| s.ecwnd_q20 = 39 << 20, false),
         ("1.5 packets", |s| s.fcwnd_q20 = 3 << 19, false),
         ("1 packet", |s| s.fcwnd_q20 = 1 << 20, false),

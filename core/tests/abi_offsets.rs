@@ -209,6 +209,10 @@ fn layout() -> Vec<String> {
         "RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, {}ULL);",
         swift::RTT_MASK
     ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_MSS_MAX, {}ULL);",
+        rdcc_core::fixed::MAX_MSS_BYTES
+    ));
     for (name, value) in swift::swift_lease::FLAG_ABI {
         v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
     }

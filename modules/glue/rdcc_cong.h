@@ -158,27 +158,15 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
  * and grants the next lease. Not while the tracepoint is on, as for RDCC_LEASE: every decision
  * must reach it.
  */
-static noinline void rdcc_swift_cong(struct sock *sk, u32 ack, int flag,
-				     const struct rate_sample *rs)
+static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
 {
-	if (rdcc_rqd_side_quiet(sk) &&
+	if (!trace_decision_enabled() && rdcc_rqd_slot_quiet(sk) && rdcc_rqd_side_quiet(sk) &&
 	    rdcc_swift_take(sk, rs, rdcc_swift_state(sk), *rdcc_swift_gen(sk),
 			    READ_ONCE(rdcc_params_gen))) {
 		rdcc_rqd_count_quiet(rs->acked_sacked);
 		return;
 	}
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
-}
-
-/* Two tail calls, no frame: an ACK with a remote delay in the slot (Swift with its channel)
- * or without a lease goes to the full path after three tests, saving no register. */
-static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
-{
-	if (!trace_decision_enabled() && (rdcc_swift_state(sk)->flags & RDCC_SWIFT_F_LEASE) &&
-	    rdcc_rqd_slot_quiet(sk))
-		rdcc_swift_cong(sk, ack, flag, rs);
-	else
-		rdcc_ack_slow(sk, ack, flag, rs);
 }
 #else
 static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)

@@ -27,6 +27,14 @@
  * RDCC_SWIFT_ACKED_Q20_MAX, so ai * acked_q20 fits 64 bits and one 64-bit division by
  * w >= 2^21 is the exact floor (fixed::mul_div). */
 static_assert(RDCC_SWIFT_LEASE_AI_MAX_Q20 - 1 <= U64_MAX / RDCC_SWIFT_ACKED_Q20_MAX);
+/*
+ * The increase without carried bytes: for acked <= RDCC_SWIFT_ACKED_EXACT_MAX and mss <= 2^16
+ * (a grant premise), acked·mss < 2^32 (the law's U32_MAX saturation does nothing) and
+ * floor(acked·mss·2^20 / mss) = acked << 20 < 2^36 <= the cap: the law's num_acked, exactly.
+ */
+#define RDCC_SWIFT_ACKED_EXACT_MAX	(U16_MAX)
+static_assert((u64)RDCC_SWIFT_ACKED_EXACT_MAX * RDCC_SWIFT_MSS_MAX <= U32_MAX);
+static_assert((u64)RDCC_SWIFT_ACKED_EXACT_MAX << 20 <= RDCC_SWIFT_ACKED_Q20_MAX);
 /* The fabric delay d = rtt_us * 1000 is stored as a u32 without the law's saturation. */
 static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= U32_MAX);
 static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= RDCC_SWIFT_RTT_MASK);
@@ -44,6 +52,40 @@ static_assert(RDCC_SWIFT_NS_ODD << RDCC_SWIFT_NS_CANCEL_SHIFT == NSEC_PER_SEC);
 static_assert((1ULL << 36) <= U64_MAX / RDCC_SWIFT_NS_ODD);
 
 /*
+ * The stored RTT, bits 0..33 of rtt_root, is below 2^32 under a lease (a grant premise, kept by
+ * every store here: d < 2^32), so it is the word's low 32 bits, and a new one is stored there
+ * alone (the root hint in bits 34..63 and the clear bits 32-33 untouched: one 32-bit store
+ * instead of a read, a mask and a merge). A lockless reader of the 64-bit word sees the old or
+ * the new low half beside the same high half: one version's value either way.
+ */
+#define RDCC_SWIFT_LO	IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)	/* a u64's low half, as u32[2] */
+#define RDCC_SWIFT_HI	(1 - RDCC_SWIFT_LO)			/* and its high half */
+static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= U32_MAX);
+
+/* Half i of a 64-bit state word, read alone (one 32-bit load, no shift or mask). */
+static __always_inline u32 rdcc_swift_half(const u64 *word, int i)
+{
+	return READ_ONCE(((const u32 *)word)[i]);
+}
+
+static __always_inline u32 rdcc_swift_rtt(const struct rdcc_swift_state *s)
+{
+	return rdcc_swift_half(&s->rtt_root, RDCC_SWIFT_LO);
+}
+
+static __always_inline void rdcc_swift_set_rtt(struct rdcc_swift_state *s, u64 d)
+{
+	WRITE_ONCE(((u32 *)&s->rtt_root)[RDCC_SWIFT_LO], (u32)d);
+}
+
+/* The lease's terms (swift_lease::grant): lease_t = t_lo | t_hi << 32 (ns), lease_w = w_hi in
+ * whole packets | ai (packets Q20) << 32; each half read alone. */
+#define rdcc_swift_t_lo(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_LO)
+#define rdcc_swift_t_hi(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_HI)
+#define rdcc_swift_w_hi_pkts(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_LO)
+#define rdcc_swift_ai_q20(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_HI)
+
+/*
  * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
  * set), false when nothing was stored and the full path must run. A leaf once inlined (the
  * caller tests the remote-delay slot first: an ACK with a remote delay is never taken).
@@ -51,9 +93,9 @@ static_assert((1ULL << 36) <= U64_MAX / RDCC_SWIFT_NS_ODD);
  * Premises, from swift_lease::grant for a state with RDCC_SWIFT_F_LEASE and the law's own
  * invariants: initialised, no endpoint EWMA (so ecwnd does not bind, the endpoint window
  * neither moves nor expires, and the law does not count endpoint_misses), no undo armed, no RTO
- * pending, F_REMOTE_USED clear (and no ACK taken here sets it), an RTT stored; the module's
- * decrease guard is the D11 reading; no lease lives in Recovery or Loss (rdcc_set_state ends it
- * on the way in, the full path grants none there). So on_ack's first lines (ensure_init, the
+ * pending, F_REMOTE_USED clear (and no ACK taken here sets it), an RTT stored and below 2^32 ns
+ * (rdcc_swift_set_rtt); the module's decrease guard is the D11 reading; no lease lives in
+ * Recovery or Loss (rdcc_set_state ends it on the way in, the full path grants none there). So on_ack's first lines (ensure_init, the
  * MSS once it equals the state's, F_UNDO_ARMED, retransmit_cnt, the hops: no remote delay)
  * change nothing. The tests, before any store:
  * - the keys: the lease's generation and the MSS;
@@ -84,38 +126,51 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 					    struct rdcc_swift_state *s, u32 lease_gen, u32 gen)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 d, now, w, f, lt, rate;
+	u64 d, now, f, rate;
 	u32 mss, pkts;
-	u8 flags = s->flags;
 
-	mss = tp->mss_cache;
-	if (!(flags & RDCC_SWIFT_F_LEASE) || lease_gen != gen || s->mss_bytes != mss)
+	/*
+	 * Few values live across the branches below (each does its own stores, the same ones:
+	 * the guards' clock rule, the RTT, the fabric delay, the carried bytes, the window), and
+	 * what is needed again after a division or a branch is read again from where it came (the
+	 * same value: the state and the socket change only here, under the socket lock), so that
+	 * this and its caller save no register: the ACKs that go to the full path pay nothing for
+	 * the fast path's frame. F_REMOTE_USED is clear and the misses counter does not count
+	 * without an EWMA (grant premises), so nothing is stored for them.
+	 */
+	if (!(s->flags & RDCC_SWIFT_F_LEASE) || lease_gen != gen || s->mss_bytes != tp->mss_cache)
 		return false;
 	if ((u64)rs->rtt_us - 1 >= RDCC_SWIFT_RTT_US_MAX)
 		return false;
 	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT, < 2^32 */
-	lt = s->lease_t;
-	f = w = s->fcwnd_q20;
-	/*
-	 * Each branch below does its own stores (the same ones, in on_ack's order: the guards'
-	 * clock rule, the RTT, the fabric delay, the carried bytes, the window), so that few values
-	 * live across it. F_REMOTE_USED is clear and the misses counter does not count without an
-	 * EWMA (grant premises), so nothing is stored for them.
-	 */
-	if (d < (u32)lt) {
+	if (d < rdcc_swift_t_lo(s)) {
 		/* Alg. 1 line 6: below the target of every window up to w_hi */
 		if (!rs->is_app_limited) {
-			/* num_acked with the carried bytes, saturated at U32_MAX (D12b): the
-			 * product is below 2^48 and the sum cannot wrap */
-			u64 total = min_t(u64, (u64)rs->acked_sacked * mss + s->pending_acked_bytes,
-					  U32_MAX);
-			u64 acked_q20 = min_t(u64, div_u64(total << 20, mss),
-					      RDCC_SWIFT_ACKED_Q20_MAX);
+			u64 w = s->fcwnd_q20;
+			u32 acked = rs->acked_sacked;
+			u64 acked_q20;
+
+			if (likely(!s->pending_acked_bytes && acked <= RDCC_SWIFT_ACKED_EXACT_MAX)) {
+				/* nothing carried: num_acked = acked·mss / mss = acked packets
+				 * exactly (acked·mss < 2^32 needs no saturation, acked << 20 <
+				 * 2^36 no cap), so no division */
+				acked_q20 = (u64)acked << 20;
+			} else {
+				/* num_acked with the carried bytes, saturated at U32_MAX (D12b):
+				 * the product is below 2^48 and the sum cannot wrap */
+				mss = tp->mss_cache;
+				acked_q20 = min_t(u64, (u64)acked * mss + s->pending_acked_bytes,
+						  U32_MAX);
+				acked_q20 = min_t(u64, div_u64(acked_q20 << 20, mss),
+						  RDCC_SWIFT_ACKED_Q20_MAX);
+			}
 
 			/* Alg. 1 line 8: ai / cwnd per acked packet (w >= 2 packets) */
-			f = w + div64_u64((READ_ONCE(s->lease_w) >> 32) * acked_q20, w);
-			if (f > (u64)(u32)READ_ONCE(s->lease_w) << 20)
+			f = w + div64_u64((u64)rdcc_swift_ai_q20(s) * acked_q20, w);
+			if (f > (u64)rdcc_swift_w_hi_pkts(s) << 20)
 				return false;			/* past w_hi: the full path */
+			WRITE_ONCE(s->fcwnd_q20, f);
+			d = (u64)READ_ONCE(rs->rtt_us) * NSEC_PER_USEC;	/* again, see the top */
 		}
 		now = READ_ONCE(tp->tcp_clock_cache);
 		if (now < s->t_last_decrease_f_ns)	/* can_decrease: the clock went back */
@@ -123,16 +178,15 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		if (now < s->t_last_decrease_e_ns)
 			WRITE_ONCE(s->t_last_decrease_e_ns, now);
 		if (!rs->is_ack_delayed)
-			WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
+			rdcc_swift_set_rtt(s, d);
 		WRITE_ONCE(s->fabric_delay_ns, (u32)d);
 		WRITE_ONCE(s->pending_acked_bytes, 0);
-		WRITE_ONCE(s->fcwnd_q20, f);
-	} else if (d >= lt >> 32) {
+	} else if (d >= rdcc_swift_t_hi(s)) {
 		/* at or above the target of every window from w_lo */
 		now = READ_ONCE(tp->tcp_clock_cache);
 		if (rs->is_ack_delayed) {
 			/* D12b: a possibly delayed ACK above the target carries its bytes */
-			u64 pending = (u64)rs->acked_sacked * mss + s->pending_acked_bytes;
+			u64 pending = (u64)rs->acked_sacked * tp->mss_cache + s->pending_acked_bytes;
 
 			if (now < s->t_last_decrease_f_ns)
 				WRITE_ONCE(s->t_last_decrease_f_ns, now);
@@ -143,14 +197,14 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		} else {
 			u64 t_f = s->t_last_decrease_f_ns;
 
-			if (now >= t_f && now - t_f >= (s->rtt_root & RDCC_SWIFT_RTT_MASK))
+			if (now >= t_f && now - t_f >= rdcc_swift_rtt(s))
 				return false;	/* Alg. 1 line 3: the guard is open, a decrease */
 			/* line 27 at min_cwnd refreshes the guard; else only the clock rule */
-			if ((flags & RDCC_SWIFT_F_LEASE_MIN) || now < t_f)
+			if ((READ_ONCE(s->flags) & RDCC_SWIFT_F_LEASE_MIN) || now < t_f)
 				WRITE_ONCE(s->t_last_decrease_f_ns, now);
 			if (now < s->t_last_decrease_e_ns)
 				WRITE_ONCE(s->t_last_decrease_e_ns, now);
-			WRITE_ONCE(s->rtt_root, (s->rtt_root & ~RDCC_SWIFT_RTT_MASK) | d);
+			rdcc_swift_set_rtt(s, d);
 			WRITE_ONCE(s->fabric_delay_ns, (u32)d);
 			WRITE_ONCE(s->pending_acked_bytes, 0);
 		}
@@ -158,9 +212,12 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		return false;
 	}
 
-	if (READ_ONCE(s->flags) & RDCC_SWIFT_F_LEASE_SUB) {	/* reloaded: one register fewer */
+	/* the window and the MSS read again (see the top): the window is this ACK's */
+	f = READ_ONCE(s->fcwnd_q20);
+	mss = READ_ONCE(tp->mss_cache);
+	if (READ_ONCE(s->flags) & RDCC_SWIFT_F_LEASE_SUB) {
 		/* Alg. 1 lines 29-30: one packet every rtt / cwnd, i.e. w * mss / rtt bytes/s */
-		u64 rtt = s->rtt_root & RDCC_SWIFT_RTT_MASK;
+		u64 rtt = rdcc_swift_rtt(s);
 
 		/* w·mss·10^9 / (rtt << 20), the 2^9 of 10^9 cancelled (see the top) */
 		rate = div64_u64(f * mss * RDCC_SWIFT_NS_ODD, rtt << RDCC_SWIFT_SUB_RTT_SHIFT);
@@ -174,7 +231,12 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		rate = tp->srtt_us ? div_u64((u64)pkts * mss * 2 * USEC_PER_SEC, rdcc_srtt_us(tp))
 				   : U64_MAX;
 	}
-	tcp_snd_cwnd_set(tp, pkts);
+	/*
+	 * tcp_snd_cwnd_set without its WARN_ON_ONCE((int)val <= 0), which cannot fire here: pkts
+	 * is 1, or min(f >> 20, clamp) with f >= 2 packets (a grant premise; an increase only
+	 * grows it) and clamp >= 1.
+	 */
+	tp->snd_cwnd = pkts;
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 	return true;
 }
