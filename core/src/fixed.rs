@@ -50,7 +50,10 @@ pub const MAX_MSS_BYTES: u32 = 1 << 16;
 /// and 0 otherwise ("infinitely large", never a trap).
 ///
 /// The product is formed in two 64-bit halves (no `u128`, which kernel Rust cannot divide), so
-/// any inputs are safe. The fast path is one `checked_mul` and one division.
+/// any inputs are safe. The fast path is one `checked_mul` and one division, inlined at every
+/// call (issue #13: out of line, the kernel's build paid a call and register saves for each of
+/// a Swift ACK's half-dozen); the 128-bit path stays out of line.
+#[inline(always)]
 pub fn mul_div(a: u64, b: u64, d: u64) -> u64 {
     if d == 0 {
         return if a == 0 || b == 0 { 0 } else { u64::MAX };
@@ -58,6 +61,12 @@ pub fn mul_div(a: u64, b: u64, d: u64) -> u64 {
     if let Some(p) = a.checked_mul(b) {
         return p.checked_div(d).unwrap_or(u64::MAX); // d != 0 checked above
     }
+    mul_div_wide(a, b, d)
+}
+
+/// [`mul_div`] when `a * b` overflows 64 bits (`d != 0`).
+#[inline(never)]
+fn mul_div_wide(a: u64, b: u64, d: u64) -> u64 {
     let (hi, lo) = mul_wide(a, b);
     if hi >= d {
         return u64::MAX; // the quotient does not fit in 64 bits
@@ -213,6 +222,7 @@ fn newton_sqrt(v: u64, a: u64) -> u64 {
 ///
 /// Range: the check is made only for `guess < 2^31`, so `(guess + 1)^2 <= 2^62`; larger
 /// guesses (no root of a `u64` exceeds `2^32 - 1`) go to [`isqrt`].
+#[inline(always)]
 pub fn isqrt_near(v: u64, guess: u64) -> u64 {
     if v < 2 || guess == 0 || guess >= 1 << 31 {
         return isqrt(v);

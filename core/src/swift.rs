@@ -472,6 +472,7 @@ fn decide(p: &Params, s: &State, mss_bytes: u32, reason: Reason) -> Decision {
 /// caller already computed for the same hop count; it is reused when the window has not moved
 /// since (a guarded or clamped ACK), saving a second square root per ACK (issue #13). The
 /// result is `target_delay_ns(p, s.fcwnd_q20, s.hops)` either way.
+#[inline(always)]
 fn decision_target(p: &Params, s: &State, known: Option<(u64, u64)>) -> u64 {
     match known {
         Some((w, t)) if w == s.fcwnd_q20 => t,
