@@ -25,7 +25,8 @@
 //!
 //! **Where it lives.** Swift's 32 glue bytes are the remote-delay slot, so the terms live in the
 //! law's state, in the two words that are dead under the grant's premises (no endpoint EWMA, no
-//! undo armed): `endpoint_delay_ewma_ns` holds `t_lo | t_hi << 32`, `undo_fcwnd_q20` holds
+//! undo armed): `endpoint_delay_ewma_ns` holds the targets as the C compares them, in whole µs
+//! of the kernel's RTT sample (`inc_max_us | hold_min_us << 32`, see [`Terms`]), `undo_fcwnd_q20` holds
 //! `w_hi_pkts | ai_q20 << 32`, and `flags` gains `F_LEASE` (and the class bits). The parameter
 //! generation is in the last 4 glue bytes, which the slot (28 bytes) never writes. The glue ends
 //! the lease ([`end`]) before every call of the law, so the law never sees these bits; a lockless
@@ -68,6 +69,9 @@ pub const SWIFT_RTT_US_MAX: u64 = (u32::MAX as u64) / NS_PER_US;
 const _: () = assert!(
     SWIFT_RTT_US_MAX * NS_PER_US <= MAX_DELAY_NS && SWIFT_RTT_US_MAX * NS_PER_US <= u32::MAX as u64
 );
+// Every increase bound (`Terms::inc_max_us`, from a target below 2^32 ns) is at most
+// SWIFT_RTT_US_MAX: the C's increase test implies the sample's range.
+const _: () = assert!((u32::MAX as u64 - 1) / NS_PER_US <= SWIFT_RTT_US_MAX);
 
 /// The `F_*` bits C reads and writes (rdcc_abi.h `RDCC_SWIFT_F_*`).
 pub const FLAG_ABI: [(&str, u8); 7] = [
@@ -116,10 +120,13 @@ const _: () = assert!(size_of::<State>() == CORE_STATE_BUDGET);
 /// The lease's terms as stored (for tests and `ss`-free inspection): `None` without `F_LEASE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terms {
-    /// Fabric delays below this are additive increases (0: no increase leased).
-    pub t_lo_ns: u32,
-    /// Fabric delays at or above this are at or above the target.
-    pub t_hi_ns: u32,
+    /// RTT samples of 1 to this many µs are below `t_lo` (additive increases): `(t_lo − 1) /
+    /// 1000`, since `rtt_us · 1000 < t_lo ⟺ rtt_us ≤ ⌊(t_lo − 1) / 1000⌋` (0: no increase
+    /// leased). The C tests `rtt_us − 1 < inc_max_us` (unsigned): the sample's range and the
+    /// target in one comparison, before the sample is scaled.
+    pub inc_max_us: u32,
+    /// RTT samples of this many µs or more are at or above `t_hi`: `⌈t_hi / 1000⌉`.
+    pub hold_min_us: u32,
     /// The window bound, whole packets (`w_hi = w_hi_pkts << 20`).
     pub w_hi_pkts: u32,
     /// `ai`, packets Q20 (below [`LEASE_AI_MAX_Q20`]; 0 when no increase is leased).
@@ -138,8 +145,8 @@ pub fn terms(s: &State) -> Option<Terms> {
     let t = s.endpoint_delay_ewma_ns;
     let w = s.undo_fcwnd_q20;
     Some(Terms {
-        t_lo_ns: t as u32,
-        t_hi_ns: (t >> 32) as u32,
+        inc_max_us: t as u32,
+        hold_min_us: (t >> 32) as u32,
         w_hi_pkts: w as u32,
         ai_q20: (w >> 32) as u32,
         sub_packet: s.flags & F_LEASE_SUB != 0,
@@ -237,7 +244,15 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     let (Ok(t_lo), Ok(t_hi)) = (u32::try_from(t_lo), u32::try_from(t_hi)) else {
         return false;
     };
-    s.endpoint_delay_ewma_ns = u64::from(t_lo) | u64::from(t_hi) << 32;
+    // In whole µs of the kernel's sample (Terms): at most 2^32 / 1000, so an increase's sample
+    // is at most SWIFT_RTT_US_MAX.
+    const US: u32 = NS_PER_US as u32;
+    let inc_max_us = t_lo
+        .checked_sub(1)
+        .and_then(|t| t.checked_div(US))
+        .unwrap_or(0);
+    let hold_min_us = t_hi.div_ceil(US);
+    s.endpoint_delay_ewma_ns = u64::from(inc_max_us) | u64::from(hold_min_us) << 32;
     s.undo_fcwnd_q20 = w_hi_pkts | ai << 32;
     s.flags |= F_LEASE | if sub { F_LEASE_SUB } else { 0 } | if at_min { F_LEASE_MIN } else { 0 };
     true

@@ -91,7 +91,8 @@ fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enfo
         Hold,
         DelayedHold,
     }
-    let zone = if d < u64::from(t.t_lo_ns) {
+    // The targets in whole µs of the sample (Terms): d < t_lo and d >= t_hi.
+    let zone = if (a.rtt_us as u64) <= u64::from(t.inc_max_us) {
         if !a.app_limited {
             // Alg. 1 line 8: cwnd += ai / cwnd per acked packet; num_acked includes the
             // carried bytes (D12b).
@@ -104,7 +105,7 @@ fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enfo
             }
         }
         Zone::Increase
-    } else if d >= u64::from(t.t_hi_ns) {
+    } else if (a.rtt_us as u64) >= u64::from(t.hold_min_us) {
         if a.delayed {
             Zone::DelayedHold
         } else {
@@ -405,9 +406,18 @@ fn grant_table() {
     // w_hi = 40 + max(2·ai, 40/16) = 42.5 -> 42 packets (ai = 1 packet by default).
     assert_eq!(c.ai_pkts_q20, 1 << 20);
     assert_eq!(t.w_hi_pkts, 42);
-    assert_eq!(u64::from(t.t_lo_ns), target_delay_ns(&p, 42 << 20, s.hops));
-    assert_eq!(u64::from(t.t_hi_ns), target_delay_ns(&p, 40 << 20, s.hops));
-    assert!(t.t_lo_ns < t.t_hi_ns && !t.sub_packet && !t.at_min);
+    // The targets in whole µs: increases for d = rtt_us·1000 < t_lo, holds for d >= t_hi.
+    let (t_lo, t_hi) = (
+        target_delay_ns(&p, 42 << 20, s.hops),
+        target_delay_ns(&p, 40 << 20, s.hops),
+    );
+    assert_eq!(u64::from(t.inc_max_us), (t_lo - 1) / 1000);
+    assert_eq!(u64::from(t.hold_min_us), t_hi.div_ceil(1000));
+    assert!(u64::from(t.inc_max_us) * 1000 < t_lo && (u64::from(t.inc_max_us) + 1) * 1000 >= t_lo);
+    assert!(
+        u64::from(t.hold_min_us) * 1000 >= t_hi && (u64::from(t.hold_min_us) - 1) * 1000 < t_hi
+    );
+    assert!(t.inc_max_us < t.hold_min_us && !t.sub_packet && !t.at_min);
     assert_eq!(t.ai_q20, 1 << 20);
     type Edit = fn(&mut State);
     let refused: &[(&str, Edit, bool)] = &[
@@ -450,7 +460,7 @@ fn grant_table() {
     s.fcwnd_q20 = c.min_cwnd_pkts_q20;
     assert!(grant(&p, &mut s, false));
     let t = terms(&s).unwrap();
-    assert!(t.sub_packet && t.at_min && t.t_lo_ns == 0);
+    assert!(t.sub_packet && t.at_min && t.inc_max_us == 0);
     // The paper-literal guard: no lease.
     let lit = Params::new(&Config {
         literal_decrease_guard: 1,
@@ -468,7 +478,7 @@ fn grant_table() {
     let mut s = base();
     s.ecwnd_q20 = cap.config().max_cwnd_pkts_q20;
     assert!(grant(&cap, &mut s, false));
-    assert_eq!(terms(&s).unwrap().t_lo_ns, 0);
+    assert_eq!(terms(&s).unwrap().inc_max_us, 0);
     // ai at the lease's bound: increases leased just below it, none at it (the C's
     // ai·num_acked must fit 64 bits).
     for (ai, leased) in [(LEASE_AI_MAX_Q20 - 1, true), (LEASE_AI_MAX_Q20, false)] {
@@ -482,7 +492,7 @@ fn grant_table() {
         s.ecwnd_q20 = q.config().max_cwnd_pkts_q20;
         assert!(grant(&q, &mut s, false), "ai {ai}");
         let t = terms(&s).unwrap();
-        assert_eq!(t.t_lo_ns != 0, leased, "ai {ai}");
+        assert_eq!(t.inc_max_us != 0, leased, "ai {ai}");
         assert_eq!(u64::from(t.ai_q20), if leased { ai } else { 0 }, "ai {ai}");
     }
     // end() restores the dead words.

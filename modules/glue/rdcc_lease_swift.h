@@ -78,10 +78,16 @@ static __always_inline void rdcc_swift_set_rtt(struct rdcc_swift_state *s, u64 d
 	WRITE_ONCE(((u32 *)&s->rtt_root)[RDCC_SWIFT_LO], (u32)d);
 }
 
-/* The lease's terms (swift_lease::grant): lease_t = t_lo | t_hi << 32 (ns), lease_w = w_hi in
- * whole packets | ai (packets Q20) << 32; each half read alone. */
-#define rdcc_swift_t_lo(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_LO)
-#define rdcc_swift_t_hi(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_HI)
+/*
+ * The lease's terms (swift_lease::grant, Terms): lease_t = inc_max_us | hold_min_us << 32, the
+ * targets in whole us of rs->rtt_us (an RTT of 1 to inc_max_us us is below t_lo, one of
+ * hold_min_us us or more at or above t_hi), lease_w = w_hi in whole packets | ai (packets Q20)
+ * << 32; each half read alone.
+ */
+#define rdcc_swift_inc_max_us(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_LO)
+#define rdcc_swift_hold_min_us(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_HI)
+/* inc_max_us = (t_lo - 1) / 1000 with t_lo < 2^32: an increase's sample is in range */
+static_assert((U32_MAX - 1ULL) / NSEC_PER_USEC <= RDCC_SWIFT_RTT_US_MAX);
 #define rdcc_swift_w_hi_pkts(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_LO)
 #define rdcc_swift_ai_q20(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_HI)
 
@@ -95,18 +101,21 @@ static __always_inline void rdcc_swift_set_rtt(struct rdcc_swift_state *s, u64 d
  * neither moves nor expires, and the law does not count endpoint_misses), no undo armed, no RTO
  * pending, F_REMOTE_USED clear (and no ACK taken here sets it), an RTT stored and below 2^32 ns
  * (rdcc_swift_set_rtt); the module's decrease guard is the D11 reading; no lease lives in
- * Recovery or Loss (rdcc_set_state ends it on the way in, the full path grants none there). So on_ack's first lines (ensure_init, the
- * MSS once it equals the state's, F_UNDO_ARMED, retransmit_cnt, the hops: no remote delay)
- * change nothing. The tests, before any store:
+ * Recovery or Loss (rdcc_set_state ends it on the way in, the full path grants none there). So
+ * on_ack's first lines (ensure_init, the MSS once it equals the state's, F_UNDO_ARMED,
+ * retransmit_cnt, the hops: no remote delay) change nothing. The tests, before any store:
  * - the keys: the lease's generation and the MSS;
- * - the sample: rs->rtt_us in [1, RDCC_SWIFT_RTT_US_MAX] (one unsigned compare; -1 and 0 wrap
- *   to the top), so d = rtt_us * 1000 is rdcc_fill_ack_in's value and clamp_rtt_ns is the
- *   identity; d is the fabric delay (no remote delay);
- * - d < t_lo: the increase ai * acked / w (Alg. 1 line 8, num_acked with the carried bytes,
- *   D12b) must leave the window at most w_hi; application-limited: no growth (the law's Hold);
- * - d >= t_hi: possibly delayed, a hold that carries the ACK's bytes (D12b: no RTT stored, no
- *   guard refresh); else the guard (Alg. 1 line 3, now - t_last_decrease >= the RTT before this
- *   ACK) must be closed, or the ACK is a decrease and takes the full path.
+ * - the sample: rs->rtt_us in [1, RDCC_SWIFT_RTT_US_MAX] (unsigned compares of rtt_us - 1: -1
+ *   and 0 wrap to the top), so d = rtt_us * 1000 is rdcc_fill_ack_in's value and clamp_rtt_ns
+ *   is the identity; d is the fabric delay (no remote delay);
+ * - d < t_lo, tested as rtt_us - 1 < inc_max_us (the range and the target in one compare, see
+ *   the terms above): the increase ai * acked / w (Alg. 1 line 8, num_acked with the carried
+ *   bytes, D12b) must leave the window at most w_hi; application-limited: no growth (the law's
+ *   Hold);
+ * - d >= t_hi, tested as rtt_us >= hold_min_us: possibly delayed, a hold that carries the ACK's
+ *   bytes (D12b: no RTT stored, no guard refresh); else the guard (Alg. 1 line 3, now -
+ *   t_last_decrease >= the RTT before this ACK) must be closed, or the ACK is a decrease and
+ *   takes the full path.
  * Then on_ack's stores, in its order: can_decrease's clock-went-back rule for both guards, the
  * RTT (not possibly delayed), the fabric delay, the carried bytes (reset, or + this ACK's on a
  * delayed hold), the window, and Alg. 1 line 27's guard refresh at min_cwnd (a hold of a lease
@@ -140,11 +149,12 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 	 */
 	if (!(s->flags & RDCC_SWIFT_F_LEASE) || lease_gen != gen || s->mss_bytes != tp->mss_cache)
 		return false;
-	if ((u64)rs->rtt_us - 1 >= RDCC_SWIFT_RTT_US_MAX)
-		return false;
-	d = (u64)rs->rtt_us * NSEC_PER_USEC;			/* fabric delay = RTT, < 2^32 */
-	if (d < rdcc_swift_t_lo(s)) {
-		/* Alg. 1 line 6: below the target of every window up to w_hi */
+	if ((u64)rs->rtt_us - 1 < rdcc_swift_inc_max_us(s)) {
+		/*
+		 * Alg. 1 line 6: below the target of every window up to w_hi (1 <= rtt_us <=
+		 * inc_max_us: d = rtt_us * 1000 < t_lo, and the sample is within
+		 * RDCC_SWIFT_RTT_US_MAX); d is the fabric delay (no remote delay), < 2^32
+		 */
 		if (!rs->is_app_limited) {
 			u64 w = s->fcwnd_q20;
 			u32 acked = rs->acked_sacked;
@@ -170,8 +180,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 			if (f > (u64)rdcc_swift_w_hi_pkts(s) << 20)
 				return false;			/* past w_hi: the full path */
 			WRITE_ONCE(s->fcwnd_q20, f);
-			d = (u64)READ_ONCE(rs->rtt_us) * NSEC_PER_USEC;	/* again, see the top */
 		}
+		d = (u64)READ_ONCE(rs->rtt_us) * NSEC_PER_USEC;	/* read again: see the top */
 		now = READ_ONCE(tp->tcp_clock_cache);
 		if (now < s->t_last_decrease_f_ns)	/* can_decrease: the clock went back */
 			WRITE_ONCE(s->t_last_decrease_f_ns, now);
@@ -181,8 +191,11 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 			rdcc_swift_set_rtt(s, d);
 		WRITE_ONCE(s->fabric_delay_ns, (u32)d);
 		WRITE_ONCE(s->pending_acked_bytes, 0);
-	} else if (d >= rdcc_swift_t_hi(s)) {
-		/* at or above the target of every window from w_lo */
+	} else if ((u64)rs->rtt_us - 1 < RDCC_SWIFT_RTT_US_MAX &&
+		   rs->rtt_us >= rdcc_swift_hold_min_us(s)) {
+		/* at or above the target of every window from w_lo (d >= t_hi, a sample in
+		 * [1, RDCC_SWIFT_RTT_US_MAX]: d < 2^32) */
+		d = (u64)rs->rtt_us * NSEC_PER_USEC;
 		now = READ_ONCE(tp->tcp_clock_cache);
 		if (rs->is_ack_delayed) {
 			/* D12b: a possibly delayed ACK above the target carries its bytes */

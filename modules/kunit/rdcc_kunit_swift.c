@@ -58,9 +58,9 @@ static struct rdcc_swift_state rdcc_swift_live(const struct rdcc_swift_state *s)
 }
 
 /* An RTT in µs near a lease target t_ns: the whole µs below it, at or above it, or one off. */
-static long rdcc_swift_near(u64 q, u32 t_ns)
+static long rdcc_swift_near(u64 q, u64 t_ns)
 {
-	long lo = t_ns / 1000, hi = DIV_ROUND_UP(t_ns, 1000);
+	long lo = div_u64(t_ns, 1000), hi = div_u64(t_ns + 999, 1000);
 
 	switch (q % 4) {
 	case 0:
@@ -124,7 +124,11 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			struct rdcc_enforced ea = {}, eb = {};
 			struct rate_sample rs = {};
 			u64 q = rdcc_kunit_xs(&x), q2 = rdcc_kunit_xs(&x), max_rate;
-			u32 t_lo = (u32)sa.lease_t, t_hi = sa.lease_t >> 32;
+			/* The targets' edges in ns as the lease's us terms state them: rtt_us * 1000
+			 * < t_lo for an increase, >= t_hi for a hold (rdcc_swift_near draws around). */
+			u32 inc_max_us = (u32)sa.lease_t, hold_min_us = sa.lease_t >> 32;
+			u64 t_lo = inc_max_us ? inc_max_us * 1000ULL + 1 : 0;
+			u64 t_hi = hold_min_us * 1000ULL;
 			bool fast, remote, has_lease = sa.flags & RDCC_SWIFT_F_LEASE;
 
 			now += 240 + q % 1000;
@@ -222,7 +226,7 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			ok = !memcmp(&na, &nb, sizeof(na)) && cwnd_a == cwnd_b && rate_a == rate_b;
 			if (!ok)
 				KUNIT_FAIL(test,
-					   "sequence %u ACK %u (%s, rtt %ld us, acked %u, delayed %d, app %d, t_lo %u t_hi %u): window C %u law %u, rate C %llu law %llu; fcwnd %llu/%llu rtt %llu/%llu t_f %llu/%llu t_e %llu/%llu pending %u/%u fabric %u/%u misses %u/%u flags %u/%u",
+					   "sequence %u ACK %u (%s, rtt %ld us, acked %u, delayed %d, app %d, t_lo %llu t_hi %llu): window C %u law %u, rate C %llu law %llu; fcwnd %llu/%llu rtt %llu/%llu t_f %llu/%llu t_e %llu/%llu pending %u/%u fabric %u/%u misses %u/%u flags %u/%u",
 					   seq, i, fast ? "fast" : "full", rs.rtt_us, rs.acked_sacked,
 					   rs.is_ack_delayed, rs.is_app_limited, t_lo, t_hi, cwnd_a, cwnd_b,
 					   rate_a, rate_b, na.fcwnd_q20, nb.fcwnd_q20, na.rtt_root,
