@@ -178,17 +178,21 @@ struct rdcc_rqd_net {
 
 static unsigned int rdcc_rqd_net_id __read_mostly;
 
-#ifdef RDCC_LEASE_SWIFT
 /*
  * side_last + HZ over every namespace (jiffies, only ever raised; "now" at load): raised with
  * and before each namespace's side_last, so the same argument (at struct rdcc_rqd_net) makes
  * "no store within HZ anywhere" (jiffies at or past it) imply "no live side-table entry in this
- * socket's namespace". The increase lease's fast path tests it with one load and one compare
- * instead of the namespace's lookup (issue #13: the HZ is added by the rare store, not by every
- * ACK); a store in another namespace only sends this one's ACKs to the full path for a second.
+ * socket's namespace". rdcc_rqd_take and the increase lease's fast path test it with one load
+ * and one compare instead of the namespace's lookup (issue #13: the HZ is added by the rare
+ * store, not by every ACK); a store in another namespace only costs this one's ACKs the lookup
+ * (and the lease's fast path) for a second.
  */
 static unsigned long rdcc_rqd_side_until;
-#endif
+
+static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
+{
+	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_until));
+}
 
 static inline struct rdcc_rqd_side *rdcc_rqd_side_slot(const struct rdcc_rqd_net *rn,
 						       const struct sock *sk, u32 ack_seq)
@@ -213,11 +217,9 @@ static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 	/* Raise side_last to now (a maximum: concurrent stores never lower it). */
 	while (time_after(now, last) && !try_cmpxchg(&rn->side_last, &last, now))
 		;
-#ifdef RDCC_LEASE_SWIFT
 	last = READ_ONCE(rdcc_rqd_side_until);
 	while (time_after(now + HZ, last) && !try_cmpxchg(&rdcc_rqd_side_until, &last, now + HZ))
 		;
-#endif
 	spin_lock_bh(&s->lock);
 	if (s->sk && time_before(jiffies, s->stamp + HZ)) {
 		if (s->sk == sk && s->e.ack_seq == e->ack_seq)
@@ -472,7 +474,7 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 {
 	struct rdcc_rqd_net *rn;
 	const struct tcphdr *th;
-	struct tcphdr _th;
+	struct tcphdr _th __uninitialized;	/* the lookup's copy of the header, if needed */
 	struct sock *sk;
 	unsigned int thoff;
 	bool ref = false;
@@ -623,11 +625,6 @@ static bool rdcc_rqd_same_segment(const struct tcp_sock *tp, const struct rdcc_r
 	return !tp->rx_opt.saw_tstamp;
 }
 
-/*
- * Fill ev with the remote delay, hops and local Rx delay of the ACK `ack`, if the hook stored
- * them for the very segment TCP accepted; consume the entry; drop entries of older ACKs.
- * Nothing else is ever reused.
- */
 /* Every ACK cong_control sees, with or without new data: one increment ("acks" is derived). */
 static __always_inline void rdcc_rqd_count_ack(u32 acked)
 {
@@ -637,11 +634,18 @@ static __always_inline void rdcc_rqd_count_ack(u32 acked)
 		RQD_INC(RQD_C_ACKS_NODATA);
 }
 
+/*
+ * Fill ev with the remote delay, hops and local Rx delay of the ACK `ack`, if the hook stored
+ * them for the very segment TCP accepted; consume the entry; drop entries of older ACKs.
+ * Nothing else is ever reused.
+ */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev)
 {
 	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct rdcc_rqd_entry e = {}, side;
+	/* Read only once assigned (found): not zeroed first (issue #13; INIT_STACK_ALL_ZERO would
+	 * store both entries' 56 bytes on every full-path ACK). */
+	struct rdcc_rqd_entry e __uninitialized, side __uninitialized;
 	const struct rdcc_rqd_net *rn;
 	bool found = false, from_side = false;
 
@@ -660,15 +664,20 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 		}
 		/* else: a later ACK's (it raced ahead of this one): keep */
 	}
-	rcu_read_lock();
-	rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-	if (rn->side && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side) &&
-	    (!found || rdcc_rqd_later(&side, &e))) {
-		e = side;	/* the later of the two stores wins */
-		found = true;
-		from_side = true;
+	/* No side-table store anywhere within HZ: none in this namespace (one load and one compare
+	 * instead of the namespace's lookup) */
+	if (!rdcc_rqd_side_quiet(sk)) {
+		rcu_read_lock();
+		rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
+		if (rn->side && rdcc_rqd_side_live(rn) &&
+		    rdcc_rqd_side_take(rn, sk, ack, &side) &&
+		    (!found || rdcc_rqd_later(&side, &e))) {
+			e = side;	/* the later of the two stores wins */
+			found = true;
+			from_side = true;
+		}
+		rcu_read_unlock();
 	}
-	rcu_read_unlock();
 	if (found && !(flag & RDCC_FLAG_SND_UNA_ADVANCED)) {
 		RQD_INC(RQD_C_NOT_ADVANCED);
 		found = false;
@@ -709,11 +718,6 @@ static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
 	return !(rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID);
 }
 
-static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk)
-{
-	return !time_before(jiffies, READ_ONCE(rdcc_rqd_side_until));
-}
-
 /* rdcc_rqd_take's counts for an ACK without a remote delay ("missed" is derived). */
 static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked)
 {
@@ -735,9 +739,7 @@ static int rdcc_rqd_register(void)
 {
 	int err;
 
-#ifdef RDCC_LEASE_SWIFT
 	WRITE_ONCE(rdcc_rqd_side_until, jiffies);
-#endif
 	err = register_pernet_subsys(&rdcc_rqd_net_ops);
 	if (err)
 		return err;
