@@ -132,7 +132,7 @@ struct rdcc_rqd_entry {
 	u32 tsval;		/* its TSval (with RQD_E_TS) */
 	u32 delay_ns;
 	u32 local_rx_ns;
-	u32 t_store;		/* (u32)ktime_get_mono_fast_ns() at store: the later of two entries wins */
+	u32 t_store;		/* (u32)jiffies at store: of two entries the later wins, a tie neither */
 	u8 hops;
 	u8 flags;		/* RQD_E_*; 0 = empty */
 	u16 _pad;
@@ -429,7 +429,10 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 		e.flags |= RQD_E_LOCAL_RX;
 		RQD_INC(RQD_C_LOCAL_RX);
 	}
-	e.t_store = (u32)ktime_get_mono_fast_ns();
+	/* jiffies, not a clock read (issue #13: ktime_get_mono_fast_ns() was about 40 of the
+	 * hook's instructions): only ever compared with another entry's, of the same ACK, at take
+	 * time, where a tie uses neither. */
+	e.t_store = (u32)jiffies;
 
 	/* The race guard: see the comment at the top of this file. */
 	if (spin_trylock(&sk->sk_lock.slock)) {
@@ -669,12 +672,16 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 	if (!rdcc_rqd_side_quiet(sk)) {
 		rcu_read_lock();
 		rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-		if (rn->side && rdcc_rqd_side_live(rn) &&
-		    rdcc_rqd_side_take(rn, sk, ack, &side) &&
-		    (!found || rdcc_rqd_later(&side, &e))) {
-			e = side;	/* the later of the two stores wins */
-			found = true;
-			from_side = true;
+		if (rn->side && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side)) {
+			if (!found || rdcc_rqd_later(&side, &e)) {
+				e = side;	/* the later of the two stores wins */
+				found = true;
+				from_side = true;
+			} else if (!rdcc_rqd_later(&e, &side)) {
+				/* stored in the same jiffy: neither is known to be the later */
+				RQD_INC(RQD_C_SAME_TICK);
+				found = false;
+			}
 		}
 		rcu_read_unlock();
 	}

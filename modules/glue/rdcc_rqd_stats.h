@@ -43,6 +43,7 @@ enum rdcc_rqd_counter {
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
 	RQD_C_STALE,		/* entries of older ACKs dropped unused */
 	RQD_C_MISMATCH,		/* an entry for this ack_seq from another segment (seq or TSval differ) */
+	RQD_C_SAME_TICK,	/* a slot and a side-table entry for this ACK stored in one jiffy: unused */
 	RQD_C_NOT_ADVANCED,	/* an entry for an ACK that did not advance snd_una: not used */
 	RQD_C_CLAMPED,		/* the law clamped a nonsensical delay (larger than the RTT) */
 	RQD_C_ENDPOINT_BINDS,	/* ACKs after which the endpoint window binds */
@@ -86,6 +87,7 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_FROM_SIDE] = "used_from_side",
 	[RQD_C_STALE] = "stale_dropped",
 	[RQD_C_MISMATCH] = "rej_mismatch",
+	[RQD_C_SAME_TICK] = "rej_same_tick",
 	[RQD_C_NOT_ADVANCED] = "rej_not_advanced",
 	[RQD_C_CLAMPED] = "clamped",
 	[RQD_C_ENDPOINT_BINDS] = "endpoint_binds",
