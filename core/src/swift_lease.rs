@@ -26,11 +26,12 @@
 //! **Where it lives.** Swift's 32 glue bytes are the remote-delay slot, so the terms live in the
 //! law's state, in the two words that are dead under the grant's premises (no endpoint EWMA, no
 //! undo armed): `endpoint_delay_ewma_ns` holds the targets as the C compares them, in whole µs
-//! of the kernel's RTT sample (`inc_max_us | hold_min_us << 32`, see [`Terms`]), `undo_fcwnd_q20` holds
-//! `w_hi_pkts | ai_q20 << 32`, and `flags` gains `F_LEASE` (and the class bits). The parameter
-//! generation is in the last 4 glue bytes, which the slot (28 bytes) never writes. The glue ends
-//! the lease ([`end`]) before every call of the law, so the law never sees these bits; a lockless
-//! reader may (get_info), and `report` gates the EWMA on `F_HAS_EWMA`.
+//! of the kernel's RTT sample (`inc_max_us | hold_min_us << 32`, see [`Terms`]),
+//! `undo_fcwnd_q20` holds `w_hi_pkts | ai_q20 << 32`, and `flags` gains `F_LEASE` (and the
+//! class bits). The parameter generation is in the last 4 glue bytes, which the slot (28 bytes)
+//! never writes. The glue ends the lease ([`end`]) before every call of the law, so the law
+//! never sees these bits; a lockless reader may (get_info), and `report` gates the EWMA on
+//! `F_HAS_EWMA`.
 //!
 //! Not leased: an ACK with a remote-delay entry in the slot or a live side table (the C tests
 //! both; the full path consumes them), Recovery and Loss (`set_state` ends the lease; the grant
