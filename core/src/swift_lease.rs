@@ -12,7 +12,8 @@
 //! bound `w_hi >= w_lo` and the two targets `t_lo = target(w_hi)`, `t_hi = target(w_lo)`. While
 //! the window stays in `[w_lo, w_hi]`, its target is in `[t_lo, t_hi]`, so:
 //! - an ACK whose fabric delay (its RTT: no remote delay) is below `t_lo` is below the target:
-//!   an additive increase `ai·acked/w` (line 8), exact in C with one division;
+//!   an additive increase `ai·acked/w` (line 8), exact in C with one division (two when bytes
+//!   were carried);
 //! - one at or above `t_hi` is at or above the target: with the decrease guard closed (line 3,
 //!   `now − t_last_decrease < rtt`) a hold (`DecreaseGuarded`), and a possibly delayed one a hold
 //!   that carries its bytes (D12b);

@@ -257,8 +257,9 @@ struct rdcc_vaisf_lease {
  * tcp_swift. Only the increase lease's fast path (rdcc_lease_swift.h) and its end
  * (rdcc_glue.c rdcc_lease_retire) look inside. While RDCC_SWIFT_F_LEASE is set, two words that
  * are dead then (no endpoint EWMA, no undo armed) hold the lease (core/src/swift_lease.rs):
- * lease_t = t_lo_ns | t_hi_ns << 32 (the fabric targets at the window bounds), lease_w =
- * w_hi_pkts | ai_q20 << 32 (the window bound and Alg. 1's ai). The parameter generation of the
+ * lease_t = inc_max_us | hold_min_us << 32 (the fabric targets at the window bounds, in whole us
+ * of the kernel's RTT sample), lease_w = w_hi_pkts | ai_q20 << 32 (the window bound and Alg. 1's
+ * ai). The parameter generation of the
  * grant is in the last 4 glue bytes (rdcc_swift_gen), which the remote-delay slot never writes.
  */
 struct rdcc_swift_state {
@@ -284,7 +285,7 @@ struct rdcc_swift_state {
 /* increases are leased for ai below this: ai * acked_q20 < 2^64 */
 #define RDCC_SWIFT_LEASE_AI_MAX_Q20	(1ULL << 24)
 #define RDCC_SWIFT_MAX_CWND_Q20		(1ULL << 40)	/* swift::MAX_CWND_Q20: num_acked's cap */
-#define RDCC_SWIFT_MSS_MAX		(1ULL << 16)	/* fixed::MAX_MSS_BYTES: the grant's MSS cap */
+#define RDCC_SWIFT_MSS_MAX		(1ULL << 16)	/* fixed::MAX_MSS_BYTES, the grant's cap */
 #define RDCC_SWIFT_F_INIT		1U
 #define RDCC_SWIFT_F_HAS_EWMA		2U
 #define RDCC_SWIFT_F_UNDO_ARMED		4U

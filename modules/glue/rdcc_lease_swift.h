@@ -3,7 +3,8 @@
  * rdcc_lease_swift.h - the C fast path of Swift's increase lease (issue #13;
  * core/src/swift_lease.rs). After a full call that left the fabric window at w_lo, the grant
  * stored a window bound w_hi >= w_lo and the fabric targets at the two ends, t_lo = target(w_hi)
- * and t_hi = target(w_lo) (the target is non-increasing in the window, §3.5). While the window
+ * and t_hi = target(w_lo) (the target is non-increasing in the window, §3.5), as whole us of the
+ * kernel's RTT sample (inc_max_us, hold_min_us: see rdcc_swift_inc_max_us). While the window
  * stays in [w_lo, w_hi], an ACK without a remote delay whose RTT is below t_lo is an additive
  * increase (Swift Alg. 1 lines 6-8), and one at or above t_hi with the decrease guard closed
  * (line 3) a hold; this takes those ACKs in the law's own state (struct rdcc_swift_state,
@@ -60,7 +61,6 @@ static_assert((1ULL << 36) <= U64_MAX / RDCC_SWIFT_NS_ODD);
  */
 #define RDCC_SWIFT_LO	IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)	/* a u64's low half, as u32[2] */
 #define RDCC_SWIFT_HI	(1 - RDCC_SWIFT_LO)			/* and its high half */
-static_assert(RDCC_SWIFT_RTT_US_MAX * NSEC_PER_USEC <= U32_MAX);
 
 /* Half i of a 64-bit state word, read alone (one 32-bit load, no shift or mask). */
 static __always_inline u32 rdcc_swift_half(const u64 *word, int i)
@@ -84,12 +84,28 @@ static __always_inline void rdcc_swift_set_rtt(struct rdcc_swift_state *s, u64 d
  * hold_min_us us or more at or above t_hi), lease_w = w_hi in whole packets | ai (packets Q20)
  * << 32; each half read alone.
  */
-#define rdcc_swift_inc_max_us(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_LO)
-#define rdcc_swift_hold_min_us(s)	rdcc_swift_half(&(s)->lease_t, RDCC_SWIFT_HI)
+static __always_inline u32 rdcc_swift_inc_max_us(const struct rdcc_swift_state *s)
+{
+	return rdcc_swift_half(&s->lease_t, RDCC_SWIFT_LO);
+}
+
+static __always_inline u32 rdcc_swift_hold_min_us(const struct rdcc_swift_state *s)
+{
+	return rdcc_swift_half(&s->lease_t, RDCC_SWIFT_HI);
+}
+
 /* inc_max_us = (t_lo - 1) / 1000 with t_lo < 2^32: an increase's sample is in range */
 static_assert((U32_MAX - 1ULL) / NSEC_PER_USEC <= RDCC_SWIFT_RTT_US_MAX);
-#define rdcc_swift_w_hi_pkts(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_LO)
-#define rdcc_swift_ai_q20(s)	rdcc_swift_half(&(s)->lease_w, RDCC_SWIFT_HI)
+
+static __always_inline u32 rdcc_swift_w_hi_pkts(const struct rdcc_swift_state *s)
+{
+	return rdcc_swift_half(&s->lease_w, RDCC_SWIFT_LO);
+}
+
+static __always_inline u32 rdcc_swift_ai_q20(const struct rdcc_swift_state *s)
+{
+	return rdcc_swift_half(&s->lease_w, RDCC_SWIFT_HI);
+}
 
 /*
  * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
@@ -116,11 +132,13 @@ static_assert((U32_MAX - 1ULL) / NSEC_PER_USEC <= RDCC_SWIFT_RTT_US_MAX);
  *   bytes (D12b: no RTT stored, no guard refresh); else the guard (Alg. 1 line 3, now -
  *   t_last_decrease >= the RTT before this ACK) must be closed, or the ACK is a decrease and
  *   takes the full path.
- * Then on_ack's stores, in its order: can_decrease's clock-went-back rule for both guards, the
- * RTT (not possibly delayed), the fabric delay, the carried bytes (reset, or + this ACK's on a
- * delayed hold), the window, and Alg. 1 line 27's guard refresh at min_cwnd (a hold of a lease
- * granted there); F_REMOTE_USED and endpoint_misses need none (premises above). The window
- * after an increase is above min_cwnd and at most w_hi <= min(max_cwnd, ecwnd): no clamp.
+ * Then on_ack's stores (the window first on an increase, right after its last test; the order
+ * does not matter to a reader, which copies field by field): can_decrease's clock-went-back rule
+ * for both guards, the RTT (not possibly delayed), the fabric delay, the carried bytes (reset, or
+ * + this ACK's on a delayed hold), the window, and Alg. 1 line 27's guard refresh at min_cwnd (a
+ * hold of a lease granted there); F_REMOTE_USED and endpoint_misses need none (premises
+ * above). The window after an increase is above min_cwnd and at most w_hi <= min(max_cwnd,
+ * ecwnd): no clamp.
  * Then what rdcc_set sets for Decision::enforce of decide_with's decision: at two packets or
  * more w >> 20 packets (the floor of W / mss, W = w * mss / 16 bytes Q16) clamped, paced at
  * 2 * pkts * mss / srtt (the law does not pace there); below one packet (F_LEASE_SUB) one
@@ -140,7 +158,7 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 
 	/*
 	 * Few values live across the branches below (each does its own stores, the same ones:
-	 * the guards' clock rule, the RTT, the fabric delay, the carried bytes, the window), and
+	 * the window, the guards' clock rule, the RTT, the fabric delay, the carried bytes), and
 	 * what is needed again after a division or a branch is read again from where it came (the
 	 * same value: the state and the socket change only here, under the socket lock), so that
 	 * this and its caller save no register: the ACKs that go to the full path pay nothing for

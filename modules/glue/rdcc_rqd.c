@@ -132,7 +132,7 @@ struct rdcc_rqd_entry {
 	u32 tsval;		/* its TSval (with RQD_E_TS) */
 	u32 delay_ns;
 	u32 local_rx_ns;
-	u32 t_store;		/* (u32)jiffies at store: of two entries the later wins, a tie neither */
+	u32 t_store;		/* (u32)jiffies at store: the later entry wins, a tie neither */
 	u8 hops;
 	u8 flags;		/* RQD_E_*; 0 = empty */
 	u16 _pad;
@@ -180,12 +180,12 @@ static unsigned int rdcc_rqd_net_id __read_mostly;
 
 /*
  * side_last + HZ over every namespace (jiffies, only ever raised; "now" at load): raised with
- * and before each namespace's side_last, so the same argument (at struct rdcc_rqd_net) makes
- * "no store within HZ anywhere" (jiffies at or past it) imply "no live side-table entry in this
- * socket's namespace". rdcc_rqd_take and the increase lease's fast path test it with one load
- * and one compare instead of the namespace's lookup (issue #13: the HZ is added by the rare
- * store, not by every ACK); a store in another namespace only costs this one's ACKs the lookup
- * (and the lease's fast path) for a second.
+ * each namespace's side_last, both before the entry is written, so the same argument (at struct
+ * rdcc_rqd_net) makes "no store within HZ anywhere" (jiffies at or past it) imply "no live
+ * side-table entry in this socket's namespace". rdcc_rqd_take and the increase lease's fast
+ * path test it with one load and one compare instead of the namespace's lookup (issue #13: the
+ * HZ is added by the rare store, not by every ACK); a store in another namespace only costs this
+ * one's ACKs the lookup (and the lease's fast path) for a second.
  */
 static unsigned long rdcc_rqd_side_until;
 
@@ -217,8 +217,13 @@ static void rdcc_rqd_side_store(struct rdcc_rqd_net *rn, const struct sock *sk,
 	/* Raise side_last to now (a maximum: concurrent stores never lower it). */
 	while (time_after(now, last) && !try_cmpxchg(&rn->side_last, &last, now))
 		;
+	/* ... and the global deadline to now + HZ. One more than 16 s ahead is no deadline (each
+	 * is a store's jiffies + HZ): it is one so old that it reads as the future after jiffies
+	 * wrapped (32-bit: about 2^31 jiffies later), which would otherwise not be raised again
+	 * while the readers, past it, took it for quiet. */
 	last = READ_ONCE(rdcc_rqd_side_until);
-	while (time_after(now + HZ, last) && !try_cmpxchg(&rdcc_rqd_side_until, &last, now + HZ))
+	while ((time_after(now + HZ, last) || time_after(last, now + 16 * HZ)) &&
+	       !try_cmpxchg(&rdcc_rqd_side_until, &last, now + HZ))
 		;
 	spin_lock_bh(&s->lock);
 	if (s->sk && time_before(jiffies, s->stamp + HZ)) {

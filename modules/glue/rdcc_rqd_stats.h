@@ -34,16 +34,16 @@ enum rdcc_rqd_counter {
 	RQD_C_HOOK_NS,		/* sum of hook time, ns, while rqd_time=1 */
 	RQD_C_HOOK_TIMED,	/* packets timed */
 	/* cong_control */
-	RQD_C_ACKS,		/* cong_control calls: never counted, acks_data + acks_nodata when read */
+	RQD_C_ACKS,		/* cong_control calls: acks_data + acks_nodata when read */
 	RQD_C_USED,		/* ... that found the remote delay of this very ACK and passed it on */
 	RQD_C_MISSED,		/* ... that found none: never counted, acks - used when read */
 	RQD_C_ACKS_DATA,	/* cong_control calls for ACKs that acknowledge new data */
-	RQD_C_ACKS_NODATA,	/* ... for ACKs that acknowledge none (counted: one increment per ACK) */
+	RQD_C_ACKS_NODATA,	/* ... for ACKs that acknowledge no new data */
 	RQD_C_USED_DATA,	/* ... that found their remote delay (the hit rate's numerator) */
 	RQD_C_FROM_SIDE,	/* used entries that came from the side table */
 	RQD_C_STALE,		/* entries of older ACKs dropped unused */
 	RQD_C_MISMATCH,		/* an entry for this ack_seq from another segment (seq or TSval differ) */
-	RQD_C_SAME_TICK,	/* a slot and a side-table entry for this ACK stored in one jiffy: unused */
+	RQD_C_SAME_TICK,	/* slot and side entries of this ACK stored in one jiffy: unused */
 	RQD_C_NOT_ADVANCED,	/* an entry for an ACK that did not advance snd_una: not used */
 	RQD_C_CLAMPED,		/* the law clamped a nonsensical delay (larger than the RTT) */
 	RQD_C_ENDPOINT_BINDS,	/* ACKs after which the endpoint window binds */

@@ -124,8 +124,9 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			struct rdcc_enforced ea = {}, eb = {};
 			struct rate_sample rs = {};
 			u64 q = rdcc_kunit_xs(&x), q2 = rdcc_kunit_xs(&x), max_rate;
-			/* The targets' edges in ns as the lease's us terms state them: rtt_us * 1000
-			 * < t_lo for an increase, >= t_hi for a hold (rdcc_swift_near draws around). */
+			/* The targets' edges in ns as the lease's us terms state them: rtt_us *
+			 * 1000 < t_lo for an increase, >= t_hi for a hold (rdcc_swift_near draws
+			 * around them). */
 			u32 inc_max_us = (u32)sa.lease_t, hold_min_us = sa.lease_t >> 32;
 			u64 t_lo = inc_max_us ? inc_max_us * 1000ULL + 1 : 0;
 			u64 t_hi = hold_min_us * 1000ULL;
