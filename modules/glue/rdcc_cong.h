@@ -163,7 +163,7 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	if (!trace_decision_enabled() && rdcc_rqd_slot_quiet(sk) && rdcc_rqd_side_quiet(sk) &&
 	    rdcc_swift_take(sk, rs, rdcc_swift_state(sk), *rdcc_swift_gen(sk),
 			    READ_ONCE(rdcc_params_gen))) {
-		rdcc_rqd_count_quiet(rs->acked_sacked);
+		rdcc_rqd_count_ack(rs->acked_sacked);
 		return;
 	}
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */

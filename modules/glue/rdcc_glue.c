@@ -295,8 +295,8 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
 #ifdef RDCC_LEASE_SWIFT
 static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk);
 static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk);
-static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked);
 #endif
+static __always_inline void rdcc_rqd_count_ack(u32 acked);
 static void rdcc_rqd_account(const struct rdcc_decision *d);
 static int rdcc_rqd_register(void);
 static void rdcc_rqd_unregister(void);

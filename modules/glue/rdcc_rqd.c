@@ -722,18 +722,12 @@ static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_ev
  * No remote delay can reach this ACK: the slot holds no entry (rdcc_rqd_slot_quiet) and no
  * side-table entry was stored in any namespace within HZ (rdcc_rqd_side_quiet, see
  * rdcc_rqd_side_until). rdcc_rqd_take would then find nothing, store nothing and count the ACK
- * as missed; the fast path (rdcc_cong.h) counts it so with rdcc_rqd_count_quiet when it takes
- * the ACK.
+ * as missed; the fast path (rdcc_cong.h) counts it as the take does (rdcc_rqd_count_ack) when
+ * it takes the ACK.
  */
 static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
 {
 	return !(rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID);
-}
-
-/* rdcc_rqd_take's counts for an ACK without a remote delay ("missed" is derived). */
-static __always_inline void rdcc_rqd_count_quiet(u32 acked_sacked)
-{
-	rdcc_rqd_count_ack(acked_sacked);
 }
 #endif
 
