@@ -470,46 +470,29 @@ mod tests {
         }
     }
 
-    /// Decision::enforce, derived from the rule's text (ARCHITECTURE.md "Enforcement"), MSS
-    /// 1000 B so that packets read as thousands of bytes. Columns: window bytes Q16, law rate,
-    /// srtt µs, clamp -> packets, rate.
+    /// Decision::enforce's table (core/src/event_vectors.rs, also run by KUnit), case by case
+    /// with its values in the message.
     #[test]
     fn enforce_table() {
-        const MAX: u64 = u64::MAX;
-        let b = |bytes: u64| bytes << 16;
-        let cases: &[(u64, u64, u32, u32, u32, u64)] = &[
-            (0, 0, 100, 64, 0, 0),                        // no state yet: leave the host's
-            (b(10_500), 0, 100, 64, 10, 200_000_000),     // floor 10; 2*10*1000 B / 100 µs
-            (b(10_500), 7_000, 100, 64, 10, 7_000),       // the law paces: its rate
-            (b(10_500), 0, 0, 64, 10, MAX),               // no srtt: unlimited
-            (b(1_840), 0, 100, 64, 2, 18_400_000),        // 1.84 pkts: 2, W/srtt
-            (b(990), 0, 100, 64, 1, 9_900_000),           // 0.99 pkt: 1, W/srtt
-            (b(1_500), 5_000_000, 100, 64, 2, 5_000_000), // law's rate below W/srtt: law's
-            (b(500), 5_000_000, 100, 64, 1, 5_000_000),   // 0.5 pkt, the law paces: its rate
-            (b(1_500), 50_000_000, 100, 64, 2, 50_000_000), // law's above W/srtt: law's
-            (b(1_500), 0, 0, 64, 2, MAX),                 // no srtt, unpaced: unlimited
-            (b(1_500), 7, 0, 64, 2, 7),                   // no srtt, paced: the law's
-            (b(1_500), 0, 100, 1, 1, 15_000_000),         // the clamp still holds
-            (b(1_000), 0, 100, 64, 1, 20_000_000),        // exactly 1 pkt: as before
-            (b(2_000), 0, 100, 64, 2, 40_000_000),        // exactly 2 pkts: as before
-            (b(1_999), 0, 100, 64, 2, 19_990_000),        // just below 2 pkts
-            (b(1_000) + 1, 0, 100, 64, 2, 10_000_000),    // 1/65536 B over 1 pkt
-            (b(1_000_000), 0, 100, 64, 64, 1_280_000_000), // clamp 64: 2*64*1000/100µs
-            (1, 0, 1_000_000, 64, 1, 1),                  // W/srtt rounds to 0: at least 1
-        ];
-        for &(w, law, srtt, clamp, pkts, rate) in cases {
+        use crate::event_vectors::{ENFORCE_CASES, ENFORCE_MSS};
+        for c in ENFORCE_CASES {
             let d = Decision {
-                cwnd_bytes_q16: w,
-                pacing_rate_bps: law,
+                cwnd_bytes_q16: c.cwnd_bytes_q16,
+                pacing_rate_bps: c.law_rate_bps,
                 ..Decision::default()
             };
-            let e = d.enforce(1000, srtt, clamp);
+            let e = d.enforce(ENFORCE_MSS, c.srtt_us, c.clamp_pkts);
             assert_eq!(
                 (e.cwnd_pkts, e.pacing_rate_bps),
-                (pkts, rate),
-                "w={w} law={law} srtt={srtt} clamp={clamp}"
+                (c.pkts, c.rate_bps),
+                "w={} law={} srtt={} clamp={}",
+                c.cwnd_bytes_q16,
+                c.law_rate_bps,
+                c.srtt_us,
+                c.clamp_pkts
             );
         }
+        assert_eq!(crate::event_vectors::run_enforce(), Ok(ENFORCE_CASES.len()));
     }
 
     proptest::proptest! {

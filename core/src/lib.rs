@@ -43,6 +43,7 @@
 )]
 
 pub mod event;
+pub mod event_vectors;
 pub mod expresspass;
 pub mod expresspass_vectors;
 pub mod fixed;

@@ -574,6 +574,24 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_ack(
     }
 }
 
+/// The KUnit case `rdcc_glue_enforce`: `Decision::enforce` on the table of
+/// `core/src/event_vectors.rs`. Returns the number of cases, or -1 with `*failed` the index of
+/// the first case that differs.
+///
+/// # Safety
+/// `failed` is a valid, writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn rdcc_rs_kunit_enforce(failed: *mut u32) -> core::ffi::c_int {
+    match super::event_vectors::run_enforce() {
+        Ok(n) => core::ffi::c_int::try_from(n).unwrap_or(core::ffi::c_int::MAX),
+        Err(i) => {
+            // SAFETY: the function's contract: `failed` is valid and writable.
+            unsafe { failed.write(u32::try_from(i).unwrap_or(u32::MAX)) };
+            -1
+        }
+    }
+}
+
 /// Bytes the KUnit case `rdcc_glue_swift_lease` reserves for a `swift::Params` it never looks
 /// into.
 const SWIFT_PARAMS_BUF: usize = 256;

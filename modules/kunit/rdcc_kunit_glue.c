@@ -6,7 +6,8 @@
  * tables the host tests run, core/src/<law>_vectors.rs) and a randomized bounds check (16 seeds x
  * 2000 events, hostile values included). The Rust entry points are in modules/glue/kunit.rs.
  * And the suite rdcc_glue: the per-ACK event the C glue builds (rdcc_event.h), field by field,
- * on a real socket, and the leases' C paths: TIMELY's here (rdcc_lease.h), θ-PowerTCP's in
+ * on a real socket, Decision::enforce on its table (core/src/event_vectors.rs), and the leases'
+ * C paths: TIMELY's here (rdcc_lease.h), θ-PowerTCP's in
  * rdcc_kunit_theta.c (rdcc_lease_theta.h) and Swift VAI SF's in rdcc_kunit_vaisf.c
  * (rdcc_lease_vaisf.h) and Swift's in rdcc_kunit_swift.c (rdcc_lease_swift.h), each against
  * the Rust it transcribes. Built only for kernels with CONFIG_KUNIT (modules/Kbuild); no
@@ -296,8 +297,27 @@ static void rdcc_glue_lease(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, taken, RDCC_LEASE_STEPS / 20, "the lease was rarely taken");
 }
 
+/*
+ * rdcc_glue_enforce: Decision::enforce (what every product module's full path sets: the window
+ * in packets and the pacing rate) on the table of core/src/event_vectors.rs, derived from the
+ * rule's text, as the kernel's rustc builds it; the host test enforce_table runs the same table.
+ */
+int rdcc_rs_kunit_enforce(u32 *failed_case);
+
+static void rdcc_glue_enforce(struct kunit *test)
+{
+	u32 failed = U32_MAX;
+	int n = rdcc_rs_kunit_enforce(&failed);
+
+	KUNIT_EXPECT_GT_MSG(test, n, 0, "Decision::enforce case %u differs from the table",
+			    failed);
+	if (n > 0)
+		kunit_info(test, "%d enforce cases passed\n", n);
+}
+
 static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_event),
+	KUNIT_CASE(rdcc_glue_enforce),
 	KUNIT_CASE(rdcc_glue_lease),
 	KUNIT_CASE(rdcc_glue_theta_lease),
 	KUNIT_CASE(rdcc_glue_theta_update),

@@ -15,6 +15,8 @@ use kernel::prelude::*;
 
 #[path = "../../core/src/event.rs"]
 mod event;
+#[path = "../../core/src/event_vectors.rs"]
+mod event_vectors;
 #[path = "../../core/src/fixed.rs"]
 mod fixed;
 #[path = "../../core/src/vectors.rs"]
