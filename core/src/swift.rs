@@ -71,7 +71,7 @@ const Q20_TO_Q16_BYTES_DIV: u64 = 1 << 4;
 
 #[path = "swift_params.rs"]
 mod swift_params;
-pub use swift_params::{check_shared, Config, Params, SharedFields};
+pub use swift_params::{check_shared, Config, Params, SharedFields, PARAMS_ABI};
 
 /// `1/sqrt(w)` for a window `w` in packets Q20, result in Q20 (packets^-1/2).
 ///
@@ -250,6 +250,10 @@ const F_REMOTE_USED: u8 = 1 << 3;
 const F_LEASE: u8 = 1 << 4;
 const F_LEASE_SUB: u8 = 1 << 5;
 const F_LEASE_MIN: u8 = 1 << 6;
+/// The remote-delay regime's lease (`swift_lease.rs`; `F_LEASE` is then clear, so the fast path
+/// of the other regime never reads these terms): granted under an endpoint EWMA, its terms in
+/// `undo_fcwnd_q20` and in the bits of `endpoint_delay_ewma_ns` above [`EWMA_MASK`].
+const F_LEASE_REMOTE: u8 = 1 << 7;
 
 /// Per-flow Swift state (72 bytes: exactly `CORE_STATE_BUDGET`). All-zero is "not
 /// initialised": every handler initialises lazily.
@@ -277,8 +281,11 @@ pub struct State {
     /// valid (issue #13: the 72-byte budget has no other room for it). Accessors:
     /// [`State::rtt_ns`], [`State::root_hint`].
     rtt_root: u64,
-    /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`; with `F_LEASE`, the lease's
-    /// targets).
+    /// EWMA of the endpoint delay, ns (valid with `F_HAS_EWMA`), in bits 0..34 (`EWMA_MASK`:
+    /// every sample is clamped to the RTT, at most `MAX_DELAY_NS` < 2^34, and an average stays
+    /// between its samples); the bits above are 0 but under a lease. With `F_LEASE` and no
+    /// EWMA, the lease's targets; with `F_LEASE_REMOTE`, the lease's window bound above
+    /// `EWMA_MASK`.
     endpoint_delay_ewma_ns: u64,
     /// Fabric window before the first loss reaction of the open loss episode (valid with
     /// `F_UNDO_ARMED`; with `F_LEASE`, the lease's window bound and AI).
@@ -310,6 +317,12 @@ const RTT_BITS: u32 = 34;
 /// Mask of the RTT's bits of `State::rtt_root` (C: `RDCC_SWIFT_RTT_MASK`).
 pub const RTT_MASK: u64 = (1 << RTT_BITS) - 1;
 const _: () = assert!(MAX_DELAY_NS <= RTT_MASK);
+/// Bits of `State::endpoint_delay_ewma_ns` that hold the EWMA (the rest hold a remote-delay
+/// lease's window bound, `F_LEASE_REMOTE`). C: `RDCC_SWIFT_EWMA_MASK`.
+pub const EWMA_BITS: u32 = 34;
+/// Mask of the EWMA's bits of `State::endpoint_delay_ewma_ns`.
+pub const EWMA_MASK: u64 = (1 << EWMA_BITS) - 1;
+const _: () = assert!(MAX_DELAY_NS <= EWMA_MASK);
 /// Largest root hint that fits the 30 remaining bits.
 const ROOT_HINT_MAX: u64 = (1 << (64 - RTT_BITS)) - 1;
 
@@ -358,7 +371,8 @@ impl State {
     /// Endpoint-delay EWMA, ns, if a remote delay was ever seen.
     pub fn endpoint_delay_ewma_ns(&self) -> Option<u64> {
         if self.flags & F_HAS_EWMA != 0 {
-            Some(self.endpoint_delay_ewma_ns)
+            // Masked: a remote-delay lease keeps its window bound above the EWMA's bits.
+            Some(self.endpoint_delay_ewma_ns & EWMA_MASK)
         } else {
             None
         }
@@ -751,7 +765,7 @@ impl Controller for Swift {
         }
         Report {
             fabric_delay_ns: s.fabric_delay_ns as u64,
-            // Gated: without an EWMA the word may hold a lease (get_info snapshots any state).
+            // Gated and masked: the word may hold a lease's terms (get_info snapshots any state).
             endpoint_delay_ns: s.endpoint_delay_ewma_ns().unwrap_or(0),
             hops: s.hops as u32,
             flags,

@@ -36,10 +36,23 @@
 //!
 //! Not leased: an ACK with a remote-delay entry in the slot or a live side table (the C tests
 //! both; the full path consumes them), Recovery and Loss (`set_state` ends the lease; the grant
-//! refuses), the paper-literal decrease guard, an armed undo, an endpoint EWMA (Swift with the
-//! remote delay: every ACK reports one), a window the endpoint window binds or outside the
-//! parameters' `[min_cwnd, max_cwnd]`, windows from one to two packets. An application-limited
-//! ACK below `t_lo` is leased: the law's hold without growth, which resets the carried bytes.
+//! refuses), the paper-literal decrease guard, an armed undo, an endpoint EWMA (but see below),
+//! a window the endpoint window binds or outside the parameters' `[min_cwnd, max_cwnd]`,
+//! windows from one to two packets. An application-limited ACK below `t_lo` is leased: the
+//! law's hold without growth, which resets the carried bytes.
+//!
+//! **The remote-delay regime** (`F_LEASE_REMOTE`, with `F_LEASE` clear): Swift with the remote
+//! delay keeps an endpoint EWMA and every ACK carries a remote delay. While that EWMA stays
+//! below the endpoint target, an endpoint window at `max_cwnd` stays there (Alg. 1 line 6 for
+//! the endpoint window, §3.3: an increase clamped back by line 26; above `min_cwnd`, line 27
+//! refreshes no guard), so the fabric window's zones above hold with the fabric delay (RTT less
+//! the endpoint delay) in place of the RTT. Granted after an ACK with a remote delay (an EWMA,
+//! `F_REMOTE_USED`, no miss counted) with the endpoint window at `max_cwnd > min_cwnd` and two
+//! packets or more. The terms: `t_lo | t_hi << 32` in ns in the undo word (dead: no undo
+//! armed), `w_hi_pkts` in the EWMA word above its 34 bits ([`EWMA_MASK`]; the EWMA below them
+//! stays live). The C (`rdcc_swift_take_remote`) takes an ACK whose entry the channel found,
+//! reading `ai`, the endpoint target and the EWMA's gain from the parameter block of the
+//! lease's generation, and steps the EWMA itself (`fixed::ewma`).
 //!
 //! The claim, tested closed-loop on a real socket against the law called on every ACK (KUnit
 //! `rdcc_glue_swift_lease`) and on the host against a transcription of the fast path
@@ -54,8 +67,9 @@ use super::super::event::{
 };
 use super::super::fixed::{MAX_DELAY_NS, MAX_MSS_BYTES, NS_PER_US, PKT_Q20_ONE, PKT_Q20_SHIFT};
 use super::{
-    target_cached_ns, target_delay_near_ns, window_bytes_q16, Params, State, Swift, F_HAS_EWMA,
-    F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_SUB, F_REMOTE_USED, F_UNDO_ARMED,
+    target_cached_ns, target_delay_near_ns, window_bytes_q16, Params, State, Swift, EWMA_BITS,
+    EWMA_MASK, F_HAS_EWMA, F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_REMOTE, F_LEASE_SUB,
+    F_REMOTE_USED, F_UNDO_ARMED,
 };
 
 /// Largest additive increase (packets Q20, exclusive: 16 packets per RTT; the default is 1) for
@@ -76,7 +90,7 @@ const _: () = assert!(
 const _: () = assert!((u32::MAX as u64 - 1) / NS_PER_US <= SWIFT_RTT_US_MAX);
 
 /// The `F_*` bits C reads and writes (rdcc_abi.h `RDCC_SWIFT_F_*`).
-pub const FLAG_ABI: [(&str, u8); 7] = [
+pub const FLAG_ABI: [(&str, u8); 8] = [
     ("RDCC_SWIFT_F_INIT", F_INIT),
     ("RDCC_SWIFT_F_HAS_EWMA", F_HAS_EWMA),
     ("RDCC_SWIFT_F_UNDO_ARMED", F_UNDO_ARMED),
@@ -84,6 +98,7 @@ pub const FLAG_ABI: [(&str, u8); 7] = [
     ("RDCC_SWIFT_F_LEASE", F_LEASE),
     ("RDCC_SWIFT_F_LEASE_SUB", F_LEASE_SUB),
     ("RDCC_SWIFT_F_LEASE_MIN", F_LEASE_MIN),
+    ("RDCC_SWIFT_F_LEASE_REMOTE", F_LEASE_REMOTE),
 ];
 
 /// `State`'s layout as C reads it (`struct rdcc_swift_state`, rdcc_abi.h): its size, then each
@@ -156,14 +171,47 @@ pub fn terms(s: &State) -> Option<Terms> {
     })
 }
 
-/// End the lease, if any: the dead words back to 0 and the bits cleared, so the law sees a
-/// state it made. The glue calls this before every call of the law.
+/// A remote-delay lease's terms (`F_LEASE_REMOTE`), as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteTerms {
+    /// ACKs whose fabric delay (ns) is below this are additive increases (`target(w_hi)`; 0:
+    /// none leased).
+    pub t_lo_ns: u32,
+    /// ACKs whose fabric delay is at or above this are holds (`target(w_lo)`).
+    pub t_hi_ns: u32,
+    /// The window bound, whole packets.
+    pub w_hi_pkts: u32,
+    /// The window is `min_cwnd`: a hold refreshes the decrease guard (Alg. 1 line 27).
+    pub at_min: bool,
+}
+
+/// The remote-delay lease stored in `s`, if any.
+pub fn remote_terms(s: &State) -> Option<RemoteTerms> {
+    if s.flags & F_LEASE_REMOTE == 0 {
+        return None;
+    }
+    let t = s.undo_fcwnd_q20;
+    Some(RemoteTerms {
+        t_lo_ns: t as u32,
+        t_hi_ns: (t >> 32) as u32,
+        w_hi_pkts: (s.endpoint_delay_ewma_ns >> EWMA_BITS) as u32,
+        at_min: s.flags & F_LEASE_MIN != 0,
+    })
+}
+
+/// End the lease, if any: the dead words back to 0 (a remote-delay lease: the undo word, and
+/// the bits above the EWMA's) and the bits cleared, so the law sees a state it made. The glue
+/// calls this before every call of the law.
 #[inline(always)]
 pub fn end(s: &mut State) {
-    if s.flags & F_LEASE != 0 {
-        s.endpoint_delay_ewma_ns = 0;
+    if s.flags & (F_LEASE | F_LEASE_REMOTE) != 0 {
+        s.endpoint_delay_ewma_ns = if s.flags & F_LEASE_REMOTE != 0 {
+            s.endpoint_delay_ewma_ns & EWMA_MASK
+        } else {
+            0
+        };
         s.undo_fcwnd_q20 = 0;
-        s.flags &= !(F_LEASE | F_LEASE_SUB | F_LEASE_MIN);
+        s.flags &= !(F_LEASE | F_LEASE_SUB | F_LEASE_MIN | F_LEASE_REMOTE);
     }
 }
 
@@ -189,19 +237,36 @@ pub fn end(s: &mut State) {
 /// `on_ack` to be inlined into it.
 #[inline(always)]
 pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
-    if in_recovery
-        || s.flags & (F_INIT | F_HAS_EWMA | F_UNDO_ARMED | F_REMOTE_USED) != F_INIT
-        || s.retransmit_cnt != 0
+    if in_recovery || s.flags & (F_INIT | F_UNDO_ARMED) != F_INIT || s.retransmit_cnt != 0 {
+        return false;
+    }
+    match s.flags & (F_HAS_EWMA | F_REMOTE_USED) {
+        0 => grant_terms(p, s, false),
+        // The remote-delay regime: the last ACK with a sample carried a remote delay.
+        REMOTE_REGIME => grant_terms(p, s, true),
+        _ => false,
+    }
+}
+
+/// The flags of the remote-delay regime: an endpoint EWMA, and a remote delay on the last ACK
+/// with a sample (so `endpoint_misses` is 0).
+const REMOTE_REGIME: u8 = F_HAS_EWMA | F_REMOTE_USED;
+
+#[inline(never)]
+fn grant_terms(p: &Params, s: &mut State, remote: bool) -> bool {
+    let c = p.config();
+    let w = s.fcwnd_q20;
+    // The remote-delay regime: the endpoint window pinned at max_cwnd (the EWMA below its
+    // target keeps it there: an increase is clamped back, Alg. 1 line 26), above min_cwnd (so
+    // its guard is not refreshed, line 27), no miss counted; two packets or more.
+    if remote
+        && (s.ecwnd_q20 != c.max_cwnd_pkts_q20
+            || c.max_cwnd_pkts_q20 <= c.min_cwnd_pkts_q20
+            || s.endpoint_misses != 0
+            || w < 2 * PKT_Q20_ONE)
     {
         return false;
     }
-    grant_terms(p, s)
-}
-
-#[inline(never)]
-fn grant_terms(p: &Params, s: &mut State) -> bool {
-    let c = p.config();
-    let w = s.fcwnd_q20;
     // The window inside this parameter set's bounds: a write may have moved them, and an ACK
     // without a sample does not clamp (the fast path's hold would keep a window the law clamps).
     if w < c.min_cwnd_pkts_q20 || w > c.max_cwnd_pkts_q20 {
@@ -248,6 +313,15 @@ fn grant_terms(p: &Params, s: &mut State) -> bool {
     };
     // In whole µs of the kernel's sample (Terms): at most 2^32 / 1000, so an increase's sample
     // is at most SWIFT_RTT_US_MAX.
+    if remote {
+        // The fabric delay (RTT less the endpoint delay) is not whole µs: the targets in ns;
+        // the window bound above the EWMA's bits (w_hi_pkts <= 2^20 < 2^30); ai is read from
+        // the parameter block by the C.
+        s.undo_fcwnd_q20 = u64::from(t_lo) | u64::from(t_hi) << 32;
+        s.endpoint_delay_ewma_ns = (s.endpoint_delay_ewma_ns & EWMA_MASK) | w_hi_pkts << EWMA_BITS;
+        s.flags |= F_LEASE_REMOTE | if at_min { F_LEASE_MIN } else { 0 };
+        return true;
+    }
     const US: u32 = NS_PER_US as u32;
     let inc_max_us = t_lo
         .checked_sub(1)

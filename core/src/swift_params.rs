@@ -71,6 +71,10 @@ pub fn check_shared(c: &SharedFields) -> Result<(), ParamError> {
 ///
 /// The Swift paper publishes no numbers for most parameters ("Swift does not suggest settings
 /// for multiple parameters", Snyder & Lebeck §III-D); each default names its source.
+///
+/// `#[repr(C)]`, as [`Params`] (whose first field it is): the remote-delay lease's C fast path
+/// reads three fields of a parameter block (see [`PARAMS_ABI`]).
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     /// `ai`: additive increment per RTT, packets in Q20 (Alg. 1 line 1). Range
@@ -149,6 +153,12 @@ impl Default for Config {
 }
 
 /// Validated parameters with derived constants. Build with [`Params::new`].
+///
+/// `#[repr(C)]`: the remote-delay lease's fast path in C (modules/glue/rdcc_lease_swift.h,
+/// issue #13) reads `ai`, the endpoint target and the endpoint EWMA's gain from the parameter
+/// block as `struct rdcc_swift_params` (rdcc_abi.h; core/tests/abi_offsets.rs checks the layout
+/// through [`PARAMS_ABI`]). C never writes a parameter block.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
     pub(super) cfg: Config,
@@ -159,6 +169,25 @@ pub struct Params {
     /// `1/sqrt(fs_max_cwnd)` in Q20.
     pub(super) inv_sqrt_fs_max_q20: u64,
 }
+
+/// The fields of [`Params`] C reads, with their C names and offsets (the size first), for
+/// core/tests/abi_offsets.rs.
+pub const PARAMS_ABI: (usize, [(&str, usize); 3]) = (
+    core::mem::size_of::<Params>(),
+    [
+        ("ai_pkts_q20", core::mem::offset_of!(Config, ai_pkts_q20)),
+        (
+            "endpoint_target_ns",
+            core::mem::offset_of!(Config, endpoint_target_ns),
+        ),
+        (
+            "endpoint_ewma_q16",
+            core::mem::offset_of!(Config, endpoint_ewma_q16),
+        ),
+    ],
+);
+// The Config is the first field of Params (#[repr(C)]): its offsets are the block's.
+const _: () = assert!(core::mem::offset_of!(Params, cfg) == 0);
 
 impl Params {
     /// Check every field of `c` and precompute the flow-scaling curve.

@@ -213,8 +213,24 @@ fn layout() -> Vec<String> {
         "RDCC_ABI_EQ(RDCC_SWIFT_MSS_MAX, {}ULL);",
         rdcc_core::fixed::MAX_MSS_BYTES
     ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_EWMA_MASK, {}ULL);",
+        swift::EWMA_MASK
+    ));
+    v.push(format!(
+        "RDCC_ABI_EQ(RDCC_SWIFT_EWMA_BITS, {}ULL);",
+        swift::EWMA_BITS
+    ));
     for (name, value) in swift::swift_lease::FLAG_ABI {
         v.push(format!("RDCC_ABI_EQ({name}, {value}ULL);"));
+    }
+    // The three parameters the remote-delay lease's fast path reads from Swift's block.
+    let (size, fields) = swift::PARAMS_ABI;
+    v.push(format!("RDCC_ABI_SIZE(struct rdcc_swift_params, {size});"));
+    for (name, off) in fields {
+        v.push(format!(
+            "RDCC_ABI_OFF(struct rdcc_swift_params, {name}, {off});"
+        ));
     }
     v
 }

@@ -625,8 +625,8 @@ macro_rules! rdcc_glue_swift_lease {
 
         /// One ACK of tcp_swift that its fast path (`rdcc_swift_take`, rdcc_lease_swift.h) did
         /// not take: end the lease, decide and enforce as `rdcc_rs_on_ack` does, and grant the
-        /// next lease (`swift::on_ack_leased`). The C stores the generation it read before `p`
-        /// beside the remote-delay slot after this returns.
+        /// next lease (`swift::on_ack_leased`). The C stores the generation of the block `p`
+        /// (its header's) beside the remote-delay slot after this returns.
         ///
         /// # Safety
         /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid

@@ -600,9 +600,10 @@ const _: () = assert!(core::mem::align_of::<super::swift::Params>() <= 8);
 
 /// The start of one sequence of the KUnit case `rdcc_glue_swift_lease`: a random valid Swift
 /// parameter block near the paper's (ai, min_cwnd, max_cwnd, the base target, the flow-scaling
-/// range and window bounds each at the default 7 times in 8, otherwise anywhere in a range the
-/// law accepts; ai also shifted right by 12 to 26 bits one time in 8; the paper-literal guard
-/// now and then), written to `p`, and the law's initial
+/// range and window bounds, the endpoint target and the endpoint EWMA's gain each at the
+/// default 7 times in 8, otherwise anywhere in a range the law accepts; ai also shifted right
+/// by 12 to 26 bits one time in 8; the paper-literal guard now and then), written to `p`, and
+/// the law's initial
 /// state for `mss`, written to `s`. Returns 0, or -1 when no valid block came out (not
 /// reached: the defaults are valid).
 ///
@@ -632,6 +633,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_swift_setup(
         fs_range_ns: pick(d.fs_range_ns, 0, 200_000),
         fs_max_cwnd_pkts_q20: pick(d.fs_max_cwnd_pkts_q20, 2 << 20, 400 << 20),
         literal_decrease_guard: pick(0, 0, 1),
+        endpoint_target_ns: pick(d.endpoint_target_ns, 1_000, 60_000),
+        endpoint_ewma_q16: pick(d.endpoint_ewma_q16, 1, 65_536),
         ..d
     };
     let Ok(params) = Params::new(&c).or_else(|_| Params::new(&d)) else {

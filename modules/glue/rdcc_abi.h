@@ -259,8 +259,11 @@ struct rdcc_vaisf_lease {
  * are dead then (no endpoint EWMA, no undo armed) hold the lease (core/src/swift_lease.rs):
  * lease_t = inc_max_us | hold_min_us << 32 (the fabric targets at the window bounds, in whole us
  * of the kernel's RTT sample), lease_w = w_hi_pkts | ai_q20 << 32 (the window bound and Alg. 1's
- * ai). The parameter generation of the
- * grant is in the last 4 glue bytes (rdcc_swift_gen), which the remote-delay slot never writes.
+ * ai). While RDCC_SWIFT_F_LEASE_REMOTE is set instead (the remote-delay regime's lease, under
+ * an endpoint EWMA), lease_w = t_lo_ns | t_hi_ns << 32 (the fabric targets at the window
+ * bounds, in ns) and the bits of lease_t above RDCC_SWIFT_EWMA_MASK hold w_hi_pkts (the EWMA
+ * in the bits below). The parameter generation of the grant is in the last 4 glue bytes
+ * (rdcc_swift_gen), which the remote-delay slot never writes.
  */
 struct rdcc_swift_state {
 	u64 fcwnd_q20;		/* fabric window, packets Q20 */
@@ -268,8 +271,10 @@ struct rdcc_swift_state {
 	u64 t_last_decrease_f_ns;
 	u64 t_last_decrease_e_ns;
 	u64 rtt_root;		/* RTT ns in bits 0..34, a root hint above */
-	u64 lease_t;		/* the EWMA of the endpoint delay; with F_LEASE the targets */
-	u64 lease_w;		/* the undo window; with F_LEASE the window bound and ai */
+	u64 lease_t;		/* the endpoint delay's EWMA; F_LEASE: the targets; F_LEASE_REMOTE:
+				 * the EWMA below bit 34, the window bound above */
+	u64 lease_w;		/* the undo window; F_LEASE: the window bound and ai;
+				 * F_LEASE_REMOTE: the targets in ns */
 	u32 mss_bytes;
 	u32 pending_acked_bytes;
 	u32 fabric_delay_ns;
@@ -293,6 +298,39 @@ struct rdcc_swift_state {
 #define RDCC_SWIFT_F_LEASE		16U	/* the lease words are valid */
 #define RDCC_SWIFT_F_LEASE_SUB		32U	/* below one packet: holds only, paced */
 #define RDCC_SWIFT_F_LEASE_MIN		64U	/* at min_cwnd: a hold refreshes the guard */
+#define RDCC_SWIFT_F_LEASE_REMOTE	128U	/* the remote-delay regime's lease */
+/* The EWMA's bits of lease_t (swift::EWMA_MASK; every delay is below 2^34 ns), and above them
+ * a remote-delay lease's window bound */
+#define RDCC_SWIFT_EWMA_BITS		34
+#define RDCC_SWIFT_EWMA_MASK		((1ULL << RDCC_SWIFT_EWMA_BITS) - 1)
+
+/*
+ * Swift's parameter block (core/src/swift_params.rs Params, #[repr(C)]: the Config's 16 fields,
+ * then three derived constants). The remote-delay lease's fast path reads three fields, of the
+ * block whose generation is the lease's (rdcc_params_block_gen); C never writes one. The offsets
+ * of those three and the size are asserted below.
+ */
+struct rdcc_swift_params {
+	u64 ai_pkts_q20;	/* Alg. 1's ai, packets Q20 */
+	u64 beta_q16;
+	u64 max_mdf_q16;
+	u64 min_cwnd_pkts_q20;
+	u64 max_cwnd_pkts_q20;
+	u64 init_cwnd_pkts_q20;
+	u64 retx_reset_threshold;
+	u64 base_target_ns;
+	u64 per_hop_ns;
+	u64 default_hops;
+	u64 fs_range_ns;
+	u64 fs_min_cwnd_pkts_q20;
+	u64 fs_max_cwnd_pkts_q20;
+	u64 endpoint_target_ns;	/* §3.3's endpoint target, [1 us, 10 ms] */
+	u64 endpoint_ewma_q16;	/* the endpoint EWMA's gain, Q16, [1, 2^16] */
+	u64 literal_decrease_guard;
+	u64 loss_factor_q16;
+	u64 inv_sqrt_fs_min_q20;
+	u64 inv_sqrt_fs_max_q20;
+};
 
 #define RDCC_ABI_SIZE(type, size) static_assert(sizeof(type) == (size))
 #define RDCC_ABI_OFF(type, field, off) static_assert(offsetof(type, field) == (off))
@@ -452,6 +490,8 @@ RDCC_ABI_EQ(RDCC_SWIFT_LEASE_AI_MAX_Q20, 16777216ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_MAX_CWND_Q20, 1099511627776ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_RTT_MASK, 17179869183ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_MSS_MAX, 65536ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_EWMA_MASK, 17179869183ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_EWMA_BITS, 34ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_INIT, 1ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_HAS_EWMA, 2ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_UNDO_ARMED, 4ULL);
@@ -459,5 +499,10 @@ RDCC_ABI_EQ(RDCC_SWIFT_F_REMOTE_USED, 8ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE, 16ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE_SUB, 32ULL);
 RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE_MIN, 64ULL);
+RDCC_ABI_EQ(RDCC_SWIFT_F_LEASE_REMOTE, 128ULL);
+RDCC_ABI_SIZE(struct rdcc_swift_params, 152);
+RDCC_ABI_OFF(struct rdcc_swift_params, ai_pkts_q20, 0);
+RDCC_ABI_OFF(struct rdcc_swift_params, endpoint_target_ns, 104);
+RDCC_ABI_OFF(struct rdcc_swift_params, endpoint_ewma_q16, 112);
 
 #endif /* _RDCC_ABI_H */

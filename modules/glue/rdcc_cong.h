@@ -149,22 +149,43 @@ static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct r
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
 }
 #elif defined(RDCC_LEASE_SWIFT)
+/* The full path with the entry the caller found (or NULL): out of line, as rdcc_ack_slow. */
+static noinline void rdcc_ack_slow_found(struct sock *sk, u32 ack, int flag,
+					 const struct rate_sample *rs,
+					 const struct rdcc_rqd_entry *e)
+{
+	rdcc_ack_full_with(sk, ack, flag, rs, true, e);
+}
+
+/* rdcc_rqd_take.h: the remote-delay regime's path */
+static noinline void rdcc_swift_remote(struct sock *sk, u32 ack, int flag,
+				       const struct rate_sample *rs);
+
 /*
  * Swift (RDCC_LEASE_SWIFT): an ACK with no remote delay in sight (rdcc_rqd_slot_quiet: the
  * slot empty; rdcc_rqd_side_quiet: no side-table entry stored in any namespace within HZ)
  * that the lease covers is taken in C (rdcc_swift_take: an additive increase or a guarded hold
  * stepped in the law's state) and counted as rdcc_rqd_take would count it (an ACK without a
- * remote delay); any other goes to the full path, which takes the remote delay, runs the law
- * and grants the next lease. Not while the tracepoint is on, as for RDCC_LEASE: every decision
- * must reach it.
+ * remote delay); one with an entry in the slot and no side-table store live, under a
+ * remote-delay lease, goes to rdcc_swift_remote (rdcc_rqd_take.h); any other to the full path,
+ * which takes the remote delay, runs the law and grants the next lease. Not while the
+ * tracepoint is on, as for RDCC_LEASE: every decision must reach it.
  */
 static void rdcc_cong_control(struct sock *sk, u32 ack, int flag, const struct rate_sample *rs)
 {
-	if (!trace_decision_enabled() && rdcc_rqd_slot_quiet(sk) && rdcc_rqd_side_quiet(sk) &&
-	    rdcc_swift_take(sk, rs, rdcc_swift_state(sk), *rdcc_swift_gen(sk),
-			    READ_ONCE(rdcc_params_gen))) {
-		rdcc_rqd_count_ack(rs->acked_sacked);
-		return;
+	if (!trace_decision_enabled()) {
+		if (rdcc_rqd_slot_quiet(sk)) {
+			if (rdcc_rqd_side_quiet(sk) &&
+			    rdcc_swift_take(sk, rs, rdcc_swift_state(sk), *rdcc_swift_gen(sk),
+					    READ_ONCE(rdcc_params_gen))) {
+				rdcc_rqd_count_ack(rs->acked_sacked);
+				return;
+			}
+		} else if ((rdcc_swift_state(sk)->flags & RDCC_SWIFT_F_LEASE_REMOTE) &&
+			   rdcc_rqd_side_quiet(sk)) {
+			rdcc_swift_remote(sk, ack, flag, rs);	/* a tail call */
+			return;
+		}
 	}
 	rdcc_ack_slow(sk, ack, flag, rs);	/* a tail call */
 }

@@ -92,6 +92,8 @@
 #define RDCC_HAS_LEASE
 #endif
 
+struct rdcc_rqd_entry;	/* rdcc_rqd_entry.h, with RDCC_REMOTE_DELAY */
+
 /* ---- per-socket state in icsk_ca_priv ------------------------------------------------------ */
 
 struct rdcc_priv {
@@ -131,6 +133,9 @@ static_assert(__alignof__(struct rdcc_vaisf_state) <= __alignof__(u64));
 static_assert(sizeof(struct rdcc_swift_state) <= RDCC_CORE_STATE_BYTES);
 static_assert(__alignof__(struct rdcc_swift_state) <= __alignof__(u64));
 #define RDCC_SWIFT_GEN_OFF (sizeof(((struct rdcc_priv *)0)->glue) - sizeof(u32))
+#endif
+#ifdef RDCC_REMOTE_DELAY
+#include "rdcc_rqd_entry.h" /* struct rdcc_rqd_entry, the slot */
 #endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
@@ -292,6 +297,8 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 #ifdef RDCC_REMOTE_DELAY
 /* rdcc_rqd.c, included after the ops table */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev);
+static __always_inline void rdcc_rqd_fill(const struct rdcc_rqd_entry *e,
+					  struct rdcc_ack_event *ev);
 #ifdef RDCC_LEASE_SWIFT
 static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk);
 static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk);
@@ -413,9 +420,14 @@ static void rdcc_init(struct sock *sk)
 	rcu_read_unlock();
 }
 
-/* The per-ACK path that calls the law: every ACK, or with a lease every ACK no lease covers. */
-static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
-					  const struct rate_sample *rs)
+/*
+ * The per-ACK path that calls the law: every ACK, or with a lease every ACK no lease covers.
+ * With the remote delay, `found` says whether the caller already looked for the ACK's entry
+ * (then `e` is the entry it found, or NULL); else the entry is taken here.
+ */
+static __always_inline void rdcc_ack_full_with(struct sock *sk, u32 ack, int flag,
+					       const struct rate_sample *rs, bool found,
+					       const struct rdcc_rqd_entry *e)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
@@ -425,15 +437,19 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 	const void *p;
 	struct rdcc_ack_in in;
 	struct rdcc_ack_event *ev = &in.ev;
-#ifdef RDCC_HAS_LEASE
-	/* Before the parameter pointer: see rdcc_params_gen. */
+#if defined(RDCC_HAS_LEASE) && !defined(RDCC_LEASE_SWIFT)
+	/* Before the parameter pointer: see rdcc_params_gen. (Swift's lease takes the
+	 * generation of the block itself.) */
 	u32 gen = smp_load_acquire(&rdcc_params_gen);
 #endif
 
 	rdcc_fill_ack_in(sk, rs, &in);
 #ifdef RDCC_REMOTE_DELAY
 	/* The receiver's remote delay, hop count and this ACK's local Rx delay, for this ACK only */
-	rdcc_rqd_take(sk, ack, flag, ev);
+	if (!found)
+		rdcc_rqd_take(sk, ack, flag, ev);
+	else if (e)
+		rdcc_rqd_fill(e, ev);
 #endif
 
 	rcu_read_lock();
@@ -450,16 +466,9 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 		rdcc_rs_on_ack_vaisf(p, rdcc_state(sk), &in, &out, rdcc_vaisf_lease(sk), gen);
 #elif defined(RDCC_LEASE_SWIFT)
 		/* Ends the lease, runs the law, grants the next one in the state (none in Recovery
-		 * or Loss); its generation goes beside the slot. An ACK with a remote delay and no
-		 * lease to end takes the plain entry: the law then keeps an endpoint EWMA, under
-		 * which no lease is granted (swift+rqd pays no lease code). */
-		if ((ev->flags & RDCC_ACK_HAS_REMOTE_DELAY) &&
-		    !(rdcc_swift_state(sk)->flags & RDCC_SWIFT_F_LEASE)) {
-			rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
-		} else {
-			rdcc_rs_on_ack_swift(p, rdcc_state(sk), &in, &out);
-			*rdcc_swift_gen(sk) = gen;
-		}
+		 * or Loss); the generation of this block goes beside the slot. */
+		rdcc_rs_on_ack_swift(p, rdcc_state(sk), &in, &out);
+		*rdcc_swift_gen(sk) = rdcc_params_block_gen(p);
 #else
 		rdcc_rs_on_ack(p, rdcc_state(sk), &in, &out);
 #endif
@@ -476,6 +485,12 @@ static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
 		rdcc_trace(p, sk, &out.d, ev->rtt_ns);
 	}
 	rcu_read_unlock();
+}
+
+static __always_inline void rdcc_ack_full(struct sock *sk, u32 ack, int flag,
+					  const struct rate_sample *rs)
+{
+	rdcc_ack_full_with(sk, ack, flag, rs, false, NULL);
 }
 
 /* cong_control, with or without a lease */
@@ -716,7 +731,7 @@ static struct tcp_congestion_ops rdcc_ops __read_mostly = {
 
 static int rdcc_configure(void)
 {
-	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
+	void *fresh = rdcc_params_alloc();
 	int err;
 
 	if (!fresh)
@@ -724,12 +739,13 @@ static int rdcc_configure(void)
 	kernel_param_lock(THIS_MODULE);
 	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params), fresh);
 	if (!err) {
+		rdcc_params_block_of(fresh)->gen = rdcc_params_gen_first();
 		rcu_assign_pointer(rdcc_params_cur, fresh);
 		rdcc_params_live = true;
 	}
 	kernel_param_unlock(THIS_MODULE);
 	if (err)
-		kfree(fresh);
+		rdcc_params_release(fresh);
 	return err;
 }
 
@@ -740,10 +756,10 @@ static void rdcc_params_free(void)
 	kernel_param_lock(THIS_MODULE);
 	rdcc_params_live = false;
 	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
-	rdcc_params_gen_bump();
+	rdcc_params_gen_set(rdcc_params_gen_next());
 	kernel_param_unlock(THIS_MODULE);
 	synchronize_rcu();
-	kfree(old);
+	rdcc_params_release(old);
 }
 
 /* Called from the Rust side (modules/glue/glue.rs). */

@@ -108,6 +108,23 @@ static __always_inline u32 rdcc_swift_ai_q20(const struct rdcc_swift_state *s)
 }
 
 /*
+ * Decision::enforce at two packets or more: w >> 20 packets (the floor of W / mss, W = w * mss /
+ * 16 bytes Q16) clamped, paced at the kernel's 2 * pkts * mss / srtt (the law does not pace
+ * there): below 2^37 * 10^6 < 2^57.
+ */
+static __always_inline u32 rdcc_swift_pkts(const struct tcp_sock *tp, u64 f)
+{
+	u32 clamp = tp->snd_cwnd_clamp ?: 1;
+
+	return min_t(u64, f >> 20, clamp);
+}
+
+static __always_inline u64 rdcc_swift_pkts_rate(const struct tcp_sock *tp, u32 pkts, u32 mss)
+{
+	return tp->srtt_us ? div_u64((u64)pkts * mss * 2 * USEC_PER_SEC, rdcc_srtt_us(tp)) : U64_MAX;
+}
+
+/*
  * Take the ACK if the lease covers it: true when it did (the state stepped, window and rate
  * set), false when nothing was stored and the full path must run. A leaf once inlined (the
  * caller tests the remote-delay slot first: an ACK with a remote delay is never taken).
@@ -255,12 +272,8 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		rate = clamp_t(u64, rate, 1, RDCC_MAX_RATE_BPS);
 		pkts = 1;
 	} else {
-		u32 clamp = tp->snd_cwnd_clamp ?: 1;
-
-		pkts = min_t(u64, f >> 20, clamp);
-		/* the kernel's 2 * cwnd / srtt: below 2^37 * 10^6 < 2^57 */
-		rate = tp->srtt_us ? div_u64((u64)pkts * mss * 2 * USEC_PER_SEC, rdcc_srtt_us(tp))
-				   : U64_MAX;
+		pkts = rdcc_swift_pkts(tp, f);
+		rate = rdcc_swift_pkts_rate(tp, pkts, mss);
 	}
 	/*
 	 * tcp_snd_cwnd_set without its WARN_ON_ONCE((int)val <= 0), which cannot fire here: pkts
@@ -273,17 +286,152 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 }
 
 /*
+ * fixed::ewma, for the endpoint delay: old + (new - old) * g or old - (old - new) * g, each
+ * product rounded down (mul_q16), g = gain_q16 <= 2^16 (a parameter's range). Both delays are
+ * below 2^34 (RDCC_SWIFT_EWMA_MASK), so a product is below 2^50: no saturation, no wrap, and
+ * the result lies between them.
+ */
+static __always_inline u64 rdcc_swift_ewma(u64 old, u64 sample, u64 gain_q16)
+{
+	if (sample >= old)
+		return old + ((sample - old) * gain_q16 >> RDCC_Q16_SHIFT);
+	return old - ((old - sample) * gain_q16 >> RDCC_Q16_SHIFT);
+}
+static_assert(RDCC_SWIFT_EWMA_BITS + RDCC_Q16_SHIFT + 1 < 64);
+
+/*
+ * The remote-delay regime's lease (RDCC_SWIFT_F_LEASE_REMOTE, swift_lease.rs): an ACK whose
+ * remote delay the channel found (rdcc_rqd_find) is taken here if the lease covers it: true when
+ * it did (the state stepped, window and rate set), false when nothing was stored and the full
+ * path must run (with the same entry). `endpoint_ns` is the entry's remote delay plus its local
+ * Rx delay (two u32: no wrap), `hops` its hop count or -1 without one; `p` is the parameter block
+ * whose generation is the lease's (the caller checks: rdcc_params_block_gen), so its ai,
+ * endpoint target and gain are those the grant saw.
+ *
+ * Premises, from swift_lease::grant for a state with RDCC_SWIFT_F_LEASE_REMOTE: those of
+ * rdcc_swift_take but the EWMA (here: an endpoint EWMA, F_REMOTE_USED set, no miss counted),
+ * and the endpoint window at max_cwnd > min_cwnd, two packets or more. So on_ack's first lines
+ * change nothing (the hops: the entry's must be the state's, else the targets moved), and
+ * F_REMOTE_USED and endpoint_misses keep their values. The tests, before any store:
+ * - the sample: rs->rtt_us in [1, RDCC_SWIFT_RTT_US_MAX], d = rtt_us * 1000 < 2^32;
+ * - §3.3: the endpoint delay at most d (above, the law clamps it, D8: the full path's), the
+ *   fabric delay d - endpoint_ns;
+ * - the fabric delay below t_lo: an increase (Alg. 1 line 8 with the carried bytes, D12b) that
+ *   must leave the window at most w_hi; application-limited: no growth; at or above t_hi: a
+ *   hold, whose guard (line 3) must be closed unless the ACK is possibly delayed (then no
+ *   decrease: the law's can_decrease is false); else the full path;
+ * - §3.3 for the endpoint window: unless possibly delayed (D12c: its endpoint delay includes
+ *   the receiver's ACK timer), the EWMA stepped by this sample must stay below the endpoint
+ *   target, so the endpoint window at max_cwnd takes an increase clamped back (line 26), or a
+ *   hold, and its guard no refresh (above min_cwnd, line 27).
+ * Then on_ack's stores: both guards' clock rule, the RTT (not possibly delayed), the fabric
+ * delay, the carried bytes reset (a remote delay consumes them, held or not), the window, line
+ * 27's refresh on a hold at min_cwnd (possibly delayed or not: the law refreshes after every
+ * step with a remote delay), the EWMA (its 34 bits, the bound above kept). The decision's window
+ * is the fabric one (the endpoint one is max_cwnd >= w_hi) and is enforced as at two packets or
+ * more in rdcc_swift_take. The decision's flags count nothing (rdcc_rqd_account): no clamp, the
+ * endpoint window does not bind, nothing expires.
+ *
+ * Lockless readers and Rust references: as for rdcc_swift_take.
+ */
+static __always_inline bool rdcc_swift_take_remote(struct sock *sk, const struct rate_sample *rs,
+						   struct rdcc_swift_state *s,
+						   const struct rdcc_swift_params *p,
+						   u64 endpoint_ns, int hops)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 fabric, now, f, avg = 0;
+	u32 pkts;
+
+	/*
+	 * As in rdcc_swift_take, few values live across the branches and the division: what is
+	 * needed again is read again from where it came (the sample, the clock, the flags: the
+	 * same values under the socket lock), so that the frame stays small.
+	 */
+	if (!(s->flags & RDCC_SWIFT_F_LEASE_REMOTE) || s->mss_bytes != tp->mss_cache ||
+	    (hops >= 0 && hops != s->hops) || (u64)rs->rtt_us - 1 >= RDCC_SWIFT_RTT_US_MAX ||
+	    endpoint_ns > (u64)rs->rtt_us * NSEC_PER_USEC)
+		return false;
+	/* §3.3: the fabric delay (the endpoint delay at most the RTT, else the law clamps it) */
+	fabric = (u64)rs->rtt_us * NSEC_PER_USEC - endpoint_ns;
+	if (!rs->is_ack_delayed) {
+		/* §3.3: the endpoint EWMA against its target */
+		avg = rdcc_swift_ewma(s->lease_t & RDCC_SWIFT_EWMA_MASK, endpoint_ns,
+				      p->endpoint_ewma_q16);
+		if (avg >= p->endpoint_target_ns)
+			return false;
+	}
+	f = s->fcwnd_q20;
+	if (fabric < (u32)s->lease_w) {
+		/* Alg. 1 line 6: below the target of every window up to w_hi */
+		if (!rs->is_app_limited) {
+			u32 acked = rs->acked_sacked, mss = tp->mss_cache;
+			u64 acked_q20;
+
+			if (!s->pending_acked_bytes && acked <= RDCC_SWIFT_ACKED_EXACT_MAX) {
+				acked_q20 = (u64)acked << 20;	/* as in rdcc_swift_take */
+			} else {
+				acked_q20 = min_t(u64, (u64)acked * mss + s->pending_acked_bytes,
+						  U32_MAX);
+				acked_q20 = min_t(u64, div_u64(acked_q20 << 20, mss),
+						  RDCC_SWIFT_ACKED_Q20_MAX);
+			}
+			/* Alg. 1 line 8; ai < RDCC_SWIFT_LEASE_AI_MAX_Q20 (t_lo > 0: a grant premise,
+			 * under this block) */
+			f += div64_u64(p->ai_pkts_q20 * acked_q20, f);
+			if (f > (s->lease_t >> RDCC_SWIFT_EWMA_BITS) << 20)
+				return false;		/* past w_hi */
+		}
+	} else if (fabric >= s->lease_w >> 32) {
+		/* at or above the target of every window from w_lo; Alg. 1 line 3: unless possibly
+		 * delayed (then no decrease), an open guard is a decrease */
+		if (!rs->is_ack_delayed) {
+			u64 t_f = s->t_last_decrease_f_ns;
+
+			now = READ_ONCE(tp->tcp_clock_cache);
+			if (now >= t_f && now - t_f >= rdcc_swift_rtt(s))
+				return false;
+		}
+	} else {
+		return false;
+	}
+	now = READ_ONCE(tp->tcp_clock_cache);
+	if (now < s->t_last_decrease_f_ns)	/* can_decrease: the clock went back */
+		WRITE_ONCE(s->t_last_decrease_f_ns, now);
+	if (now < s->t_last_decrease_e_ns)
+		WRITE_ONCE(s->t_last_decrease_e_ns, now);
+	if (!rs->is_ack_delayed) {
+		rdcc_swift_set_rtt(s, (u64)rs->rtt_us * NSEC_PER_USEC);
+		WRITE_ONCE(s->lease_t, (s->lease_t & ~RDCC_SWIFT_EWMA_MASK) | avg);
+	}
+	WRITE_ONCE(s->fabric_delay_ns, (u32)fabric);
+	WRITE_ONCE(s->pending_acked_bytes, 0);
+	WRITE_ONCE(s->fcwnd_q20, f);
+	/* line 27 at min_cwnd: no increase is leased there (t_lo = 0), so this ACK is a hold */
+	if (s->flags & RDCC_SWIFT_F_LEASE_MIN)
+		WRITE_ONCE(s->t_last_decrease_f_ns, now);
+	pkts = rdcc_swift_pkts(tp, f);
+	tp->snd_cwnd = pkts;	/* >= 1: f >= 2 packets, as in rdcc_swift_take */
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rdcc_swift_pkts_rate(tp, pkts, tp->mss_cache),
+					     READ_ONCE(sk->sk_max_pacing_rate)));
+	return true;
+}
+
+/*
  * swift_lease::end: the lease words back to 0, the bits cleared, before a hook other than
  * cong_control runs the law (rdcc_lease_retire) and on set_state into Recovery or Loss.
  * WRITE_ONCE: get_info reads the state locklessly.
  */
 static __always_inline void rdcc_swift_end(struct rdcc_swift_state *s)
 {
-	if (s->flags & RDCC_SWIFT_F_LEASE) {
-		WRITE_ONCE(s->lease_t, 0);
+	if (s->flags & (RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_REMOTE)) {
+		/* a remote-delay lease: the EWMA stays, the bound above it goes */
+		WRITE_ONCE(s->lease_t, s->flags & RDCC_SWIFT_F_LEASE_REMOTE ?
+				       s->lease_t & RDCC_SWIFT_EWMA_MASK : 0);
 		WRITE_ONCE(s->lease_w, 0);
 		WRITE_ONCE(s->flags, s->flags & ~(RDCC_SWIFT_F_LEASE | RDCC_SWIFT_F_LEASE_SUB |
-						  RDCC_SWIFT_F_LEASE_MIN));
+						  RDCC_SWIFT_F_LEASE_MIN |
+						  RDCC_SWIFT_F_LEASE_REMOTE));
 	}
 }
 

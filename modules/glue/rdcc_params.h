@@ -37,6 +37,45 @@
 static void __rcu *rdcc_params_cur;
 static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
 
+/*
+ * A parameter block: this header, then the law's Params, which rdcc_params_cur points to and
+ * every hook passes to Rust. The header holds the generation the block was published with
+ * (below; 0 in a module without a lease), written before the block is published and never
+ * after, so a fast path that reads parameters (Swift's remote-delay lease) can tell whether the
+ * block it dereferenced is its lease's: the global generation alone cannot, since it is bumped
+ * after the pointer is replaced. `params` is u64-aligned, as every Params is.
+ */
+struct rdcc_params_block {
+	u32 gen;
+	u32 _pad;
+	u64 params[];
+};
+
+/* A zeroed block for rdcc_rs_params_size() bytes of Params: the Params' address, or NULL. */
+static void *rdcc_params_alloc(void)
+{
+	struct rdcc_params_block *b = kzalloc(sizeof(*b) + rdcc_rs_params_size(), GFP_KERNEL);
+
+	return b ? b->params : NULL;
+}
+
+static struct rdcc_params_block *rdcc_params_block_of(const void *p)
+{
+	return container_of((u64 *)p, struct rdcc_params_block, params[0]);
+}
+
+/* The generation block p was published with. */
+static __always_inline u32 rdcc_params_block_gen(const void *p)
+{
+	return rdcc_params_block_of(p)->gen;
+}
+
+static void rdcc_params_release(void *p)
+{
+	if (p)
+		kfree(rdcc_params_block_of(p));
+}
+
 #ifdef RDCC_HAS_LEASE
 /*
  * Generation of rdcc_params_cur, the key of every lease (struct rdcc_lease.gen,
@@ -53,25 +92,50 @@ static bool rdcc_params_live;	/* under kernel_param_lock(THIS_MODULE) */
  * 0xffff << RDCC_LEASE_SPAN_SHIFT ns (268 ms) after its since_ns (RDCC_LEASE), or
  * RDCC_THETA_LIFE_NS (4.3 s) after its state's update_ns (RDCC_LEASE_THETA), far too short for
  * 2^32 writes (each a syscall and a synchronize_rcu()), so the u32 does not come back to a live
- * lease's value.
+ * lease's value. Swift's leases (RDCC_LEASE_SWIFT) are labelled with the generation of the block
+ * the full path used (rdcc_params_block_gen), exactly; its remote-delay fast path dereferences
+ * the current block and runs only if that block's generation is the lease's, so the parameters
+ * it reads are the grant's. A Swift lease ends at its window bound or at an open decrease guard,
+ * within a few RTTs, but for a hold at min_cwnd (which refreshes the guard): that one would
+ * have to outlive 2^32 writes, over 49 days of writes back to back at a grace period each.
  */
 static u32 rdcc_params_gen __read_mostly = 1;
 
-static void rdcc_params_gen_bump(void)
+/* The generation the next block gets (writers only, under kernel_param_lock). */
+static u32 rdcc_params_gen_next(void)
 {
-	u32 next = rdcc_params_gen + 1;
+	return rdcc_params_gen + 1 ?: 1;
+}
 
-	smp_store_release(&rdcc_params_gen, next ?: 1);
+static void rdcc_params_gen_set(u32 gen)
+{
+	smp_store_release(&rdcc_params_gen, gen);
+}
+
+/* The generation of the first block (rdcc_configure). */
+static u32 rdcc_params_gen_first(void)
+{
+	return rdcc_params_gen;
 }
 #else
-static inline void rdcc_params_gen_bump(void)
+static inline u32 rdcc_params_gen_next(void)
 {
+	return 0;
+}
+
+static inline void rdcc_params_gen_set(u32 gen)
+{
+}
+
+static inline u32 rdcc_params_gen_first(void)
+{
+	return 0;
 }
 #endif
 
 static int rdcc_param_publish(const char *name, const char *val)
 {
-	void *fresh = kzalloc(rdcc_rs_params_size(), GFP_KERNEL);
+	void *fresh = rdcc_params_alloc();
 	void *old;
 	int err;
 
@@ -79,13 +143,15 @@ static int rdcc_param_publish(const char *name, const char *val)
 		return -ENOMEM;
 	err = rdcc_rs_param_set(name, val, strnlen(val, RDCC_PARAM_TEXT + 1), fresh);
 	if (err) {
-		kfree(fresh);
+		rdcc_params_release(fresh);
 		return err;
 	}
+	rdcc_params_block_of(fresh)->gen = rdcc_params_gen_next();
 	old = rcu_replace_pointer(rdcc_params_cur, fresh, true);
-	rdcc_params_gen_bump();		/* ends every lease granted under old */
+	/* ends every lease granted under old */
+	rdcc_params_gen_set(rdcc_params_block_gen(fresh));
 	synchronize_rcu();
-	kfree(old);
+	rdcc_params_release(old);
 	return 0;
 }
 

@@ -120,34 +120,8 @@ MODULE_PARM_DESC(rqd_max_hops, "largest hop count taken from a remote-delay opti
 
 /* ---- storage: the per-socket slot and the per-namespace side table ------------------------- */
 
-#define RQD_E_VALID	(1U << 0)
-#define RQD_E_HOPS	(1U << 1)
-#define RQD_E_LOCAL_RX	(1U << 2)
-#define RQD_E_TS	(1U << 3)	/* the segment carried a timestamp option: tsval is valid */
-
-/* One stored option and the identity of the segment that carried it. */
-struct rdcc_rqd_entry {
-	u32 ack_seq;
-	u32 seq;		/* the segment's sequence number */
-	u32 tsval;		/* its TSval (with RQD_E_TS) */
-	u32 delay_ns;
-	u32 local_rx_ns;
-	u32 t_store;		/* (u32)jiffies at store: the later entry wins, a tie neither */
-	u8 hops;
-	u8 flags;		/* RQD_E_*; 0 = empty */
-	u16 _pad;
-};
-
-static_assert(sizeof(struct rdcc_rqd_entry) <= sizeof(((struct rdcc_priv *)0)->glue));
-#ifdef RDCC_LEASE_SWIFT
-/* The increase lease's generation is the glue bytes' last u32: the slot must end before it. */
-static_assert(sizeof(struct rdcc_rqd_entry) <= RDCC_SWIFT_GEN_OFF);
-#endif
-
-static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
-{
-	return (struct rdcc_rqd_entry *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
-}
+/* The slot's entry (struct rdcc_rqd_entry, RQD_E_*, rdcc_rqd_slot_of): rdcc_rqd_entry.h, which
+ * rdcc_glue.c includes before cong_control. */
 
 #define RQD_SIDE_SLOTS 512	/* power of two */
 
@@ -620,126 +594,9 @@ static struct pernet_operations rdcc_rqd_net_ops = {
 	.size = sizeof(struct rdcc_rqd_net),
 };
 
-/* ---- the consumer, called from cong_control ------------------------------------------------ */
+/* ---- the consumer, called from cong_control: rdcc_rqd_take.h ------------------------------ */
 
-/* The entry describes the segment TCP just accepted for this ACK: same seq (tcp_ack set
- * snd_wl1 to it, since the ACK advanced snd_una) and same TSval (rx_opt holds the segment's). */
-static bool rdcc_rqd_same_segment(const struct tcp_sock *tp, const struct rdcc_rqd_entry *e)
-{
-	if (e->seq != tp->snd_wl1)
-		return false;
-	if (e->flags & RQD_E_TS)
-		return tp->rx_opt.saw_tstamp && e->tsval == tp->rx_opt.rcv_tsval;
-	return !tp->rx_opt.saw_tstamp;
-}
-
-/* Every ACK cong_control sees, with or without new data: one increment ("acks" is derived). */
-static __always_inline void rdcc_rqd_count_ack(u32 acked)
-{
-	if (likely(acked))
-		RQD_INC(RQD_C_ACKS_DATA);
-	else
-		RQD_INC(RQD_C_ACKS_NODATA);
-}
-
-/*
- * Fill ev with the remote delay, hops and local Rx delay of the ACK `ack`, if the hook stored
- * them for the very segment TCP accepted; consume the entry; drop entries of older ACKs.
- * Nothing else is ever reused.
- */
-static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev)
-{
-	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
-	const struct tcp_sock *tp = tcp_sk(sk);
-	/* Read only once assigned (found): not zeroed first (issue #13; INIT_STACK_ALL_ZERO would
-	 * store both entries' 56 bytes on every full-path ACK). */
-	struct rdcc_rqd_entry e __uninitialized, side __uninitialized;
-	const struct rdcc_rqd_net *rn;
-	bool found = false, from_side = false;
-
-	rdcc_rqd_count_ack(ev->acked_bytes);
-	if (slot->flags & RQD_E_VALID) {
-		if (slot->ack_seq == ack) {
-			e = *slot;
-			found = true;
-			slot->flags = 0;
-		} else if (!after(slot->ack_seq, ack)) {
-			RQD_INC(RQD_C_STALE);
-			slot->flags = 0;
-		} else if (after(slot->ack_seq, tp->snd_nxt)) {
-			RQD_INC(RQD_C_ACK_FUTURE);	/* cannot be stored; never kept */
-			slot->flags = 0;
-		}
-		/* else: a later ACK's (it raced ahead of this one): keep */
-	}
-	/* No side-table store anywhere within HZ: none in this namespace (one load and one compare
-	 * instead of the namespace's lookup) */
-	if (!rdcc_rqd_side_quiet(sk)) {
-		rcu_read_lock();
-		rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-		if (rn->side && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side)) {
-			if (!found || rdcc_rqd_later(&side, &e)) {
-				e = side;	/* the later of the two stores wins */
-				found = true;
-				from_side = true;
-			} else if (!rdcc_rqd_later(&e, &side)) {
-				/* stored in the same jiffy: neither is known to be the later */
-				RQD_INC(RQD_C_SAME_TICK);
-				found = false;
-			}
-		}
-		rcu_read_unlock();
-	}
-	if (found && !(flag & RDCC_FLAG_SND_UNA_ADVANCED)) {
-		RQD_INC(RQD_C_NOT_ADVANCED);
-		found = false;
-	}
-	if (found && (!rdcc_rqd_same_segment(tp, &e) || rdcc_rqd_signed(sk))) {
-		RQD_INC(RQD_C_MISMATCH);
-		found = false;
-	}
-	if (!found)
-		return;		/* "missed": acks - used, computed when read */
-	if (from_side)
-		RQD_INC(RQD_C_FROM_SIDE);
-	RQD_INC(RQD_C_USED);
-	if (ev->acked_bytes)
-		RQD_INC(RQD_C_USED_DATA);
-	ev->remote_delay_ns = e.delay_ns;
-	ev->flags |= RDCC_ACK_HAS_REMOTE_DELAY;
-	if (e.flags & RQD_E_HOPS) {
-		ev->hops = e.hops;
-		ev->flags |= RDCC_ACK_HAS_HOPS;
-	}
-	if (e.flags & RQD_E_LOCAL_RX) {
-		ev->local_rx_delay_ns = e.local_rx_ns;
-		ev->flags |= RDCC_ACK_HAS_LOCAL_RX;
-	}
-}
-
-#ifdef RDCC_LEASE_SWIFT
-/*
- * No remote delay can reach this ACK: the slot holds no entry (rdcc_rqd_slot_quiet) and no
- * side-table entry was stored in any namespace within HZ (rdcc_rqd_side_quiet, see
- * rdcc_rqd_side_until). rdcc_rqd_take would then find nothing, store nothing and count the ACK
- * as missed; the fast path (rdcc_cong.h) counts it as the take does (rdcc_rqd_count_ack) when
- * it takes the ACK.
- */
-static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk)
-{
-	return !(rdcc_rqd_slot_of(sk)->flags & RQD_E_VALID);
-}
-#endif
-
-static void rdcc_rqd_account(const struct rdcc_decision *d)
-{
-	if (d->flags & RDCC_DEC_REMOTE_CLAMPED)
-		RQD_INC(RQD_C_CLAMPED);
-	if (d->flags & RDCC_DEC_ENDPOINT_BINDS)
-		RQD_INC(RQD_C_ENDPOINT_BINDS);
-	if (d->flags & RDCC_DEC_ENDPOINT_EXPIRED)
-		RQD_INC(RQD_C_EXPIRED);
-}
+#include "rdcc_rqd_take.h"
 
 static int rdcc_rqd_register(void)
 {
