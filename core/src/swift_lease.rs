@@ -34,8 +34,9 @@
 //! never sees these bits; a lockless reader may (get_info), and `report` gates the EWMA on
 //! `F_HAS_EWMA`.
 //!
-//! Not leased: an ACK with a remote-delay entry in the slot or a live side table (the C tests
-//! both; the full path consumes them), Recovery and Loss (`set_state` ends the lease; the grant
+//! Not leased (under `F_LEASE`; the remote-delay regime below has its own list): an ACK with a
+//! remote-delay entry in the slot or a live side table (the C tests both; the full path or
+//! the remote-delay regime's path consumes them), Recovery and Loss (`set_state` ends the lease; the grant
 //! refuses), the paper-literal decrease guard, an armed undo, an endpoint EWMA (but see below),
 //! a window the endpoint window binds or outside the parameters' `[min_cwnd, max_cwnd]`,
 //! windows from one to two packets. An application-limited ACK below `t_lo` is leased: the

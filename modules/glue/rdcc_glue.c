@@ -135,7 +135,19 @@ static_assert(__alignof__(struct rdcc_swift_state) <= __alignof__(u64));
 #define RDCC_SWIFT_GEN_OFF (sizeof(((struct rdcc_priv *)0)->glue) - sizeof(u32))
 #endif
 #ifdef RDCC_REMOTE_DELAY
-#include "rdcc_rqd_entry.h" /* struct rdcc_rqd_entry, the slot */
+#include "rdcc_rqd_entry.h" /* struct rdcc_rqd_entry */
+
+/* The remote-delay slot: one entry in the glue bytes (rdcc_rqd.c). */
+static_assert(sizeof(struct rdcc_rqd_entry) <= sizeof(((struct rdcc_priv *)0)->glue));
+#ifdef RDCC_LEASE_SWIFT
+/* The increase lease's generation is the glue bytes' last u32: the slot must end before it. */
+static_assert(sizeof(struct rdcc_rqd_entry) <= RDCC_SWIFT_GEN_OFF);
+#endif
+
+static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
+{
+	return (struct rdcc_rqd_entry *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
+}
 #endif
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
@@ -297,8 +309,6 @@ static __always_inline void rdcc_lease_retire(struct sock *sk)
 #ifdef RDCC_REMOTE_DELAY
 /* rdcc_rqd.c, included after the ops table */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev);
-static __always_inline void rdcc_rqd_fill(const struct rdcc_rqd_entry *e,
-					  struct rdcc_ack_event *ev);
 #ifdef RDCC_LEASE_SWIFT
 static __always_inline bool rdcc_rqd_slot_quiet(struct sock *sk);
 static __always_inline bool rdcc_rqd_side_quiet(struct sock *sk);

@@ -120,8 +120,8 @@ MODULE_PARM_DESC(rqd_max_hops, "largest hop count taken from a remote-delay opti
 
 /* ---- storage: the per-socket slot and the per-namespace side table ------------------------- */
 
-/* The slot's entry (struct rdcc_rqd_entry, RQD_E_*, rdcc_rqd_slot_of): rdcc_rqd_entry.h, which
- * rdcc_glue.c includes before cong_control. */
+/* The slot's entry (struct rdcc_rqd_entry, RQD_E_*): rdcc_rqd_entry.h; the slot
+ * (rdcc_rqd_slot_of): rdcc_glue.c, beside struct rdcc_priv; both before cong_control. */
 
 #define RQD_SIDE_SLOTS 512	/* power of two */
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rdcc_rqd_entry.h - one stored remote-delay option and the per-socket slot that holds one
- * (the receiver channel of Swift, rdcc_rqd.c). Part of rdcc_glue.c, in its own file because
- * cong_control (rdcc_cong.h: the remote-delay lease) takes entries before rdcc_rqd.c is
- * included: included once, by rdcc_glue.c, after struct rdcc_priv, with RDCC_REMOTE_DELAY.
+ * rdcc_rqd_entry.h - one stored remote-delay option (the receiver channel of Swift, rdcc_rqd.c)
+ * and what the law is given of it: the event's fields (rdcc_rqd_fill, the full path) or the
+ * endpoint delay and hop count (rdcc_rqd_entry_endpoint_ns, rdcc_rqd_entry_hops, Swift's
+ * remote-delay lease). Standalone (include after rdcc_abi.h): rdcc_glue.c includes it for the
+ * slot (with RDCC_REMOTE_DELAY), and the KUnit case rdcc_glue_swift_lease feeds both the lease
+ * and the law from one entry through these same functions.
  */
 #ifndef RDCC_RQD_ENTRY_H
 #define RDCC_RQD_ENTRY_H
@@ -26,15 +28,35 @@ struct rdcc_rqd_entry {
 	u16 _pad;
 };
 
-static_assert(sizeof(struct rdcc_rqd_entry) <= sizeof(((struct rdcc_priv *)0)->glue));
-#ifdef RDCC_LEASE_SWIFT
-/* The increase lease's generation is the glue bytes' last u32: the slot must end before it. */
-static_assert(sizeof(struct rdcc_rqd_entry) <= RDCC_SWIFT_GEN_OFF);
-#endif
-
-static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
+/* The remote delay, hops and local Rx delay of a found entry, into the law's event. */
+static __always_inline void rdcc_rqd_fill(const struct rdcc_rqd_entry *e,
+					  struct rdcc_ack_event *ev)
 {
-	return (struct rdcc_rqd_entry *)((struct rdcc_priv *)inet_csk_ca(sk))->glue;
+	ev->remote_delay_ns = e->delay_ns;
+	ev->flags |= RDCC_ACK_HAS_REMOTE_DELAY;
+	if (e->flags & RQD_E_HOPS) {
+		ev->hops = e->hops;
+		ev->flags |= RDCC_ACK_HAS_HOPS;
+	}
+	if (e->flags & RQD_E_LOCAL_RX) {
+		ev->local_rx_delay_ns = e->local_rx_ns;
+		ev->flags |= RDCC_ACK_HAS_LOCAL_RX;
+	}
+}
+
+/*
+ * The endpoint delay the law derives from rdcc_rqd_fill's fields (Swift §3.3: the remote delay
+ * plus this host's Rx delay, swift.rs on_ack), ns: two u32, so no wrap in 64 bits.
+ */
+static __always_inline u64 rdcc_rqd_entry_endpoint_ns(const struct rdcc_rqd_entry *e)
+{
+	return (u64)e->delay_ns + (e->flags & RQD_E_LOCAL_RX ? e->local_rx_ns : 0);
+}
+
+/* The entry's hop count, or -1 without one (the law then keeps the state's). */
+static __always_inline int rdcc_rqd_entry_hops(const struct rdcc_rqd_entry *e)
+{
+	return e->flags & RQD_E_HOPS ? e->hops : -1;
 }
 
 #endif /* RDCC_RQD_ENTRY_H */

@@ -97,22 +97,6 @@ static __always_inline bool rdcc_rqd_find(struct sock *sk, u32 ack, int flag, u3
 	return true;
 }
 
-/* The remote delay, hops and local Rx delay of a found entry, into the law's event. */
-static __always_inline void rdcc_rqd_fill(const struct rdcc_rqd_entry *e,
-					  struct rdcc_ack_event *ev)
-{
-	ev->remote_delay_ns = e->delay_ns;
-	ev->flags |= RDCC_ACK_HAS_REMOTE_DELAY;
-	if (e->flags & RQD_E_HOPS) {
-		ev->hops = e->hops;
-		ev->flags |= RDCC_ACK_HAS_HOPS;
-	}
-	if (e->flags & RQD_E_LOCAL_RX) {
-		ev->local_rx_delay_ns = e->local_rx_ns;
-		ev->flags |= RDCC_ACK_HAS_LOCAL_RX;
-	}
-}
-
 /* Fill ev with the remote delay of the ACK `ack`, if the hook stored one for it (rdcc_rqd_find). */
 static void rdcc_rqd_take(struct sock *sk, u32 ack, int flag, struct rdcc_ack_event *ev)
 {
@@ -183,9 +167,7 @@ static noinline void rdcc_swift_remote(struct sock *sk, u32 ack, int flag,
 	p = rcu_dereference(rdcc_params_cur);
 	took = p && rdcc_params_block_gen(p) == *rdcc_swift_gen(sk) &&
 	       rdcc_swift_take_remote(sk, rs, rdcc_swift_state(sk), p,
-				      (u64)slot->delay_ns +
-				      (slot->flags & RQD_E_LOCAL_RX ? slot->local_rx_ns : 0),
-				      slot->flags & RQD_E_HOPS ? slot->hops : -1);
+				      rdcc_rqd_entry_endpoint_ns(slot), rdcc_rqd_entry_hops(slot));
 	rcu_read_unlock();
 	if (!took)
 		rdcc_ack_slow_found(sk, ack, flag, rs, slot);	/* a tail call */

@@ -13,6 +13,7 @@
 #include "rdcc_abi.h"
 #include "rdcc_event.h"
 #include "rdcc_lease_swift.h"
+#include "rdcc_rqd_entry.h"
 #include "rdcc_kunit.h"
 
 /*
@@ -24,7 +25,10 @@
  * with an RTT stored), and runs RDCC_SWIFT_ACKS ACKs two ways from it: as tcp_swift's
  * cong_control does (rdcc_swift_take for an ACK without a remote delay, rdcc_swift_take_remote
  * for one with, under the parameter block of the lease's generation; else the full path:
- * rdcc_rs_kunit_swift_ack with the lease), and as the law called on every ACK. Half the
+ * rdcc_rs_kunit_swift_ack with the lease), and as the law called on every ACK. A remote delay
+ * is one slot entry (struct rdcc_rqd_entry) that reaches the lease through the functions
+ * rdcc_swift_remote uses (rdcc_rqd_entry_endpoint_ns, rdcc_rqd_entry_hops) and the law through
+ * the full path's (rdcc_rqd_fill). Half the
  * sequences are in the remote-delay regime (7 ACKs in 8 carry a remote delay), the others see
  * one now and then. The ACKs: RTTs at the lease's targets (the whole us below and at or above
  * t_lo and t_hi, one more and one less; with a remote delay, the targets of the fabric delay
@@ -38,7 +42,8 @@
  * clamp, srtt and sk_max_pacing_rate. After every ACK the two states must be equal as the law
  * defines them (the root hint, a guess, the two words that are dead without an EWMA or an
  * armed undo, and the bits above the EWMA left out) and the socket's window and pacing rate
- * those of the reference.
+ * those of the reference; a remote-delay take must keep the lease's window bound (above the
+ * EWMA's bits, which the comparison leaves out).
  */
 int rdcc_rs_kunit_swift_setup(u64 seed, u32 mss, void *p, struct rdcc_swift_state *s);
 void rdcc_rs_kunit_swift_ack(const void *p, struct rdcc_swift_state *s,
@@ -139,7 +144,8 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			struct rdcc_ack_in in;
 			struct rdcc_enforced ea = {}, eb = {};
 			struct rate_sample rs = {};
-			u64 q = rdcc_kunit_xs(&x), q2 = rdcc_kunit_xs(&x), max_rate;
+			struct rdcc_rqd_entry e = {};
+			u64 q = rdcc_kunit_xs(&x), q2 = rdcc_kunit_xs(&x), max_rate, w_hi_bits;
 			/* The targets' edges in ns as the lease's us terms state them: rtt_us *
 			 * 1000 < t_lo for an increase, >= t_hi for a hold (rdcc_swift_near draws
 			 * around them). */
@@ -254,16 +260,23 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			WRITE_ONCE(sk->sk_max_pacing_rate, max_rate);
 			rdcc_fill_ack_in(sk, &rs, &in);
 			if (remote) {
-				in.ev.remote_delay_ns = rd;
-				in.ev.flags |= RDCC_ACK_HAS_REMOTE_DELAY;
+				/* the slot's entry, as the hook stores it (the identity fields are
+				 * rdcc_swift_remote's checks, not the law's) */
+				e.delay_ns = rd;
+				e.flags = RQD_E_VALID;
 				if (lrx) {
-					in.ev.local_rx_delay_ns = lrx;
-					in.ev.flags |= RDCC_ACK_HAS_LOCAL_RX;
+					e.local_rx_ns = lrx;
+					e.flags |= RQD_E_LOCAL_RX;
+				} else {
+					e.local_rx_ns = (u32)q3;	/* not read without the flag */
 				}
 				if (hops >= 0) {
-					in.ev.hops = hops;
-					in.ev.flags |= RDCC_ACK_HAS_HOPS;
+					e.hops = hops;
+					e.flags |= RQD_E_HOPS;
+				} else {
+					e.hops = (u8)(q3 >> 8);		/* likewise */
 				}
+				rdcc_rqd_fill(&e, &in.ev);
 			}
 
 			/* The glue as built: the fast path of the ACK's regime (the remote one
@@ -271,14 +284,22 @@ void rdcc_glue_swift_lease(struct kunit *test)
 			 * path (the lease ended, the law, the next grant). */
 			tcp_snd_cwnd_set(tp, cwnd_a);
 			WRITE_ONCE(sk->sk_pacing_rate, rate_a);
+			w_hi_bits = sa.lease_t >> RDCC_SWIFT_EWMA_BITS;
 			if (remote)
 				fast = lg == gen &&
 				       rdcc_swift_take_remote(sk, &rs, &sa,
 							      (const struct rdcc_swift_params *)pbuf,
-							      endpoint, hops);
+							      rdcc_rqd_entry_endpoint_ns(&e),
+							      rdcc_rqd_entry_hops(&e));
 			else
 				fast = rdcc_swift_take(sk, &rs, &sa, lg, gen);
 			if (fast) {
+				if (remote && sa.lease_t >> RDCC_SWIFT_EWMA_BITS != w_hi_bits) {
+					KUNIT_FAIL(test, "sequence %u ACK %u: the remote lease's bound %llu became %llu",
+						   seq, i, w_hi_bits, sa.lease_t >> RDCC_SWIFT_EWMA_BITS);
+					ok = false;
+					break;
+				}
 				taken++;
 				taken_remote += remote;
 				taken_inc += remote ? rs.rtt_us * 1000 - endpoint < t_lo
