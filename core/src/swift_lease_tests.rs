@@ -166,17 +166,23 @@ fn model_take(s: &mut State, a: &Ack, mss: u32, gens_match: bool) -> Option<Enfo
             _pad: 0,
         });
     }
+    Some(enforce_pkts(f, mss, a.srtt_us, clamp))
+}
+
+/// Decision::enforce of a window of two packets or more, read from the rule's text: `w >> 20`
+/// packets, clamped, at the kernel's `2·cwnd·mss/srtt` (unlimited without an srtt).
+fn enforce_pkts(f: u64, mss: u32, srtt_us: u32, clamp: u32) -> Enforced {
     let pkts = ((f >> 20) as u32).min(clamp);
-    let rate = if a.srtt_us == 0 {
+    let rate = if srtt_us == 0 {
         u64::MAX
     } else {
-        u64::from(pkts) * u64::from(mss) * 2 * 1_000_000 / u64::from(a.srtt_us)
+        u64::from(pkts) * u64::from(mss) * 2 * 1_000_000 / u64::from(srtt_us)
     };
-    Some(Enforced {
+    Enforced {
         pacing_rate_bps: rate,
         cwnd_pkts: pkts,
         _pad: 0,
-    })
+    }
 }
 
 /// The C fast path of the remote-delay regime (`rdcc_swift_take_remote`), transcribed from the
@@ -265,17 +271,7 @@ fn model_take_remote(
         s.endpoint_delay_ewma_ns = e | (s.endpoint_delay_ewma_ns & !EWMA_MASK);
     }
     let clamp = if a.clamp == 0 { 1 } else { a.clamp };
-    let pkts = ((f >> 20) as u32).min(clamp);
-    let rate = if a.srtt_us == 0 {
-        u64::MAX
-    } else {
-        u64::from(pkts) * u64::from(mss) * 2 * 1_000_000 / u64::from(a.srtt_us)
-    };
-    Some(Enforced {
-        pacing_rate_bps: rate,
-        cwnd_pkts: pkts,
-        _pad: 0,
-    })
+    Some(enforce_pkts(f, mss, a.srtt_us, clamp))
 }
 
 /// The state as the law defines it: the root hint (a guess) cleared, the lease bits cleared,
