@@ -70,7 +70,7 @@ use super::super::fixed::{MAX_DELAY_NS, MAX_MSS_BYTES, NS_PER_US, PKT_Q20_ONE, P
 use super::{
     target_cached_ns, target_delay_near_ns, window_bytes_q16, Params, State, Swift, EWMA_BITS,
     EWMA_MASK, F_HAS_EWMA, F_INIT, F_LEASE, F_LEASE_MIN, F_LEASE_REMOTE, F_LEASE_SUB,
-    F_REMOTE_USED, F_UNDO_ARMED,
+    F_REMOTE_USED, F_UNDO_ARMED, MAX_CWND_Q20,
 };
 
 /// Largest additive increase (packets Q20, exclusive: 16 packets per RTT; the default is 1) for
@@ -248,6 +248,11 @@ pub fn grant(p: &Params, s: &mut State, in_recovery: bool) -> bool {
         _ => false,
     }
 }
+
+/// The remote-delay lease's window bound lives above the EWMA's bits: at most
+/// `MAX_CWND_Q20 >> 20 = 2^20` packets (max_cwnd's validated range), so `w_hi_pkts << EWMA_BITS`
+/// loses no bit, and the C's `(bound >> EWMA_BITS) << 20` is at most `MAX_CWND_Q20`.
+const _: () = assert!(MAX_CWND_Q20 >> PKT_Q20_SHIFT <= u64::MAX >> EWMA_BITS);
 
 /// The flags of the remote-delay regime: an endpoint EWMA, and a remote delay on the last ACK
 /// with a sample (so `endpoint_misses` is 0).
