@@ -19,7 +19,12 @@
 #   4. PMTU: the router's MTU towards the receiver drops to 1400 during the flow (ICMP "fragmentation
 #      needed" -> tcp_simple_retransmit -> TCP_CA_Loss without an RTO): the router sent the ICMP
 #      and the law made no retransmission-timeout decision (tcp_swift:decision with reason 6/7) (an RTO loss event halves
-#      Swift's window at least) - median of trials.
+#      Swift's window at least) - median of trials;
+#   5. PMTU at a pinned one-packet window (init_cwnd_pkts_q20 and max_cwnd_pkts_q20 = 1 packet,
+#      written at run time):
+#      the one segment out is marked lost, so packets in flight + 1 equals the window, the
+#      case the glue's old signature test took for an RTO (issue #32 item 2). The window was 1
+#      before the drop, the router sent the ICMP, and the law made no RTO decision.
 # One line per trial:  # RESULT rdcc_rto phase=rto|pmtu cwnd_before=.. cwnd_after=..
 #
 # Environment: RDCC_DELAY_US [2000], RDCC_RATE_MBIT [50], RDCC_OUTAGE_MS [500], RDCC_TRIALS [3].
@@ -91,7 +96,7 @@ probe_trial() {
 }
 
 tap_header
-tap_plan 5
+tap_plan 6
 require_root
 rdcc_find_tools
 if rdcc_check_env; then tap_ok "environment"; else
@@ -173,6 +178,44 @@ if rdcc_majority "$ok" "$bad"; then
 	tap_ok "a PMTU drop is not an RTO for the law$msgs"
 else
 	tap_not_ok "a PMTU drop must not be an RTO for the law$msgs"
+fi
+
+# 5. PMTU at a one-packet window: the law's window pinned at 1 packet for new sockets.
+# init_cwnd must stay within [min_cwnd, max_cwnd]: lowered first, restored last.
+PMAX=/sys/module/$MOD/parameters/max_cwnd_pkts_q20
+PINIT=/sys/module/$MOD/parameters/init_cwnd_pkts_q20
+pmax0=$(cat "$PMAX")
+pinit0=$(cat "$PINIT")
+ok=0 bad=0 t=1 msgs=""
+if echo 1048576 >"$PINIT" && echo 1048576 >"$PMAX"; then
+	while [ "$t" -le "$RDCC_TRIALS" ]; do
+		snmp0=$(icmp_unreach_out)
+		probe_trial "pmtu1.$t" pmtu
+		snmp1=$(icmp_unreach_out)
+		# The largest window of the 20 ACKs before the MTU drop: 1 when the pin holds.
+		before=$(awk '$2 == "M" { exit } $2 ~ /^[0-9]+$/ { b[n++ % 20] = $2 }
+			END { m = 0; k = (n < 20) ? n : 20; for (i = 0; i < k; i++) if (b[i] > m) m = b[i]; print m }' \
+			"$RDCC_TMP/pmtu1.$t.trace")
+		icmp=$((snmp1 - snmp0))
+		tap_diag "RESULT rdcc_rto phase=pmtu_one_pkt trial=$t cwnd_before_max=$before icmp_out_router=$icmp law_rto_events=$RTO_EVENTS"
+		msg="trial $t: window <= $before before the drop, $icmp ICMP sent by the router, $RTO_EVENTS RTO reactions of the law"
+		if [ "$before" -eq 1 ] && [ "$icmp" -gt 0 ] && [ "$RTO_EVENTS" -eq 0 ]; then ok=$((ok + 1)); else
+			bad=$((bad + 1))
+			msg="$msg (failed)"
+		fi
+		msgs="$msgs; $msg"
+		rdcc_decided "$ok" "$bad" && break
+		t=$((t + 1))
+	done
+	echo "$pmax0" >"$PMAX"
+	echo "$pinit0" >"$PINIT"
+else
+	bad=1 msgs="; init_cwnd_pkts_q20 and max_cwnd_pkts_q20 could not be set to 1 packet"
+fi
+if rdcc_majority "$ok" "$bad"; then
+	tap_ok "a PMTU drop at a one-packet window is not an RTO for the law$msgs"
+else
+	tap_not_ok "a PMTU drop at a one-packet window must not be an RTO for the law$msgs"
 fi
 
 tap_finish

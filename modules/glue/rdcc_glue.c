@@ -536,15 +536,28 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 /*
  * set_state runs on every CA state change. TCP_CA_Loss comes from an RTO (tcp_enter_loss) or
  * from a loss that is not congestion: a PMTU drop (tcp_simple_retransmit) or a Fast Open
- * SYN-ACK, both via tcp_non_congestion_loss_retransmit, which sets high_seq = snd_nxt,
- * prior_ssthresh = 0 and undo_marker = 0 just before and leaves the window alone ("units
- * changed"). tcp_enter_loss instead sets the window to packets in flight + 1 before, and
- * high_seq only after, the state change. Only an RTO is a loss event for the law.
+ * SYN-ACK, both via tcp_non_congestion_loss_retransmit, which leaves the window alone ("units
+ * changed"). Only an RTO is a loss event for the law, and it is identified positively
+ * (rdcc_is_rto): in 6.12 every caller of tcp_enter_loss is inside tcp_retransmit_timer (its
+ * RTO, zero-window-probe and Fast Open SYN-ACK branches, net/ipv4/tcp_timer.c), which
+ * tcp_write_timer_handler calls only after clearing icsk_pending (ICSK_TIME_RETRANS), and
+ * tcp_enter_loss sets the window to packets in flight + 1 just before the state change. The
+ * non-congestion path runs with data outstanding, so with a timer armed (RTO, loss probe or
+ * RACK reordering: icsk_pending != 0). The signature it leaves (high_seq = snd_nxt,
+ * prior_ssthresh = 0, undo_marker = 0) is no use: an RTO in CWR leaves the same, and a PMTU
+ * drop at a one-packet window with that packet out also meets "window = in flight + 1" (issue
+ * #32 item 2: read as an RTO, it cut the law's window and counted a retransmission;
+ * selftests/rdcc_rto.sh's pinned-window PMTU check).
  */
-static void rdcc_set_state(struct sock *sk, u8 new_state)
+static inline bool rdcc_is_rto(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
+	return !inet_csk(sk)->icsk_pending && tcp_snd_cwnd(tp) == tcp_packets_in_flight(tp) + 1;
+}
+
+static void rdcc_set_state(struct sock *sk, u8 new_state)
+{
 #ifdef RDCC_LEASE_THETA
 	/*
 	 * No θ lease lives in Recovery or Loss, so its fast path needs no CA-state test and its due
@@ -567,9 +580,7 @@ static void rdcc_set_state(struct sock *sk, u8 new_state)
 #endif
 	if (new_state == TCP_CA_Recovery)
 		rdcc_loss(sk, RDCC_LOSS_FAST_RECOVERY);
-	else if (new_state == TCP_CA_Loss &&
-		 !(tp->high_seq == tp->snd_nxt && !tp->prior_ssthresh && !tp->undo_marker &&
-		   tcp_snd_cwnd(tp) != tcp_packets_in_flight(tp) + 1))
+	else if (new_state == TCP_CA_Loss && rdcc_is_rto(sk))
 		rdcc_loss(sk, RDCC_LOSS_RTO);
 }
 
@@ -710,7 +721,8 @@ static size_t rdcc_get_info(struct sock *sk, u32 ext, int *attr, union tcp_cc_in
 	if (view == RDCC_SS_NONE)
 		return 0;
 	rdcc_snapshot(sk, &s);
-	/* inet_diag holds rcu_read_lock here, TCP_CC_INFO does not: take it for the params. */
+	/* inet_diag and TCP_CC_INFO (do_tcp_getsockopt, 6.12 tcp.c) both call us under
+	 * rcu_read_lock; the nested one keeps the params' dereference self-evidently covered. */
 	rcu_read_lock();
 	p = rcu_dereference(rdcc_params_cur);
 	if (p)
