@@ -56,6 +56,7 @@
 #include <net/tcp.h>
 
 #include "../glue/rdcc_rqd_wire.h"
+#include "../glue/rdcc_tcp_flags.h"
 
 static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely theta_powertcp";
 module_param_string(algos, algos, sizeof(algos), 0444);
@@ -69,9 +70,10 @@ static unsigned int acks = 20000;
 module_param(acks, uint, 0444);
 MODULE_PARM_DESC(acks, "timed ACKs per algorithm and stream (after as many untimed warm-up ACKs)");
 
-/* tcp_ack's flag bits the stream's ACKs carry (private to net/ipv4/tcp_input.c in 6.12) */
+/* tcp_ack's flag bits the stream's ACKs carry (private to net/ipv4/tcp_input.c in 6.12; the
+ * one the glue reads is checked in rdcc_tcp_flags.h) */
 #define BENCH_FLAG_DATA_ACKED		0x04
-#define BENCH_FLAG_SND_UNA_ADVANCED	0x400
+#define BENCH_FLAG_SND_UNA_ADVANCED	RDCC_FLAG_SND_UNA_ADVANCED
 
 #define BENCH_CHUNK 500		/* ACKs per interrupts-off window */
 #define BENCH_MSS 1448

@@ -275,12 +275,9 @@ static __always_inline bool rdcc_swift_take(struct sock *sk, const struct rate_s
 		pkts = rdcc_swift_pkts(tp, f);
 		rate = rdcc_swift_pkts_rate(tp, pkts, mss);
 	}
-	/*
-	 * tcp_snd_cwnd_set without its WARN_ON_ONCE((int)val <= 0), which cannot fire here: pkts
-	 * is 1, or min(f >> 20, clamp) with f >= 2 packets (a grant premise; an increase only
-	 * grows it) and clamp >= 1.
-	 */
-	tp->snd_cwnd = pkts;
+	/* pkts is 1, or min(f >> 20, clamp) with f >= 2 packets (a grant premise; an increase only
+	 * grows it) and clamp >= 1: tcp_snd_cwnd_set's WARN_ON_ONCE((int)val <= 0) cannot fire. */
+	tcp_snd_cwnd_set(tp, pkts);
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 	return true;
 }
@@ -411,7 +408,7 @@ static __always_inline bool rdcc_swift_take_remote(struct sock *sk, const struct
 	if (s->flags & RDCC_SWIFT_F_LEASE_MIN)
 		WRITE_ONCE(s->t_last_decrease_f_ns, now);
 	pkts = rdcc_swift_pkts(tp, f);
-	tp->snd_cwnd = pkts;	/* >= 1: f >= 2 packets, as in rdcc_swift_take */
+	tcp_snd_cwnd_set(tp, pkts);	/* >= 1: f >= 2 packets, as in rdcc_swift_take */
 	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rdcc_swift_pkts_rate(tp, pkts, tp->mss_cache),
 					     READ_ONCE(sk->sk_max_pacing_rate)));
 	return true;

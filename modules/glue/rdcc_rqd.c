@@ -47,9 +47,13 @@
  * (it frees the old hook array with call_rcu); the netns core calls synchronize_rcu() between
  * every .pre_exit and .exit (ops_undo_list, both for a dying namespace and for
  * unregister_pernet_subsys at module unload), and every hook runs under rcu_read_lock (nf_hook),
- * so no hook can still use a table when it is freed. cong_control cannot run on a dying
- * namespace's table: sockets using this CA hold a module reference, user sockets a namespace
- * reference.
+ * so no hook can still use a table when it is freed. cong_control can run on a dying
+ * namespace: user sockets hold a namespace reference, but kernel sockets (sk_net_refcnt 0:
+ * sunrpc, cifs, nvme-tcp) do not, and their owner, if its pernet ops were registered before
+ * this module's, processes their backlog after this .exit (exits run in reverse registration
+ * order). rdcc_rqd_find therefore reads check_net() inside an RCU read-side section before it
+ * looks at the table (rdcc_rqd_take.h; selftests/rdcc_netns.sh). At module unload no socket
+ * uses this CA: each holds a module reference.
  */
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
@@ -74,12 +78,7 @@
 
 void rdcc_rs_rqd_scan(const u8 *opts, u32 len, struct rdcc_rqd_scan *out);
 
-/*
- * tcp_ack()'s flag passed to cong_control: snd_una advanced, i.e. TCP accepted ack in
- * (prior snd_una, snd_nxt]. Private to net/ipv4/tcp_input.c (line 97 in 6.12: FLAG_SND_UNA_ADVANCED
- * 0x400); cong_control receives it since 6.10. The kernel is pinned to Debian's 6.12.
- */
-#define RDCC_FLAG_SND_UNA_ADVANCED 0x400
+#include "rdcc_tcp_flags.h" /* RDCC_FLAG_SND_UNA_ADVANCED */
 
 #include "rdcc_rqd_stats.h" /* counters (RQD_INC) and their debugfs file */
 
@@ -525,10 +524,10 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 		RQD_INC(RQD_C_LOOKUP);
 		ref = true;
 	}
-	/* The namespace's table: registered with the hooks, freed only after they are gone. */
+	/* The namespace's table: allocated before the hooks are registered, freed only after
+	 * they are gone. */
 	rn = net_generic(state->net, rdcc_rqd_net_id);
-	if (rn->side)
-		rdcc_rqd_parse(skb, thoff, sk, rn);
+	rdcc_rqd_parse(skb, thoff, sk, rn);
 	if (ref)
 		sock_gen_put(sk);
 out:
@@ -564,10 +563,8 @@ static int __net_init rdcc_rqd_net_init(struct net *net)
 	for (i = 0; i < RQD_SIDE_SLOTS; i++)
 		spin_lock_init(&rn->side[i].lock);
 	err = nf_register_net_hooks(net, rdcc_rqd_nf_ops, ARRAY_SIZE(rdcc_rqd_nf_ops));
-	if (err) {
-		kvfree(rn->side);
-		rn->side = NULL;
-	}
+	if (err)
+		kvfree(rn->side);	/* the namespace is not created: nothing reads it */
 	return err;
 }
 
@@ -582,8 +579,11 @@ static void __net_exit rdcc_rqd_net_exit(struct net *net)
 {
 	struct rdcc_rqd_net *rn = net_generic(net, rdcc_rqd_net_id);
 
+	/* Not set to NULL after the free: no reader can see this table any more (the hooks are
+	 * gone, rdcc_rqd_find tests check_net first), and a reader that did would be a
+	 * use-after-free KASAN reports (selftests/rdcc_netns.sh) rather than a NULL test that
+	 * hides the race of issue #32 item 1. */
 	kvfree(rn->side);
-	rn->side = NULL;
 }
 
 static struct pernet_operations rdcc_rqd_net_ops = {

@@ -43,6 +43,7 @@ static __always_inline bool rdcc_rqd_find(struct sock *sk, u32 ack, int flag, u3
 	/* Read only once assigned (found): not zeroed first (issue #13; INIT_STACK_ALL_ZERO would
 	 * store the entry's 28 bytes on every full-path ACK). */
 	struct rdcc_rqd_entry side __uninitialized;
+	const struct net *net = sock_net(sk);
 	const struct rdcc_rqd_net *rn;
 	bool found = false, from_side = false;
 
@@ -61,12 +62,31 @@ static __always_inline bool rdcc_rqd_find(struct sock *sk, u32 ack, int flag, u3
 		}
 		/* else: a later ACK's (it raced ahead of this one): keep */
 	}
-	/* No side-table store anywhere within HZ: none in this namespace (one load and one compare
-	 * instead of the namespace's lookup) */
-	if (!rdcc_rqd_side_quiet(sk)) {
+	/*
+	 * A dying namespace's side table is not looked at (issue #32 item 1): a kernel socket
+	 * (sk_net_refcnt 0)
+	 * holds no reference on its namespace, and its owner may process its backlog after this
+	 * module's pernet .exit freed the side table (exits run in reverse registration order).
+	 * Two loads and a compare, on the full path only. Else: no side-table store anywhere
+	 * within HZ, none in this namespace (one load and one compare instead of the lookup).
+	 */
+	if (unlikely(!check_net(net))) {
+		RQD_INC(RQD_C_DYING_NS);
+	} else if (!rdcc_rqd_side_quiet(sk)) {
 		rcu_read_lock();
-		rn = net_generic(sock_net(sk), rdcc_rqd_net_id);
-		if (rn->side && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side)) {
+		/*
+		 * Again inside the read-side section, which is what makes the table safe to use:
+		 * the count reaches 0 before cleanup_net starts, and cleanup_net waits for an RCU
+		 * grace period between the .pre_exit and the .exit methods, so a count read as
+		 * nonzero here means the table is freed, if at all, only after this section.
+		 */
+		if (unlikely(!check_net(net))) {
+			RQD_INC(RQD_C_DYING_NS);
+			rn = NULL;
+		} else {
+			rn = net_generic(net, rdcc_rqd_net_id);
+		}
+		if (rn && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side)) {
 			if (!found || rdcc_rqd_later(&side, e)) {
 				*e = side;	/* the later of the two stores wins */
 				found = true;

@@ -2,7 +2,7 @@
 /*
  * rdcc_kunit.h - what the C files of the test module rdcc_kunit.ko share: the random helpers of
  * the rdcc_glue cases and the cases that live outside rdcc_kunit_glue.c (rdcc_kunit_theta.c,
- * rdcc_kunit_vaisf.c, rdcc_kunit_swift.c), which its suite table lists. Test code only.
+ * rdcc_kunit_vaisf.c, rdcc_kunit_swift.c, rdcc_kunit_tcp.c), which its suite table lists. Test code only.
  */
 #ifndef RDCC_KUNIT_H
 #define RDCC_KUNIT_H
@@ -67,5 +67,6 @@ void rdcc_glue_theta_lease(struct kunit *test);
 void rdcc_glue_theta_update(struct kunit *test);
 void rdcc_glue_vaisf_lease(struct kunit *test);
 void rdcc_glue_swift_lease(struct kunit *test);
+void rdcc_glue_flag_una(struct kunit *test);
 
 #endif /* RDCC_KUNIT_H */

@@ -323,6 +323,7 @@ static struct kunit_case rdcc_glue_cases[] = {
 	KUNIT_CASE(rdcc_glue_theta_update),
 	KUNIT_CASE(rdcc_glue_vaisf_lease),
 	KUNIT_CASE(rdcc_glue_swift_lease),
+	KUNIT_CASE(rdcc_glue_flag_una),
 	{}
 };
 
