@@ -16,17 +16,27 @@
 #   2. tcp_swift loaded (VM profile, per_hop_ns = 100 us so a forged hop count would show in the
 #      target and the queue), rxstamp attached with the allowlist;
 #   3. allowlist: a connection on a port that is not listed gets no stamp and no option;
-#   4.-13. one check per attack (delay-max, ttl1, ttl129, ttl255, badsum, future, old, baddoff,
-#      truncated over IPv4; v6ext over IPv6). A trial is a pair of flows: a reference with the
+#   4.-14. one check per attack (delay-max, ttl1, ttl129, ttl255, badsum, future, old, baddoff,
+#      truncated, supersede over IPv4; v6ext over IPv6). supersede: an in-window forged option,
+#      then, one data segment later, an option-less segment of its ack_seq (superseded moves); A trial is a pair of flows: a reference with the
 #      injector in `control` mode (the same packets with a foreign ExID, which every version
 #      ignores), then the attack. The median trial must keep throughput >= 100 - T % and RTT
 #      <= 100 + T % of its reference (T = RDCC_ATTACK_TOL_PCT), no forged value may reach the law (no clamped delay; the hop count in ss
 #      stays the real one), and the counter of that rejection must move;
-#  14. a receiver that sends data back (iperf3 --bidir) never emits a TCP segment above the MTU
+#  15. a receiver that sends data back (iperf3 --bidir) never emits a TCP segment above the MTU
 #      (rxstamp mtu-watch on the receiver's interface; GSO packets count by their segment size);
-#  15. the CA of a live socket switched between swift and cubic every 5 ms while options arrive,
+#  16. the CA of a live socket switched between swift and cubic every 5 ms while options arrive,
 #      TCP_CC_INFO read in a tight loop on it and `ss -ti` polled in a loop: the flow completes,
-#      switches and reads happen (the harness fails the run on any kernel warning).
+#      switches and reads happen (the harness fails the run on any kernel warning);
+#  17. supersede while the socket is owned (issue #32 item 3): the sender is a kernel socket of
+#      the test module rdcc_nstest.ko (modules/nstest/) whose kthread holds the socket lock for
+#      500 us, then leaves it for 500 us, in turn; the injector runs `supersede` on it. An
+#      option-less segment that finds the socket owned cannot clear the slot's forged entry: a
+#      tombstone goes to the side table (store_tombstone moves) and wins at take time
+#      (superseded moves). `clamped` is reported, not judged, here: with ACKs held back up to
+#      500 us the law's RTT sample can lag a real remote delay (1 clamp in 2570 ACKs in the
+#      first run); the forged entries carry an out-of-window seq, so they can never pass the
+#      identity check (rej_mismatch would count them).
 # One line per trial for the notes:  # RESULT rqd_attack attack=<name> tput_mbit=.. rtt_us=..
 #
 # Environment: RDCC_DURATION [5], RDCC_DELAY_US [2000], RDCC_TRIALS [3],
@@ -56,7 +66,7 @@ SERVED_MBIT=$(awk -v r="$RDCC_RATE_MBIT" -v p="$RDCC_SERVED_PCT" 'BEGIN { printf
 RQD_ALLOW=${RDCC_RQD_ALLOW-"--allow 10.0.0.0/24@$RDCC_PORT --allow fd00::/64@$RDCC_PORT"}
 
 : "${RDCC_INJECT_EVERY:=4}"
-: "${RDCC_ATTACKS:=delay-max ttl1 ttl129 ttl255 badsum future old baddoff truncated v6ext}"
+: "${RDCC_ATTACKS:=delay-max ttl1 ttl129 ttl255 badsum future old baddoff truncated v6ext supersede}"
 : "${RDCC_ATTACK_TOL_PCT:=25}"
 INJ=${RDCC_INJECT_BIN:-$RXSTAMP}
 MOD=tcp_swift
@@ -84,7 +94,7 @@ inject_flow() {
 	TPUT=$RDCC_R_TPUT RTT=$RDCC_R_RTT_MEAN CWND=$RDCC_R_CWND_MEAN
 	for k in clamped rej_mismatch store_replaced superseded stale_dropped rej_ack_old \
 		rej_ack_future rej_bad_header rej_bad_length rej_malformed opt_seen opt_foreign used \
-		used_data acks_data hops_clamped rej_not_advanced; do
+		used_data acks_data hops_clamped rej_not_advanced store_tombstone; do
 		eval "C_$(echo "$k" | tr - _)=$(delta "$RDCC_TMP/$label.a" "$RDCC_TMP/$label.b" "$k")"
 	done
 	# Hop counts (ab_tot) of the second half of the ss samples: all must be the real one (1).
@@ -103,6 +113,7 @@ attack_ok() {
 	old) [ "$C_clamped" -eq 0 ] && [ "$C_rej_ack_old" -gt 0 ] ;;
 	baddoff) [ "$C_rej_bad_header" -gt 0 ] ;;
 	truncated) [ "$C_rej_bad_length" -gt 0 ] && [ "$C_rej_malformed" -gt 0 ] ;;
+	supersede) [ "$C_clamped" -eq 0 ] && [ "$C_superseded" -gt 0 ] ;;
 	*) return 1 ;;
 	esac
 }
@@ -110,7 +121,7 @@ attack_ok() {
 tap_header
 # shellcheck disable=SC2086 # a word list
 set -- $RDCC_ATTACKS
-tap_plan $((6 + $#))
+tap_plan $((7 + $#))
 require_root
 rdcc_find_tools
 # 1 + 2. environment, topology; module and receiver.
@@ -150,7 +161,7 @@ else
 	tap_not_ok "allowlist: port $OTHER_PORT: rc $src_rc, $o_acks ACKs, options seen $o_seen, written $o_written, skipped $o_skip"
 fi
 
-# 4.-13. attacks. Each trial is a pair of flows in this boot: a reference with the injector in
+# 4.-14. attacks. Each trial is a pair of flows in this boot: a reference with the injector in
 # `control` mode (the same packets with a foreign ExID), then the attack; the trial passes when
 # the attack keeps >= 100 - T % of the reference's throughput and <= 100 + T % of its RTT and
 # the evidence holds. Pairs, not one reference for all: the emulated CPU's speed drifts with the
@@ -178,7 +189,7 @@ for a in $RDCC_ATTACKS; do
 		inject_flow "$a.$t" "$dst" "$a"
 		tp_pct=$(rdcc_calc "$rt > 0 ? 100 * $TPUT / $rt : 0")
 		rtt_pct=$(rdcc_calc "$rr > 0 ? 100 * $RTT / $rr : 0")
-		tap_diag "RESULT rqd_attack attack=$a family=$fam trial=$t tput_mbit=$TPUT tput_pct=$tp_pct rtt_us=$RTT rtt_pct=$rtt_pct cwnd=$CWND ref_cwnd=$rc clamped=$C_clamped hops_bad_samples=$HOPS_BAD rej_mismatch=$C_rej_mismatch store_replaced=$C_store_replaced superseded=$C_superseded stale=$C_stale_dropped rej_ack_old=$C_rej_ack_old rej_ack_future=$C_rej_ack_future rej_not_advanced=$C_rej_not_advanced rej_bad_header=$C_rej_bad_header rej_bad_length=$C_rej_bad_length rej_malformed=$C_rej_malformed hops_clamped=$C_hops_clamped used=$C_used_data/$C_acks_data $INJ_LINE"
+		tap_diag "RESULT rqd_attack attack=$a family=$fam trial=$t tput_mbit=$TPUT tput_pct=$tp_pct rtt_us=$RTT rtt_pct=$rtt_pct cwnd=$CWND ref_cwnd=$rc clamped=$C_clamped hops_bad_samples=$HOPS_BAD rej_mismatch=$C_rej_mismatch store_replaced=$C_store_replaced superseded=$C_superseded tombstones=$C_store_tombstone stale=$C_stale_dropped rej_ack_old=$C_rej_ack_old rej_ack_future=$C_rej_ack_future rej_not_advanced=$C_rej_not_advanced rej_bad_header=$C_rej_bad_header rej_bad_length=$C_rej_bad_length rej_malformed=$C_rej_malformed hops_clamped=$C_hops_clamped used=$C_used_data/$C_acks_data $INJ_LINE"
 		msg="trial $t: $TPUT Mbit/s ($tp_pct % of $rt), rtt $RTT us ($rtt_pct % of $rr), clamped $C_clamped, bad hop samples $HOPS_BAD"
 		if [ "$FLOW_OK" -eq 0 ] && [ "$ref_ok" -eq 0 ] &&
 			rdcc_fcmp "$tp_pct" ">=" $((100 - RDCC_ATTACK_TOL_PCT)) &&
@@ -273,6 +284,64 @@ if [ "$sw_rc" -eq 0 ] && [ "${switches:-0}" -gt 50 ] && [ "${reads:-0}" -gt 1000
 else
 	tap_not_ok "CA switch / TCP_CC_INFO / ss under traffic: rc $sw_rc, switches ${switches:-?}, reads ${reads:-?}, ss ${ssn:-?}, options $sw_seen"
 	tap_diag_file "$RDCC_TMP/sw-source.log"
+fi
+
+# 17. supersede while the socket is owned: a pulsed kernel socket (rdcc_nstest.ko) as the sender.
+NST=/sys/kernel/debug/rdcc_nstest
+nko=""
+for d in $RDCC_MODULE_DIRS; do [ -f "$d/rdcc_nstest.ko" ] && nko="$d/rdcc_nstest.ko" && break; done
+rmmod rdcc_nstest 2>/dev/null
+own_ok=0
+if [ -n "$nko" ] && insmod "$nko" 2>"$RDCC_TMP/nstest.err"; then
+	snap "$RDCC_TMP/own.a"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" sink "$5" --rate 100000 --secs "$6"' \
+		rdcc_own "$CG" "$IP" "$RDCC_NS_RCV" "$RXSTAMP" "$RDCC_PORT" $((RDCC_DURATION + 6)) \
+		>"$RDCC_TMP/own-sink.log" 2>&1 &
+	opid=$!
+	rdcc_track "$opid"
+	"$IP" netns exec "$RDCC_NS_SND" sleep $((RDCC_DURATION + 10)) &
+	hpid=$!
+	rdcc_track "$hpid"
+	"$IP" netns exec "$RDCC_NS_SW" "$INJ" inject --iface "$RDCC_SW_SND_IF" --port "$RDCC_PORT" \
+		--mode supersede --every 1 --secs $((RDCC_DURATION + 3)) >"$RDCC_TMP/own.inj" 2>&1 &
+	ipid=$!
+	rdcc_track "$ipid"
+	want=$("$IP" netns exec "$RDCC_NS_SND" readlink /proc/self/ns/net)
+	i=0
+	while [ "$(readlink "/proc/$hpid/ns/net" 2>/dev/null)" != "$want" ] && [ "$i" -lt 100 ]; do
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
+	sleep 1
+	if echo "$hpid $RDCC_RCV_IP4 $RDCC_PORT 65536 500" >"$NST/ctl" 2>"$RDCC_TMP/own.err"; then
+		sleep "$RDCC_DURATION"
+		own_ok=1
+	fi
+	status=$(cat "$NST/status")
+	echo stop >"$NST/ctl"
+	wait "$ipid" 2>/dev/null
+	rdcc_untrack "$ipid"
+	rdcc_kill "$opid"
+	rdcc_kill "$hpid"
+	snap "$RDCC_TMP/own.b"
+	rmmod rdcc_nstest 2>/dev/null
+	o_tomb=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" store_tombstone)
+	o_sup=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" superseded)
+	o_side=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" store_side)
+	o_clamp=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" clamped)
+	o_mis=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" rej_mismatch)
+	o_used=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" used_data)
+	o_acks=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" acks_data)
+	tap_diag "RESULT rqd_attack phase=owned_supersede $status tombstones=$o_tomb superseded=$o_sup store_side=$o_side clamped=$o_clamp rej_mismatch=$o_mis used=$o_used/$o_acks $(tr '\n' ' ' <"$RDCC_TMP/own.inj")"
+else
+	tap_diag "rdcc_nstest.ko: ${nko:-not found in $RDCC_MODULE_DIRS} $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
+fi
+if [ "$own_ok" -eq 1 ] && [ "${o_tomb:-0}" -gt 0 ] && [ "${o_sup:-0}" -gt 0 ]; then
+	tap_ok "supersede while the socket is owned: $o_tomb tombstones, $o_sup entries superseded, $o_mis forged entries at the identity check ($o_used of $o_acks ACKs used a remote delay, $o_clamp clamped)"
+else
+	tap_not_ok "supersede while the socket is owned: ran $own_ok, tombstones ${o_tomb:-?}, superseded ${o_sup:-?}, clamped ${o_clamp:-?}"
+	tap_diag_file "$RDCC_TMP/own.err"
 fi
 
 tap_finish

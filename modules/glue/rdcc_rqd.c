@@ -293,20 +293,37 @@ static void rdcc_rqd_supersede_locked(struct sock *sk, u32 ack)
 
 /*
  * A segment of `ack` without a valid option: an entry stored for that ack_seq (by a segment TCP
- * may have dropped) must not be used for it. Cheap unless such an entry exists.
+ * may have dropped) must not be used for it. Cheap unless such an entry exists. The slot is
+ * cleared only under the socket spinlock with the socket not owned (the race guard at the top);
+ * when that cannot be had, a tombstone (an entry without RQD_E_VALID) goes to the side table,
+ * where, as the later store, it wins over the slot's entry at take time (rdcc_rqd_find), so
+ * the invariant holds whoever owns the socket (issue #32 item 3).
  */
 static void rdcc_rqd_supersede(struct rdcc_rqd_net *rn, struct sock *sk, u32 ack)
 {
 	struct rdcc_rqd_entry *slot = rdcc_rqd_slot_of(sk);
 
 	/* Racy hints first (the slot may belong to another CA by now; it is only compared). */
-	if ((READ_ONCE(slot->flags) & RQD_E_VALID) && READ_ONCE(slot->ack_seq) == ack &&
-	    spin_trylock(&sk->sk_lock.slock)) {
-		if (!sock_owned_by_user_nocheck(sk) &&
-		    READ_ONCE(inet_csk(sk)->icsk_ca_ops) == &rdcc_ops)
-			rdcc_rqd_supersede_locked(sk, ack);
-		spin_unlock(&sk->sk_lock.slock);
+	if ((READ_ONCE(slot->flags) & RQD_E_VALID) && READ_ONCE(slot->ack_seq) == ack) {
+		if (spin_trylock(&sk->sk_lock.slock)) {
+			if (!sock_owned_by_user_nocheck(sk)) {
+				if (READ_ONCE(inet_csk(sk)->icsk_ca_ops) == &rdcc_ops)
+					rdcc_rqd_supersede_locked(sk, ack);
+				spin_unlock(&sk->sk_lock.slock);
+				goto side;
+			}
+			spin_unlock(&sk->sk_lock.slock);
+		}
+		{
+			struct rdcc_rqd_entry t = { .ack_seq = ack, .t_store = (u32)jiffies };
+
+			/* Replaces a side-table entry of this ACK, if any: it is older. */
+			rdcc_rqd_side_store(rn, sk, &t);
+			RQD_INC(RQD_C_TOMBSTONE);
+		}
+		return;
 	}
+side:
 	if (rdcc_rqd_side_take(rn, sk, ack, NULL))
 		RQD_INC(RQD_C_SUPERSEDED);
 }

@@ -49,6 +49,7 @@ enum rdcc_rqd_counter {
 	RQD_C_ENDPOINT_BINDS,	/* ACKs after which the endpoint window binds */
 	RQD_C_EXPIRED,		/* endpoint window expiries (no option for too long) */
 	RQD_C_DYING_NS,		/* takes on a dying namespace: its side table not looked at */
+	RQD_C_TOMBSTONE,	/* supersedes that could not clear the slot: a side-table tombstone */
 	RQD_C_N
 };
 
@@ -94,6 +95,7 @@ static const char *const rdcc_rqd_names[RQD_C_N] = {
 	[RQD_C_ENDPOINT_BINDS] = "endpoint_binds",
 	[RQD_C_EXPIRED] = "endpoint_expired",
 	[RQD_C_DYING_NS] = "side_dying_ns",
+	[RQD_C_TOMBSTONE] = "store_tombstone",
 };
 
 struct rdcc_rqd_stats {

@@ -87,7 +87,15 @@ static __always_inline bool rdcc_rqd_find(struct sock *sk, u32 ack, int flag, u3
 			rn = net_generic(net, rdcc_rqd_net_id);
 		}
 		if (rn && rdcc_rqd_side_live(rn) && rdcc_rqd_side_take(rn, sk, ack, &side)) {
-			if (!found || rdcc_rqd_later(&side, e)) {
+			if (!(side.flags & RQD_E_VALID)) {
+				/* A tombstone (rdcc_rqd_supersede): a segment of this ACK without
+				 * a valid option came after the slot's entry, unless the entry
+				 * is the later store (a later segment's, stored in the slot). */
+				if (found && !rdcc_rqd_later(e, &side)) {
+					RQD_INC(RQD_C_SUPERSEDED);
+					found = false;
+				}
+			} else if (!found || rdcc_rqd_later(&side, e)) {
 				*e = side;	/* the later of the two stores wins */
 				found = true;
 				from_side = true;

@@ -24,6 +24,11 @@
  *       tcp_swift's .exit frees the side table; then this module's .exit has the kthread
  *       release the socket (the backlog is processed: tcp_ack -> cong_control -> the
  *       remote-delay take), and closes it with an abort.
+ *   echo "PID ADDR PORT BYTES PULSE_US" > .../ctl; ...; echo stop > .../ctl
+ *       pulse mode (selftests/rdcc_rqd_attack.sh, issue #32 item 3): the kthread alternates
+ *       PULSE_US with the socket lock taken (sending up to BYTES under it) and PULSE_US
+ *       without, until "stop" closes the socket: segments that reach tcp_swift's hook find the
+ *       socket owned about half of the time.
  *   cat /sys/kernel/debug/rdcc_nstest/status
  *       "state=done held_ms=H backlog_bytes=L released_acked=B": L bytes of segments waited in
  *       the backlog, and B bytes were acknowledged when it was processed after tcp_swift's
@@ -57,6 +62,7 @@ static unsigned int nstest_held_ms;
 static u32 nstest_una_before, nstest_una_after, nstest_backlog_bytes;
 static void *nstest_buf;		/* nstest_bytes of zeros, sent by the holder */
 static u32 nstest_bytes, nstest_sent;
+static u32 nstest_pulse_us, nstest_pulses;	/* pulse mode (see the top) */
 static bool nstest_done;
 static struct dentry *nstest_dir;
 
@@ -69,6 +75,24 @@ static int nstest_holder(void *arg)
 	struct kvec kv = { .iov_base = nstest_buf, .iov_len = nstest_bytes };
 	int n;
 
+	if (nstest_pulse_us) {
+		u32 us = nstest_pulse_us;
+
+		complete(&nstest_held);
+		while (!completion_done(&nstest_let_go)) {
+			lock_sock(sk);
+			iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, kv.iov_len);
+			n = tcp_sendmsg_locked(sk, &msg, kv.iov_len);
+			if (n > 0)
+				nstest_sent += n;
+			usleep_range(us, us + us / 4);
+			release_sock(sk);
+			usleep_range(us, us + us / 4);
+			nstest_pulses++;
+		}
+		complete(&nstest_released);
+		return 0;
+	}
 	lock_sock(sk);
 	iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, kv.iov_len);
 	n = tcp_sendmsg_locked(sk, &msg, kv.iov_len);
@@ -103,7 +127,7 @@ static void nstest_finish(void)
 	nstest_done = true;
 }
 
-static int nstest_start(pid_t pid, __be32 addr, u16 port, u32 bytes)
+static int nstest_start(pid_t pid, __be32 addr, u16 port, u32 bytes, u32 pulse_us)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = addr,
 				   .sin_port = htons(port) };
@@ -132,6 +156,9 @@ static int nstest_start(pid_t pid, __be32 addr, u16 port, u32 bytes)
 		goto fail;
 	}
 	nstest_bytes = bytes;
+	nstest_pulse_us = pulse_us;
+	nstest_sent = 0;
+	nstest_pulses = 0;
 	reinit_completion(&nstest_held);
 	reinit_completion(&nstest_let_go);
 	reinit_completion(&nstest_released);
@@ -142,7 +169,7 @@ static int nstest_start(pid_t pid, __be32 addr, u16 port, u32 bytes)
 		goto fail;
 	}
 	wait_for_completion(&nstest_held);
-	if (!nstest_sent) {
+	if (!nstest_sent && !pulse_us) {
 		/* nothing queued: let the holder go at once, report the socket as not held */
 		nstest_sock = sock;
 		nstest_finish();
@@ -166,20 +193,27 @@ static ssize_t nstest_ctl_write(struct file *f, const char __user *ubuf, size_t 
 				loff_t *ppos)
 {
 	char buf[80], ip[24];
-	unsigned int port, bytes;
+	unsigned int port, bytes, pulse_us = 0;
 	__be32 addr;
-	int pid, err;
+	int pid, err, n;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = 0;
-	if (sscanf(buf, "%d %23s %u %u", &pid, ip, &port, &bytes) != 4 || port > 65535 ||
-	    !bytes || bytes > (16U << 20) || !in4_pton(ip, -1, (u8 *)&addr, -1, NULL))
+	if (sysfs_streq(buf, "stop")) {
+		mutex_lock(&nstest_lock);
+		nstest_finish();
+		mutex_unlock(&nstest_lock);
+		return len;
+	}
+	n = sscanf(buf, "%d %23s %u %u %u", &pid, ip, &port, &bytes, &pulse_us);
+	if (n < 4 || port > 65535 || !bytes || bytes > (16U << 20) || pulse_us > 100000 ||
+	    !in4_pton(ip, -1, (u8 *)&addr, -1, NULL))
 		return -EINVAL;
 	mutex_lock(&nstest_lock);
-	err = nstest_start(pid, addr, port, bytes);
+	err = nstest_start(pid, addr, port, bytes, pulse_us);
 	mutex_unlock(&nstest_lock);
 	return err ? err : len;
 }
@@ -187,9 +221,10 @@ static ssize_t nstest_ctl_write(struct file *f, const char __user *ubuf, size_t 
 static int nstest_status_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&nstest_lock);
-	seq_printf(m, "state=%s held_ms=%u backlog_bytes=%u released_acked=%u\n",
+	seq_printf(m, "state=%s held_ms=%u backlog_bytes=%u released_acked=%u pulses=%u sent=%u\n",
 		   nstest_sock ? "held" : nstest_done ? "done" : "idle", nstest_held_ms,
-		   nstest_backlog_bytes, nstest_una_after - nstest_una_before);
+		   nstest_backlog_bytes, nstest_una_after - nstest_una_before, nstest_pulses,
+		   nstest_sent);
 	mutex_unlock(&nstest_lock);
 	return 0;
 }

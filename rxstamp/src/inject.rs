@@ -24,6 +24,12 @@
 //! | baddoff    | next                     | out of window    | doff 15 past the packet, or 3    |
 //! | truncated  | next                     | out of window    | our ExID with length 8, or a length running past the header |
 //! | v6ext      | next                     | out of window    | IPv6 hop-by-hop + destination options + routing headers before TCP, delay 0xffffffff |
+//! | supersede  | next                     | out of window    | delay 0xffffffff, then (at the next data segment seen) a second segment of that ack_seq without the option (timestamps only) |
+//!
+//! `supersede` stores an entry and then removes it again with an option-less segment of its
+//! `ack_seq`: while the sender's socket is owned by its process (the first went to the slot
+//! before), the hook cannot clear the slot and leaves a tombstone in the side table instead
+//! (`store_tombstone`, issue #32 item 3).
 //!
 //! `control` sends exactly as many packets of the same size as the attacks, so a run with it is
 //! the reference for throughput and RTT under the same packet load (TCG emulation makes the
@@ -48,6 +54,7 @@ const MODES: &[&str] = &[
     "baddoff",
     "truncated",
     "v6ext",
+    "supersede",
 ];
 
 /// `rxstamp inject`'s options.
@@ -82,6 +89,9 @@ enum Mode {
     BadDoff,
     Truncated,
     V6Ext,
+    Supersede,
+    /// The second segment of `supersede`: timestamps only, no remote-delay option.
+    NoOption,
 }
 
 fn mode(s: &str) -> Option<Mode> {
@@ -97,6 +107,7 @@ fn mode(s: &str) -> Option<Mode> {
         "baddoff" => Mode::BadDoff,
         "truncated" => Mode::Truncated,
         "v6ext" => Mode::V6Ext,
+        "supersede" => Mode::Supersede,
         _ => return None,
     })
 }
@@ -275,6 +286,7 @@ fn forge_tcp(m: Mode, f: &Flow, d: &Seg, k: u64) -> Vec<u8> {
     }
     match m {
         Mode::Control => opts.extend_from_slice(&rqd_opt(FOREIGN_EXID, u32::MAX, 63)),
+        Mode::NoOption => {}
         Mode::Ttl(t) => opts.extend_from_slice(&rqd_opt(EXID, 10_000, t)),
         Mode::Truncated if k % 2 == 0 => {
             // Our ExID with length 8: a truncated option (the list itself is well formed).
@@ -474,6 +486,8 @@ pub fn main(a: &InjectArgs) -> Result<(), String> {
     let raw6 = sock(libc::AF_INET6, libc::SOCK_RAW, libc::IPPROTO_RAW)?;
 
     let mut flows: Vec<Flow> = Vec::new();
+    // supersede: the option-less segment, sent at the next data segment seen.
+    let mut second: Option<(IpAddr, Vec<u8>)> = None;
     let (mut data, mut acks, mut sent, mut errors) = (0u64, 0u64, 0u64, 0u64);
     // Headers are enough (lengths come from the IP header): copy 256 bytes per packet, not the
     // whole segment, to keep the injector's own CPU use low under emulation.
@@ -511,6 +525,16 @@ pub fn main(a: &InjectArgs) -> Result<(), String> {
             continue;
         }
         data += 1;
+        // supersede's second segment goes out one data segment later (about 0.6 ms at
+        // 20 Mbit/s, still well before the real ACK of that ack_seq), so the sender's process
+        // owns the socket at its arrival as often as it owns it at all.
+        if let Some((dst, pkt)) = second.take() {
+            if send_raw(raw4.as_raw_fd(), raw6.as_raw_fd(), dst, &pkt) {
+                sent += 1;
+            } else {
+                errors += 1;
+            }
+        }
         let key = (s.src, s.sport);
         let idx = match flows.iter().position(|f| f.snd == Some(key)) {
             Some(i) => i,
@@ -536,6 +560,10 @@ pub fn main(a: &InjectArgs) -> Result<(), String> {
             sent += 1;
         } else {
             errors += 1;
+        }
+        if m == Mode::Supersede {
+            let tcp = forge_tcp(Mode::NoOption, f, &s, f.data / every);
+            second = Some((s.src, ip_packet(m, s.dst, s.src, tcp)));
         }
     }
     println!(
@@ -655,5 +683,12 @@ mod tests {
         assert_eq!(p[6], 0);
         assert_eq!((p[40], p[48], p[56]), (60, 43, 6));
         assert_eq!(tcp_csum(src, dst, &p[64..]), 0);
+        // supersede's second segment: the same ack_seq and seq, timestamps, no RQD option.
+        let a = forge_tcp(Mode::Supersede, &f, &d, 0);
+        let b = forge_tcp(Mode::NoOption, &f, &d, 0);
+        assert_eq!(&a[..12], &b[..12], "ports, seq and ack_seq");
+        assert_eq!(b.len(), 32, "header and timestamps only");
+        assert_eq!(&b[20..24], &[1, 1, 8, 10]);
+        assert_eq!(&a[32..36], &[253, 10, 0x53, 0x57]);
     }
 }
