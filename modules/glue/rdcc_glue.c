@@ -385,7 +385,7 @@ static __always_inline void rdcc_set(struct sock *sk, const struct rdcc_enforced
 static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct rdcc_enforced e;
+	struct rdcc_enforced e;		/* written by rdcc_rs_enforce through its pointer */
 
 	rdcc_rs_enforce(d, tp->mss_cache, rdcc_srtt_us(tp), tp->snd_cwnd_clamp, &e);
 	rdcc_set(sk, &e);
@@ -441,7 +441,8 @@ static __always_inline void rdcc_ack_full_with(struct sock *sk, u32 ack, int fla
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
-	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). */
+	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). Rust sees it as an
+	 * AckOut of two MaybeUninit fields (glue.rs), so no Rust reference to it claims values. */
 	struct rdcc_ack_out out __uninitialized;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
