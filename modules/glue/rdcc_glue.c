@@ -61,6 +61,10 @@
 
 #include "rdcc_abi.h"
 #include "rdcc_event.h" /* struct rdcc_ack_in, rdcc_srtt_us, rdcc_fill_ack_in */
+#ifndef CONFIG_64BIT
+/* The top-level Kbuild refuses such a kernel first; this covers a build that bypasses it. */
+#error "rdcc needs a 64-bit kernel: rdcc_snapshot's READ_ONCE of a u64 must be one load"
+#endif
 #ifdef RDCC_LEASE
 #ifdef RDCC_REMOTE_DELAY
 #error "RDCC_LEASE and RDCC_REMOTE_DELAY share the glue bytes of icsk_ca_priv"
