@@ -41,6 +41,14 @@ macro_rules! rdcc_glue {
         // The C glue reserves event::CORE_STATE_BUDGET bytes, 8-byte aligned, for the state.
         const _: () = assert!(size_of::<LawState>() <= event::CORE_STATE_BUDGET);
         const _: () = assert!(align_of::<LawState>() <= 8);
+        // get_info's copy of the state (rdcc_snapshot in rdcc_glue.c) may mix versions, hold a
+        // writer's intermediate values or another algorithm's bytes: rdcc_rs_info and
+        // rdcc_rs_report read it as a LawState, which is sound only if every bit pattern is a
+        // valid LawState (the law's `any_bit_pattern!`: every field an integer).
+        const _: fn() = || {
+            fn any_bit_pattern<T: event::AnyBitPattern>() {}
+            any_bit_pattern::<LawState>();
+        };
         // The parameter block comes from kzalloc, which aligns to at least 8 bytes.
         const _: () = assert!(align_of::<$params>() <= 8);
         // The C side checks these sizes against the same numbers (rdcc_abi.h).
@@ -254,9 +262,12 @@ macro_rules! rdcc_glue {
         /// # Safety
         /// `st` points to the `core` array of `struct rdcc_priv` in `icsk_ca_priv`: at least
         /// `CORE_STATE_BUDGET` bytes, 8-byte aligned (asserted above), which the kernel zeroes
-        /// when the CA is assigned and which is written only by these hooks under the socket
-        /// lock, so the reference is unique for the call. The lockless readers (get_info) never
-        /// come here: they pass a private snapshot to `rdcc_rs_info`/`rdcc_rs_report`. All-zero
+        /// when the CA is assigned and which is written only by these hooks (and the C lease
+        /// fast paths between them) under the socket lock, so no other write or reference
+        /// overlaps this one for the call. The lockless readers (get_info) never form a
+        /// reference here: `rdcc_snapshot` reads the area in C, concurrently, and passes its
+        /// private copy to `rdcc_rs_info`/`rdcc_rs_report`; it writes nothing, and whatever
+        /// bytes it sees are a valid state (`LawState: AnyBitPattern`, asserted above). All-zero
         /// is a valid state (core invariant, tested in core/tests/zeroed_state.rs).
         unsafe fn state<'a>(st: *mut c_void) -> &'a mut LawState {
             // SAFETY: see the function's contract.
@@ -368,39 +379,48 @@ macro_rules! rdcc_glue {
         }
 
         /// # Safety
-        /// `p` as for [`params`]; `st` points to a state the caller owns and nobody writes
-        /// during the call (get_info's private snapshot, or the live area under the socket
-        /// lock), `CORE_STATE_BUDGET` bytes, 8-byte aligned, holding a valid state (every field
-        /// a whole value: see rdcc_snapshot in rdcc_glue.c); `out` writable.
+        /// `p` as for [`params`]; `st` points to `CORE_STATE_BUDGET` bytes, 8-byte aligned,
+        /// initialized (padding aside) and not written during the call: get_info's private
+        /// snapshot (a u64 array the C filled), or the live area under the socket lock (the
+        /// tracepoint; zeroed at assignment, then written by the hooks). Their values need not be
+        /// any state the law wrote (see `rdcc_snapshot` in rdcc_glue.c: they may mix versions or
+        /// be another algorithm's); `out` valid for writes.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_info(p: *const c_void, st: *const c_void, mss: u32, out: *mut RdccInfo) {
-            // SAFETY: caller contract; shared access only.
+            // SAFETY: caller contract: aligned, initialized bytes, not written while `s` lives,
+            // so a shared reference is sound once they are a valid LawState, which any bytes
+            // are (`LawState: AnyBitPattern`, asserted at the top of this macro). The law's
+            // `current` is total on any state (the core has no panicking operation, and
+            // `cargo xtask modules` refuses a module that links a panic entry point), so a
+            // meaningless state gives a meaningless answer, never undefined behaviour.
             let s = unsafe { &*(st as *const LawState) };
             // SAFETY: caller contract.
             let d = <$law as Controller>::current(unsafe { params(p) }, s, mss);
             let mss = u64::from(mss.max(1));
             let f: fn(i64) -> u32 = $info_signal;
-            // SAFETY: caller contract.
+            // SAFETY: caller contract; written through the raw pointer, never read.
             unsafe {
-                *out = RdccInfo {
+                out.write(RdccInfo {
                     rate_bps: d.pacing_rate_bps,
                     signal_us: f(d.signal),
                     reason: d.reason as u32,
                     cwnd_pkts_q8: d.cwnd_bytes_q16.checked_div(mss).unwrap_or(0) >> 8,
-                }
+                })
             };
         }
 
         /// Fabric and endpoint delay, hops and binding window for the tracepoint and `ss`.
         ///
         /// # Safety
-        /// As for [`rdcc_rs_info`]; `out` a valid, writable `struct rdcc_report`.
+        /// As for [`rdcc_rs_info`]; `out` valid for writes of a `struct rdcc_report`.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_report(p: *const c_void, st: *const c_void, out: *mut Report) {
-            // SAFETY: caller contract; shared access only.
+            // SAFETY: as in rdcc_rs_info: aligned, initialized bytes nobody writes during the
+            // call, and any bytes are a valid LawState (`LawState: AnyBitPattern`); `report` is
+            // total on any state, as `current` is.
             let s = unsafe { &*(st as *const LawState) };
-            // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::report(params(p), s) };
+            // SAFETY: caller contract; written through the raw pointer, never read.
+            unsafe { out.write(<$law as Controller>::report(params(p), s)) };
         }
 
         /// Parse the TCP option bytes of one ACK for the remote-delay option (core/src/rqd.rs);
