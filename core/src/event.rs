@@ -404,6 +404,52 @@ pub const ICSK_CA_PRIV_SIZE: usize = 104;
 /// kernel glue (Swift's remote-delay slot, or tcp_timely's hold lease, `lease::Lease`).
 pub const CORE_STATE_BUDGET: usize = 72;
 
+/// Every bit pattern of `size_of::<Self>()` bytes is a valid `Self`: the type is a fixed-width
+/// integer, an array of such types, or a struct whose every field is one of these
+/// (`event::any_bit_pattern!` checks that at compile time and is the only source of struct
+/// impls; core/tests/forbidden.rs holds every `impl` of this trait in the core to that).
+///
+/// The kernel glue relies on it for the law's `State` (`rdcc_glue!` requires it): `get_info`
+/// (inet_diag, `TCP_CC_INFO`) reads the per-socket area without the socket lock, so the copy it
+/// hands to the law may mix words of two versions, hold a writer's intermediate values, or hold
+/// another algorithm's bytes entirely (inet_diag reads `icsk_ca_ops` locklessly, and a
+/// concurrent `tcp_reinit_congestion_control` re-initialises the area for the new algorithm).
+/// With an integer-only state every such copy is still a valid value (its fields meaningless,
+/// perhaps, but a `bool` reading 2 or an enum out of range cannot happen), and `current` and
+/// `report`, which are total and panic-free like all core code, answer for it. Core is
+/// `#![forbid(unsafe_code)]`, so this is a safe trait; the glue's unsafe code relies on it only
+/// through the compile-time checks of `any_bit_pattern!`.
+pub trait AnyBitPattern: Copy {}
+
+impl AnyBitPattern for u8 {}
+impl AnyBitPattern for u16 {}
+impl AnyBitPattern for u32 {}
+impl AnyBitPattern for u64 {}
+impl AnyBitPattern for i8 {}
+impl AnyBitPattern for i16 {}
+impl AnyBitPattern for i32 {}
+impl AnyBitPattern for i64 {}
+impl<T: AnyBitPattern, const N: usize> AnyBitPattern for [T; N] {}
+
+/// `any_bit_pattern!(Type { field, field, ... })`, next to a struct's definition (in the same
+/// module: the fields may be private): implements [`AnyBitPattern`] for `Type` after checking at
+/// compile time that the list names every field (an exhaustive destructuring pattern: a field
+/// left out is error E0027, "pattern does not mention field") and that every field's type is
+/// `AnyBitPattern` (a `bool`, an enum, a reference or a pointer field is error E0277). The
+/// check is a closure that is type-checked, never called: nothing of it reaches the object
+/// code. core/tests/any_bit_pattern.rs compiles mutated copies of the core to show both errors.
+macro_rules! any_bit_pattern {
+    ($name:ident { $($field:ident),+ $(,)? }) => {
+        impl super::event::AnyBitPattern for $name {}
+        const _: fn(&$name) = |s| {
+            fn any_bit_pattern<T: super::event::AnyBitPattern>(_: &T) {}
+            let $name { $($field),+ } = s;
+            $(any_bit_pattern($field);)+
+        };
+    };
+}
+pub(crate) use any_bit_pattern;
+
 /// A control law. Parameters are validated once and shared by reference; per-flow state is a
 /// plain value that is valid when all-zero (`Default` must be all-zero) because the kernel can
 /// call a hook before `init`.

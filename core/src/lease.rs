@@ -18,6 +18,8 @@
 //!
 //! Uses `super::event` only, so a kernel module can include it with `#[path]` next to it.
 
+use core::mem::MaybeUninit;
+
 use super::event::{
     AckEvent, Controller, Decision, Enforced, CORE_STATE_BUDGET, ICSK_CA_PRIV_SIZE,
 };
@@ -209,9 +211,12 @@ impl Lease {
 /// then grant the next lease for generation `gen` (the caller read `gen` before it read the
 /// parameters `p`: rdcc_glue.c `rdcc_params_gen`). Host tests call this very function
 /// (core/tests/lease_equivalence.rs).
+///
+/// `d` and `e` may be uninitialized (the glue's `struct rdcc_ack_out` on the C stack): each is
+/// written whole once, in place, before anything reads it; the written values are returned.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn on_ack_leased<L: HoldLease>(
+pub fn on_ack_leased<'o, L: HoldLease>(
     p: &L::Params,
     s: &mut L::State,
     ev: &AckEvent,
@@ -219,18 +224,19 @@ pub fn on_ack_leased<L: HoldLease>(
     clamp_pkts: u32,
     lease: &mut Lease,
     gen: u32,
-    d: &mut Decision,
-    e: &mut Enforced,
-) {
+    d: &'o mut MaybeUninit<Decision>,
+    e: &'o mut MaybeUninit<Enforced>,
+) -> (&'o Decision, &'o Enforced) {
     if lease.absorbed_bytes != 0 {
         L::absorb(s, lease.absorbed_bytes);
     }
-    *d = L::on_ack(p, s, ev);
-    *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    let d = d.write(L::on_ack(p, s, ev));
+    let e = e.write(d.enforce(ev.mss_bytes, srtt_us, clamp_pkts));
     *lease = match L::hold_terms(p, s) {
         Some(t) => Lease::grant(&t, d, ev.mss_bytes, gen),
         None => Lease::default(),
     };
+    (d, e)
 }
 
 /// End a lease before a hook other than the per-ACK one runs the law (loss, idle restart,

@@ -391,6 +391,23 @@ pub struct State {
     pub flags: u32,
 }
 
+// The kernel's get_info reads this state without the socket lock: its copy may mix versions or
+// hold another algorithm's bytes, so every field is an integer (event::AnyBitPattern, which the
+// glue requires of every module's law).
+super::event::any_bit_pattern!(State {
+    cwnd_q16,
+    prev_cwnd_q16,
+    power_smooth_q16,
+    undo_cwnd_q16,
+    update_ns,
+    last_ack_ns,
+    marker_seq,
+    prev_rtt_ns,
+    rtt_smooth_ns,
+    min_rtt_ns,
+    flags,
+});
+
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
 
 /// θ-PowerTCP as a [`Controller`].

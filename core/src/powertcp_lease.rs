@@ -49,7 +49,7 @@
 //! lease (core/tests/theta_lease_equivalence.rs): the kernel's window and pacing rate, the
 //! trace and the state are exactly those of a host that calls the law on every ACK.
 
-use core::mem::{align_of, offset_of, size_of};
+use core::mem::{align_of, offset_of, size_of, MaybeUninit};
 
 use super::super::event::{
     AckEvent, Controller, Decision, Enforced, ACK_HAS_RTT, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
@@ -341,9 +341,12 @@ impl ThetaLease {
 /// law, its enforcement as `rdcc_rs_on_ack` does, then the next lease for generation `gen`
 /// (the caller read `gen` before the parameters `p`: rdcc_glue.c `rdcc_params_gen`). Host
 /// tests call this very function.
+///
+/// `d` and `e` may be uninitialized (the glue's `struct rdcc_ack_out` on the C stack): each is
+/// written whole once, in place, before anything reads it; the written values are returned.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn on_ack_leased(
+pub fn on_ack_leased<'o>(
     p: &Params,
     s: &mut State,
     ev: &AckEvent,
@@ -351,13 +354,14 @@ pub fn on_ack_leased(
     clamp_pkts: u32,
     lease: &mut ThetaLease,
     gen: u32,
-    d: &mut Decision,
-    e: &mut Enforced,
-) {
-    *d = ThetaPowerTcp::on_ack(p, s, ev);
-    *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    d: &'o mut MaybeUninit<Decision>,
+    e: &'o mut MaybeUninit<Enforced>,
+) -> (&'o Decision, &'o Enforced) {
+    let d = d.write(ThetaPowerTcp::on_ack(p, s, ev));
+    let e = e.write(d.enforce(ev.mss_bytes, srtt_us, clamp_pkts));
     let in_recovery = ev.flags & ACK_IN_RECOVERY != 0;
     *lease = ThetaLease::grant(p, s, d, e, ev.mss_bytes, clamp_pkts, gen, in_recovery);
+    (d, e)
 }
 
 /// A due ACK (the glue's `rdcc_rs_theta_due`): the fast path found the ACK covered up to the
@@ -372,18 +376,20 @@ pub fn on_ack_leased(
 /// The next lease is granted as not in Recovery: a live lease means no `set_state` into
 /// Recovery or Loss since its grant (rdcc_glue.c ends the lease there), and every CA state
 /// change goes through `set_state`.
+///
+/// `d` and `e` may be uninitialized, as for [`on_ack_leased`].
 #[inline(always)]
-pub fn on_due(
+pub fn on_due<'o>(
     p: &Params,
     s: &mut State,
     inp: &DueIn,
     lease: &mut ThetaLease,
     gen: u32,
-    d: &mut Decision,
-    e: &mut Enforced,
-) {
+    d: &'o mut MaybeUninit<Decision>,
+    e: &'o mut MaybeUninit<Enforced>,
+) -> (&'o Decision, &'o Enforced) {
     let tau = u64::from(lease.tau_ns);
-    if lease.gen == gen && !p.per_ack && !p.min_rtt_tau && tau_ns(p, s) == tau {
+    let dec = if lease.gen == gen && !p.per_ack && !p.min_rtt_tau && tau_ns(p, s) == tau {
         s.rtt_smooth_ns = inp.rtt_smooth_ns; // Alg. 2 line 21, computed by the C
         s.last_ack_ns = inp.now_ns; // Alg. 2 line 13
         let ack = DueAck {
@@ -396,7 +402,7 @@ pub fn on_due(
             // now > last_ack_ns >= update_ns (the C's take): no wrap.
             sent_after_update: inp.now_ns.wrapping_sub(s.update_ns) > inp.rtt_ns,
         };
-        *d = update_per_rtt(p, s, &ack, None);
+        update_per_rtt(p, s, &ack, None)
     } else {
         let ev = AckEvent {
             now_ns: inp.now_ns,
@@ -407,10 +413,12 @@ pub fn on_due(
             flags: ACK_HAS_RTT,
             ..AckEvent::default()
         };
-        *d = ThetaPowerTcp::on_ack(p, s, &ev);
-    }
-    *e = d.enforce(inp.mss, inp.srtt_us, inp.clamp_pkts);
+        ThetaPowerTcp::on_ack(p, s, &ev)
+    };
+    let d = d.write(dec);
+    let e = e.write(d.enforce(inp.mss, inp.srtt_us, inp.clamp_pkts));
     *lease = ThetaLease::grant(p, s, d, e, inp.mss, inp.clamp_pkts, gen, false);
+    (d, e)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 //! a file from its first `#[cfg(test)]` line on, the next line.
 #[cfg(test)]
 use super::super::super::event::{
-    AckEvent, Controller, Decision, Enforced, LossEvent, LossKind, Reason, ACK_APP_LIMITED,
-    ACK_DELAYED, ACK_ECE, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
+    AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_APP_LIMITED, ACK_DELAYED,
+    ACK_ECE, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT, ACK_IN_RECOVERY,
 };
 use super::super::super::fixed::{mul_div, MAX_RATE_BPS, NS_PER_S, Q16_SHIFT};
 use super::super::{
@@ -18,6 +18,7 @@ use super::{
     on_due, DueIn, Take, ThetaLease, THETA_LIFE_NS, THETA_RTT_US_MAX, THETA_UPDATE_MAX_NS,
 };
 use core::cell::Cell;
+use core::mem::MaybeUninit;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -366,11 +367,12 @@ fn check(c: &Case, n: &Cell<[u64; 3]>) -> Result<(), TestCaseError> {
                 let l_want =
                     ThetaLease::grant(q, &s_want, &d_want, &e_want, mss, clamp, gen, false);
                 let (mut s_due, mut l_due) = (s, lease);
-                let (mut d_due, mut e_due) = (Decision::default(), Enforced::default());
-                on_due(q, &mut s_due, &inp, &mut l_due, gen, &mut d_due, &mut e_due);
+                let (mut d_due, mut e_due) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+                let (d_due, e_due) =
+                    on_due(q, &mut s_due, &inp, &mut l_due, gen, &mut d_due, &mut e_due);
                 prop_assert_eq!(s_due, s_want, "on_due: state");
-                prop_assert_eq!(d_due, d_want, "on_due: decision");
-                prop_assert_eq!(e_due, e_want, "on_due: enforced");
+                prop_assert_eq!(*d_due, d_want, "on_due: decision");
+                prop_assert_eq!(*e_due, e_want, "on_due: enforced");
                 prop_assert_eq!(l_due, l_want, "on_due: next lease");
             }
         }
@@ -462,10 +464,11 @@ fn due_matches_on_ack_under_new_params() {
             let d_want = ThetaPowerTcp::on_ack(q, &mut s_want, &ev);
             let e_want = d_want.enforce(1448, 25, 64);
             let (mut s_due, mut l_due) = (s, lease);
-            let (mut d_due, mut e_due) = (Decision::default(), Enforced::default());
-            on_due(q, &mut s_due, &inp, &mut l_due, gen, &mut d_due, &mut e_due);
+            let (mut d_due, mut e_due) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (d_due, e_due) =
+                on_due(q, &mut s_due, &inp, &mut l_due, gen, &mut d_due, &mut e_due);
             assert_eq!(
-                (s_due, d_due, e_due),
+                (s_due, *d_due, *e_due),
                 (s_want, d_want, e_want),
                 "set {i}, gen {gen}"
             );

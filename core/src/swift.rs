@@ -310,6 +310,26 @@ pub struct State {
     endpoint_misses: u8,
 }
 
+// The kernel's get_info reads this state without the socket lock: its copy may mix versions or
+// hold another algorithm's bytes, so every field is an integer (event::AnyBitPattern, which the
+// glue requires of every module's law).
+super::event::any_bit_pattern!(State {
+    fcwnd_q20,
+    ecwnd_q20,
+    t_last_decrease_f_ns,
+    t_last_decrease_e_ns,
+    rtt_root,
+    endpoint_delay_ewma_ns,
+    undo_fcwnd_q20,
+    mss_bytes,
+    pending_acked_bytes,
+    fabric_delay_ns,
+    retransmit_cnt,
+    hops,
+    flags,
+    endpoint_misses,
+});
+
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
 
 /// Bits of `State::rtt_root` that hold the RTT (the rest hold the root hint).

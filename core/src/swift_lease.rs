@@ -61,7 +61,7 @@
 //! dead words), the socket's window and its pacing rate are exactly those of calling the law on
 //! every ACK. The trace too: a traced socket takes the full path on every ACK.
 
-use core::mem::{offset_of, size_of};
+use core::mem::{offset_of, size_of, MaybeUninit};
 
 use super::super::event::{
     AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET,
@@ -342,20 +342,24 @@ fn grant_terms(p: &Params, s: &mut State, remote: bool) -> bool {
 
 /// One ACK on the full path of tcp_swift (the glue's `rdcc_rs_on_ack_swift`): end the lease,
 /// run the law, enforce as `rdcc_rs_on_ack` does, grant the next lease.
+///
+/// `d` and `e` may be uninitialized (the glue's `struct rdcc_ack_out` on the C stack): each is
+/// written whole once, in place, before anything reads it; the written values are returned.
 #[inline(always)]
-pub fn on_ack_leased(
+pub fn on_ack_leased<'o>(
     p: &Params,
     s: &mut State,
     ev: &AckEvent,
     srtt_us: u32,
     clamp_pkts: u32,
-    d: &mut Decision,
-    e: &mut Enforced,
-) {
+    d: &'o mut MaybeUninit<Decision>,
+    e: &'o mut MaybeUninit<Enforced>,
+) -> (&'o Decision, &'o Enforced) {
     end(s);
-    *d = Swift::on_ack(p, s, ev);
-    *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    let d = d.write(Swift::on_ack(p, s, ev));
+    let e = e.write(d.enforce(ev.mss_bytes, srtt_us, clamp_pkts));
     grant(p, s, ev.flags & ACK_IN_RECOVERY != 0);
+    (d, e)
 }
 
 #[cfg(test)]

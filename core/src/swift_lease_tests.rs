@@ -14,6 +14,7 @@ use super::super::{
 use super::{
     end, grant, on_ack_leased, remote_terms, terms, RemoteTerms, LEASE_AI_MAX_Q20, SWIFT_RTT_US_MAX,
 };
+use core::mem::MaybeUninit;
 use proptest::prelude::*;
 extern crate std;
 use std::vec::Vec;
@@ -330,10 +331,11 @@ fn run(sets: &[Params], ops: &[Op]) -> Result<usize, TestCaseError> {
                         e
                     }
                     None => {
-                        let (mut d, mut e) = Default::default();
-                        on_ack_leased(p, &mut l, &ev, a.srtt_us, a.clamp, &mut d, &mut e);
+                        let (mut d, mut e) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+                        let (_, e) =
+                            on_ack_leased(p, &mut l, &ev, a.srtt_us, a.clamp, &mut d, &mut e);
                         lease_gen = gen;
-                        e
+                        *e
                     }
                 };
                 prop_assert_eq!(got, want, "op {}: {:?}", i, a);

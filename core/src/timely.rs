@@ -339,6 +339,24 @@ pub struct State {
     hold_key: u64,
 }
 
+// The kernel's get_info reads this state without the socket lock: its copy may mix versions or
+// hold another algorithm's bytes, so every field is an integer (event::AnyBitPattern, which the
+// glue requires of every module's law).
+super::event::any_bit_pattern!(State {
+    rate_bps,
+    prev_rtt_ns,
+    rtt_diff_ns,
+    saved_rate_bps,
+    last_update_ns,
+    acked_since_update_bytes,
+    round_bytes,
+    hai_count,
+    rto_count,
+    flags,
+    hold_value,
+    hold_key,
+});
+
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
 
 impl State {

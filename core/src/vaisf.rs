@@ -268,6 +268,26 @@ pub struct State {
     flags: u8,
 }
 
+// The kernel's get_info reads this state without the socket lock: its copy may mix versions or
+// hold another algorithm's bytes, so every field is an integer (event::AnyBitPattern, which the
+// glue requires of every module's law).
+super::event::any_bit_pattern!(State {
+    cwnd_q20,
+    wref_q20,
+    rtt_ns,
+    t_last_decrease_ns,
+    max_delay_ns,
+    undo_cwnd_q20,
+    dampener_q16,
+    rtt_marker,
+    mss_bytes,
+    ai_bank,
+    acks_since_dec,
+    retransmit_cnt,
+    hops,
+    flags,
+});
+
 const _: () = assert!(core::mem::size_of::<State>() <= super::event::CORE_STATE_BUDGET);
 
 impl State {

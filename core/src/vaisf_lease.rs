@@ -37,7 +37,7 @@
 //! rate are exactly those of calling the law on every ACK; the trace too, since a traced
 //! socket takes the full path on every ACK.
 
-use core::mem::{offset_of, size_of};
+use core::mem::{offset_of, size_of, MaybeUninit};
 
 use super::super::event::{
     AckEvent, Controller, Decision, Enforced, ACK_IN_RECOVERY, CORE_STATE_BUDGET, ICSK_CA_PRIV_SIZE,
@@ -222,9 +222,12 @@ impl VaisfLease {
 /// One ACK on the full path of tcp_swift_vaisf (the glue's `rdcc_rs_on_ack_vaisf`): the law,
 /// its enforcement as `rdcc_rs_on_ack` does, then the next lease for generation `gen` (read
 /// before `p`: rdcc_glue.c `rdcc_params_gen`).
+///
+/// `d` and `e` may be uninitialized (the glue's `struct rdcc_ack_out` on the C stack): each is
+/// written whole once, in place, before anything reads it; the written values are returned.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn on_ack_leased(
+pub fn on_ack_leased<'o>(
     p: &Params,
     s: &mut State,
     ev: &AckEvent,
@@ -232,13 +235,14 @@ pub fn on_ack_leased(
     clamp_pkts: u32,
     lease: &mut VaisfLease,
     gen: u32,
-    d: &mut Decision,
-    e: &mut Enforced,
-) {
-    *d = SwiftVaiSf::on_ack(p, s, ev);
-    *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
+    d: &'o mut MaybeUninit<Decision>,
+    e: &'o mut MaybeUninit<Enforced>,
+) -> (&'o Decision, &'o Enforced) {
+    let d = d.write(SwiftVaiSf::on_ack(p, s, ev));
+    let e = e.write(d.enforce(ev.mss_bytes, srtt_us, clamp_pkts));
     let in_recovery = ev.flags & ACK_IN_RECOVERY != 0;
     *lease = VaisfLease::grant(p, s, ev.mss_bytes, gen, in_recovery);
+    (d, e)
 }
 
 #[cfg(test)]

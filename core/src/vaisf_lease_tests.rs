@@ -11,6 +11,7 @@ use super::super::{
     F_MARKER,
 };
 use super::{capped_delay_ns, on_ack_leased, VaisfLease, VAISF_RTT_US_MAX};
+use core::mem::MaybeUninit;
 use proptest::prelude::*;
 
 /// SL Eq. 1's factor at delay `d`, from the paper's formula in u128, independent of the code:
@@ -207,9 +208,9 @@ proptest! {
                 flags: ACK_HAS_RTT,
                 ..AckEvent::default()
             };
-            let (mut dec, mut e, mut l2) = Default::default();
+            let (mut dec, mut e, mut l2) = (MaybeUninit::uninit(), MaybeUninit::uninit(), VaisfLease::default());
             let clamp = if clamp_zero { 0 } else { 64 };
-            on_ack_leased(&p, &mut s, &ev, 30, clamp, &mut l2, gen, &mut dec, &mut e);
+            let (_, e) = on_ack_leased(&p, &mut s, &ev, 30, clamp, &mut l2, gen, &mut dec, &mut e);
             // The decision: window kept, one packet at the law's rate.
             let w = before.cwnd_q20;
             prop_assert_eq!(s.cwnd_q20, w);

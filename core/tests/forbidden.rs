@@ -143,3 +143,70 @@ fn the_checker_catches_what_it_should() {
         assert_eq!(got, want, "{line}");
     }
 }
+
+/// `AnyBitPattern` (core/src/event.rs) is a safe trait the kernel glue's unsafe code relies on
+/// (get_info's lockless copies of a law's state), so its impls are held to what makes it true:
+/// the fixed-width integers and arrays of them in event.rs, and structs only through the
+/// `any_bit_pattern!` macro's compile-time check (whose impl line is the `$name` one). Any other
+/// impl, or a renamed import that could hide one, is a violation.
+#[test]
+fn any_bit_pattern_impls_are_integers_or_checked() {
+    const ALLOWED: &[&str] = &[
+        "impl AnyBitPattern for u8 {}",
+        "impl AnyBitPattern for u16 {}",
+        "impl AnyBitPattern for u32 {}",
+        "impl AnyBitPattern for u64 {}",
+        "impl AnyBitPattern for i8 {}",
+        "impl AnyBitPattern for i16 {}",
+        "impl AnyBitPattern for i32 {}",
+        "impl AnyBitPattern for i64 {}",
+        "impl<T: AnyBitPattern, const N: usize> AnyBitPattern for [T; N] {}",
+        "impl super::event::AnyBitPattern for $name {}",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut violations = Vec::new();
+    for e in fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&p).unwrap();
+        let code: Vec<String> = text.lines().map(code_only).collect();
+        // Whitespace collapsed over the whole file: an impl split over lines is still seen.
+        let flat = code
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if flat.contains("AnyBitPattern as") {
+            violations.push(format!("{name}: AnyBitPattern imported under another name"));
+        }
+        let mut at = 0;
+        while let Some(i) = flat[at..].find("AnyBitPattern for") {
+            let hit = at + i;
+            let start = flat[..hit].rfind("impl").unwrap_or(0);
+            let end = hit + flat[hit..].find('}').map_or(flat.len() - hit, |j| j + 1);
+            let item = &flat[start..end];
+            if name == "event.rs" && ALLOWED.contains(&item) {
+                found.push(item.to_owned());
+            } else {
+                violations.push(format!("{name}: {item}"));
+            }
+            at = hit + "AnyBitPattern for".len();
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "AnyBitPattern impls outside the integers and any_bit_pattern!:\n{}",
+        violations.join("\n")
+    );
+    found.sort();
+    found.dedup();
+    assert_eq!(
+        found.len(),
+        ALLOWED.len(),
+        "expected every allowed impl: {found:?}"
+    );
+}

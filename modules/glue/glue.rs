@@ -33,7 +33,7 @@ macro_rules! rdcc_glue {
         fields: [ $($field:ident),* $(,)? ] $(,)?
     ) => {
         use core::ffi::{c_char, c_int, c_void};
-        use core::mem::{align_of, size_of};
+        use core::mem::{align_of, size_of, MaybeUninit};
         use event::{AckEvent, Controller, Decision, Enforced, LossEvent, Report};
 
         type LawState = <$law as Controller>::State;
@@ -41,6 +41,14 @@ macro_rules! rdcc_glue {
         // The C glue reserves event::CORE_STATE_BUDGET bytes, 8-byte aligned, for the state.
         const _: () = assert!(size_of::<LawState>() <= event::CORE_STATE_BUDGET);
         const _: () = assert!(align_of::<LawState>() <= 8);
+        // get_info's copy of the state (rdcc_snapshot in rdcc_glue.c) may mix versions, hold a
+        // writer's intermediate values or another algorithm's bytes: rdcc_rs_info and
+        // rdcc_rs_report read it as a LawState, which is sound only if every bit pattern is a
+        // valid LawState (the law's `any_bit_pattern!`: every field an integer).
+        const _: fn() = || {
+            fn any_bit_pattern<T: event::AnyBitPattern>() {}
+            any_bit_pattern::<LawState>();
+        };
         // The parameter block comes from kzalloc, which aligns to at least 8 bytes.
         const _: () = assert!(align_of::<$params>() <= 8);
         // The C side checks these sizes against the same numbers (rdcc_abi.h).
@@ -254,9 +262,12 @@ macro_rules! rdcc_glue {
         /// # Safety
         /// `st` points to the `core` array of `struct rdcc_priv` in `icsk_ca_priv`: at least
         /// `CORE_STATE_BUDGET` bytes, 8-byte aligned (asserted above), which the kernel zeroes
-        /// when the CA is assigned and which is written only by these hooks under the socket
-        /// lock, so the reference is unique for the call. The lockless readers (get_info) never
-        /// come here: they pass a private snapshot to `rdcc_rs_info`/`rdcc_rs_report`. All-zero
+        /// when the CA is assigned and which is written only by these hooks (and the C lease
+        /// fast paths between them) under the socket lock, so no other write or reference
+        /// overlaps this one for the call. The lockless readers (get_info) never form a
+        /// reference here: `rdcc_snapshot` reads the area in C, concurrently, and passes its
+        /// private copy to `rdcc_rs_info`/`rdcc_rs_report`; it writes nothing, and whatever
+        /// bytes it sees are a valid state (`LawState: AnyBitPattern`, asserted above). All-zero
         /// is a valid state (core invariant, tested in core/tests/zeroed_state.rs).
         unsafe fn state<'a>(st: *mut c_void) -> &'a mut LawState {
             // SAFETY: see the function's contract.
@@ -264,19 +275,28 @@ macro_rules! rdcc_glue {
         }
 
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `out` is a valid, writable decision.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` valid for writes of a
+        /// `Decision` (its contents may be uninitialized) and distinct from `st`.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_init(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
-            // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::init(params(p), state(st), now_ns, mss) };
+            // SAFETY: caller contract; `out` is written through the raw pointer
+            // (`ptr::write`: no reference to its old contents is formed, none is read).
+            unsafe { out.write(<$law as Controller>::init(params(p), state(st), now_ns, mss)) };
         }
 
         /// `struct rdcc_ack_out` in rdcc_glue.c: the decision (for the tracepoint and the
         /// remote-delay counters) and what the glue sets for it.
+        ///
+        /// The C passes it uninitialized (`__uninitialized` on its stack: zeroing 48 bytes per
+        /// ACK would be for nothing), so both fields are `MaybeUninit`: an `AckOut` is a valid
+        /// value whatever its bytes, and a `&mut AckOut` to the C's record is one to a valid
+        /// value. A `&mut Decision` to it would not be: `Decision::reason` is an enum, and no
+        /// field of a Rust value may be uninitialized, integers included. Each entry writes
+        /// `d` and `e` whole, in place (`MaybeUninit::write`), before anything reads them.
         #[repr(C)]
         pub struct AckOut {
-            d: Decision,
-            e: Enforced,
+            d: MaybeUninit<Decision>,
+            e: MaybeUninit<Enforced>,
         }
 
         /// `struct rdcc_ack_in` in rdcc_event.h: the event and what the enforcement needs from
@@ -295,51 +315,58 @@ macro_rules! rdcc_glue {
         /// side only stores the result (issue #13).
         ///
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `inp` a valid input; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `inp` a valid, fully written input;
+        /// `out` valid for writes of an `AckOut` (48 bytes, 8-byte aligned; its contents may
+        /// be uninitialized); `st`, `inp` and `out` are distinct areas.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack(p: *const c_void, st: *mut c_void, inp: *const AckIn, out: *mut AckOut) {
-            // SAFETY: caller contract (`out` is valid for writes and aliases nothing else).
+            // SAFETY: the function's contract: `p` and `st` as their helpers require; `inp`
+            // points to an initialized AckIn (all-integer fields); `out` is valid for writes,
+            // aligned and aliases neither `st` nor `inp`, so the `&mut` is unique, and an
+            // AckOut is valid whatever its bytes (two `MaybeUninit` fields), so the reference
+            // is to a valid value although the C left it uninitialized.
             let (p, s, inp, out) = unsafe { (params(p), state(st), &*inp, &mut *out) };
             // Written in place, field by field: no copy of a whole AckOut through the stack.
-            out.d = <$law as Controller>::on_ack(p, s, &inp.ev);
-            out.e = out.d.enforce(inp.ev.mss_bytes, inp.srtt_us, inp.clamp_pkts);
+            let d = out.d.write(<$law as Controller>::on_ack(p, s, &inp.ev));
+            out.e.write(d.enforce(inp.ev.mss_bytes, inp.srtt_us, inp.clamp_pkts));
         }
 
         /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
         /// `Decision::enforce`.
         ///
         /// # Safety
-        /// `d` a valid decision; `out` writable.
+        /// `d` a valid decision (written whole by one of the entries above); `out` valid for
+        /// writes of an `Enforced` (its contents may be uninitialized: rdcc_apply's is).
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_enforce(d: *const Decision, mss: u32, srtt_us: u32, clamp: u32, out: *mut Enforced) {
-            // SAFETY: caller contract.
-            unsafe { *out = (*d).enforce(mss, srtt_us, clamp) };
+            // SAFETY: caller contract; `out` is written through the raw pointer, never read.
+            unsafe { out.write((*d).enforce(mss, srtt_us, clamp)) };
         }
 
         /// # Safety
         /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event with a `kind` of 1
-        /// or 2; `out` writable.
+        /// or 2; `out` as for [`rdcc_rs_init`].
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_loss(p: *const c_void, st: *mut c_void, ev: *const LossEvent, out: *mut Decision) {
             // SAFETY: caller contract (the C glue only passes RDCC_LOSS_FAST_RECOVERY/RTO, the
-            // two values of LossKind, so the enum field is valid).
-            unsafe { *out = <$law as Controller>::on_loss(params(p), state(st), &*ev) };
+            // two values of LossKind, so the enum field is valid); `out` written, not read.
+            unsafe { out.write(<$law as Controller>::on_loss(params(p), state(st), &*ev)) };
         }
 
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` as for [`rdcc_rs_init`].
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_idle(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
-            // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_idle_restart(params(p), state(st), now_ns, mss) };
+            // SAFETY: caller contract; `out` written, not read.
+            unsafe { out.write(<$law as Controller>::on_idle_restart(params(p), state(st), now_ns, mss)) };
         }
 
         /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `out` writable.
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` as for [`rdcc_rs_init`].
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_undo(p: *const c_void, st: *mut c_void, mss: u32, out: *mut Decision) {
-            // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::on_undo(params(p), state(st), mss) };
+            // SAFETY: caller contract; `out` written, not read.
+            unsafe { out.write(<$law as Controller>::on_undo(params(p), state(st), mss)) };
         }
 
         /// `struct rdcc_info` in rdcc_glue.c.
@@ -352,39 +379,48 @@ macro_rules! rdcc_glue {
         }
 
         /// # Safety
-        /// `p` as for [`params`]; `st` points to a state the caller owns and nobody writes
-        /// during the call (get_info's private snapshot, or the live area under the socket
-        /// lock), `CORE_STATE_BUDGET` bytes, 8-byte aligned, holding a valid state (every field
-        /// a whole value: see rdcc_snapshot in rdcc_glue.c); `out` writable.
+        /// `p` as for [`params`]; `st` points to `CORE_STATE_BUDGET` bytes, 8-byte aligned,
+        /// initialized (padding aside) and not written during the call: get_info's private
+        /// snapshot (a u64 array the C filled), or the live area under the socket lock (the
+        /// tracepoint; zeroed at assignment, then written by the hooks). Their values need not be
+        /// any state the law wrote (see `rdcc_snapshot` in rdcc_glue.c: they may mix versions or
+        /// be another algorithm's); `out` valid for writes.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_info(p: *const c_void, st: *const c_void, mss: u32, out: *mut RdccInfo) {
-            // SAFETY: caller contract; shared access only.
+            // SAFETY: caller contract: aligned, initialized bytes, not written while `s` lives,
+            // so a shared reference is sound once they are a valid LawState, which any bytes
+            // are (`LawState: AnyBitPattern`, asserted at the top of this macro). The law's
+            // `current` is total on any state (the core has no panicking operation, and
+            // `cargo xtask modules` refuses a module that links a panic entry point), so a
+            // meaningless state gives a meaningless answer, never undefined behaviour.
             let s = unsafe { &*(st as *const LawState) };
             // SAFETY: caller contract.
             let d = <$law as Controller>::current(unsafe { params(p) }, s, mss);
             let mss = u64::from(mss.max(1));
             let f: fn(i64) -> u32 = $info_signal;
-            // SAFETY: caller contract.
+            // SAFETY: caller contract; written through the raw pointer, never read.
             unsafe {
-                *out = RdccInfo {
+                out.write(RdccInfo {
                     rate_bps: d.pacing_rate_bps,
                     signal_us: f(d.signal),
                     reason: d.reason as u32,
                     cwnd_pkts_q8: d.cwnd_bytes_q16.checked_div(mss).unwrap_or(0) >> 8,
-                }
+                })
             };
         }
 
         /// Fabric and endpoint delay, hops and binding window for the tracepoint and `ss`.
         ///
         /// # Safety
-        /// As for [`rdcc_rs_info`]; `out` a valid, writable `struct rdcc_report`.
+        /// As for [`rdcc_rs_info`]; `out` valid for writes of a `struct rdcc_report`.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_report(p: *const c_void, st: *const c_void, out: *mut Report) {
-            // SAFETY: caller contract; shared access only.
+            // SAFETY: as in rdcc_rs_info: aligned, initialized bytes nobody writes during the
+            // call, and any bytes are a valid LawState (`LawState: AnyBitPattern`); `report` is
+            // total on any state, as `current` is.
             let s = unsafe { &*(st as *const LawState) };
-            // SAFETY: caller contract.
-            unsafe { *out = <$law as Controller>::report(params(p), s) };
+            // SAFETY: caller contract; written through the raw pointer, never read.
+            unsafe { out.write(<$law as Controller>::report(params(p), s)) };
         }
 
         /// Parse the TCP option bytes of one ACK for the remote-delay option (core/src/rqd.rs);
@@ -438,11 +474,12 @@ macro_rules! rdcc_glue_lease {
         ///
         /// # Safety
         /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
-        /// input, `out` writable. `l` points to the `struct rdcc_lease` in the glue bytes of the
-        /// same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st` (the
-        /// `core` array) and from `inp` and `out` (the caller's stack), written only by the
-        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
-        /// only). `gen` was read before `p` (rdcc_glue.c `rdcc_params_gen`).
+        /// input, `out` as there (valid for writes, contents may be uninitialized). `l` points to
+        /// the `struct rdcc_lease` in the glue bytes of the same socket's `icsk_ca_priv`: 32 bytes,
+        /// 8-byte aligned, disjoint from `st` (the `core` array) and from `inp` and `out` (the
+        /// caller's stack), written only by the hooks under the socket lock and read by no lockless
+        /// reader (get_info snapshots `core` only). `gen` was read before `p` (rdcc_glue.c
+        /// `rdcc_params_gen`).
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack_lease(
             p: *const core::ffi::c_void,
@@ -454,7 +491,9 @@ macro_rules! rdcc_glue_lease {
         ) {
             // SAFETY: the function's contract: every pointer is valid, and the three written
             // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
-            // alias each other or `inp`.
+            // alias each other or `inp`. `out` may be uninitialized: an AckOut is valid whatever
+            // its bytes (`MaybeUninit` fields), and the core writes `out.d` and `out.e` whole
+            // before it reads them.
             let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
             // Written in place, field by field, as in rdcc_rs_on_ack.
             lease::on_ack_leased::<$law>(
@@ -505,13 +544,13 @@ macro_rules! rdcc_glue_theta_lease {
         ///
         /// # Safety
         /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
-        /// input, `out` writable. `l` points to the `struct rdcc_theta_lease` in the glue bytes
-        /// of the same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st`
-        /// (the `core` array) and from `inp` and `out` (the caller's stack), written only by the
-        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
-        /// only). The C fast path writes `st` only between these calls, under the same lock, so
-        /// no C store overlaps the `&mut` made here. `gen` was read before `p`
-        /// (rdcc_glue.c `rdcc_params_gen`).
+        /// input, `out` as there (valid for writes, contents may be uninitialized). `l` points to
+        /// the `struct rdcc_theta_lease` in the glue bytes of the same socket's `icsk_ca_priv`: 32
+        /// bytes, 8-byte aligned, disjoint from `st` (the `core` array) and from `inp` and `out`
+        /// (the caller's stack), written only by the hooks under the socket lock and read by no
+        /// lockless reader (get_info snapshots `core` only). The C fast path writes `st` only
+        /// between these calls, under the same lock, so no C store overlaps the `&mut` made here.
+        /// `gen` was read before `p` (rdcc_glue.c `rdcc_params_gen`).
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack_theta(
             p: *const core::ffi::c_void,
@@ -523,7 +562,9 @@ macro_rules! rdcc_glue_theta_lease {
         ) {
             // SAFETY: the function's contract: every pointer is valid, and the three written
             // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
-            // alias each other or `inp`.
+            // alias each other or `inp`. `out` may be uninitialized: an AckOut is valid whatever
+            // its bytes (`MaybeUninit` fields), and the core writes `out.d` and `out.e` whole
+            // before it reads them.
             let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
             // Written in place, field by field, as in rdcc_rs_on_ack.
             powertcp::on_ack_leased(
@@ -549,7 +590,8 @@ macro_rules! rdcc_glue_theta_lease {
             gen: u32,
         ) {
             // SAFETY: as in rdcc_rs_on_ack_theta: valid pointers, the written areas (`st`,
-            // `out`, `l`) distinct from each other and from `inp`.
+            // `out`, `l`) distinct from each other and from `inp`; `out` may be uninitialized
+            // (rdcc_theta_due_slow's), which an AckOut allows, and on_due writes it whole.
             let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
             powertcp::on_due(p, s, inp, l, gen, &mut out.d, &mut out.e);
         }
@@ -582,13 +624,13 @@ macro_rules! rdcc_glue_vaisf_lease {
         ///
         /// # Safety
         /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
-        /// input, `out` writable. `l` points to the `struct rdcc_vaisf_lease` in the glue bytes
-        /// of the same socket's `icsk_ca_priv`: 32 bytes, 8-byte aligned, disjoint from `st`
-        /// (the `core` array) and from `inp` and `out` (the caller's stack), written only by the
-        /// hooks under the socket lock and read by no lockless reader (get_info snapshots `core`
-        /// only). The C fast path writes `st` only between these calls, under the same lock, so
-        /// no C store overlaps the `&mut` made here. `gen` was read before `p`
-        /// (rdcc_glue.c `rdcc_params_gen`).
+        /// input, `out` as there (valid for writes, contents may be uninitialized). `l` points to
+        /// the `struct rdcc_vaisf_lease` in the glue bytes of the same socket's `icsk_ca_priv`: 32
+        /// bytes, 8-byte aligned, disjoint from `st` (the `core` array) and from `inp` and `out`
+        /// (the caller's stack), written only by the hooks under the socket lock and read by no
+        /// lockless reader (get_info snapshots `core` only). The C fast path writes `st` only
+        /// between these calls, under the same lock, so no C store overlaps the `&mut` made here.
+        /// `gen` was read before `p` (rdcc_glue.c `rdcc_params_gen`).
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack_vaisf(
             p: *const core::ffi::c_void,
@@ -600,7 +642,9 @@ macro_rules! rdcc_glue_vaisf_lease {
         ) {
             // SAFETY: the function's contract: every pointer is valid, and the three written
             // through (`st`, `out`, `l`) are distinct areas, so the mutable references do not
-            // alias each other or `inp`.
+            // alias each other or `inp`. `out` may be uninitialized: an AckOut is valid whatever
+            // its bytes (`MaybeUninit` fields), and the core writes `out.d` and `out.e` whole
+            // before it reads them.
             let (p, s, inp, out, l) = unsafe { (params(p), state(st), &*inp, &mut *out, &mut *l) };
             vaisf::on_ack_leased(
                 p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, l, gen, &mut out.d, &mut out.e,
@@ -630,9 +674,9 @@ macro_rules! rdcc_glue_swift_lease {
         ///
         /// # Safety
         /// As for `rdcc_rs_on_ack`: `p` as for [`params`], `st` as for [`state`], `inp` a valid
-        /// input, `out` writable and distinct from `st` and `inp`. The C fast path writes `st`
-        /// only between these calls, under the same socket lock, so no C store overlaps the
-        /// `&mut` made here.
+        /// input, `out` as there (valid for writes, contents may be uninitialized) and distinct
+        /// from `st` and `inp`. The C fast path writes `st` only between these calls, under the
+        /// same socket lock, so no C store overlaps the `&mut` made here.
         #[no_mangle]
         pub unsafe extern "C" fn rdcc_rs_on_ack_swift(
             p: *const core::ffi::c_void,
@@ -642,7 +686,9 @@ macro_rules! rdcc_glue_swift_lease {
         ) {
             // SAFETY: the function's contract: every pointer is valid, and the two written
             // through (`st`, `out`) are distinct areas, so the mutable references do not alias
-            // each other or `inp`.
+            // each other or `inp`. `out` may be uninitialized: an AckOut is valid whatever its
+            // bytes (`MaybeUninit` fields), and the core writes `out.d` and `out.e` whole
+            // before it reads them.
             let (p, s, inp, out) = unsafe { (params(p), state(st), &*inp, &mut *out) };
             swift::on_ack_leased(p, s, &inp.ev, inp.srtt_us, inp.clamp_pkts, &mut out.d, &mut out.e);
         }

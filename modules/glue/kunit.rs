@@ -81,6 +81,8 @@ macro_rules! rdcc_kunit_law {
     };
 }
 
+use core::mem::MaybeUninit;
+
 use super::event::{AckEvent, Controller, Decision, Enforced, LossEvent, LossKind};
 use super::fixed::{MAX_CWND_PKTS, MAX_MSS_BYTES, MAX_RATE_BPS};
 use super::lease::Lease;
@@ -397,8 +399,9 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_due(
     // SAFETY: the function's contract: valid, distinct records, so the mutable references are
     // unique and alias neither `p` nor `inp`.
     let (p, s, inp, l, e) = unsafe { (&*p, &mut *s, &*inp, &mut *l, &mut *e) };
-    let mut d = Decision::default();
-    super::powertcp::on_due(p, s, inp, l, gen, &mut d, e);
+    let (mut d, mut x) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let (_, x) = super::powertcp::on_due(p, s, inp, l, gen, &mut d, &mut x);
+    *e = *x;
 }
 
 /// The KUnit cases' parameter draws: a xorshift stream from a seed (no panicking arithmetic:
@@ -564,11 +567,15 @@ pub unsafe extern "C" fn rdcc_rs_kunit_vaisf_ack(
 ) {
     // SAFETY: the function's contract: valid, distinct records; `l` is checked for NULL.
     let (p, s, ev, e, l) = unsafe { (&*p, &mut *s, &*ev, &mut *e, l.as_mut()) };
-    let mut d = Decision::default();
     match l {
-        Some(l) => super::vaisf::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, l, gen, &mut d, e),
+        Some(l) => {
+            let (mut d, mut x) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (_, x) =
+                super::vaisf::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, l, gen, &mut d, &mut x);
+            *e = *x;
+        }
         None => {
-            d = <super::vaisf::SwiftVaiSf as Controller>::on_ack(p, s, ev);
+            let d = <super::vaisf::SwiftVaiSf as Controller>::on_ack(p, s, ev);
             *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
         }
     }
@@ -670,11 +677,12 @@ pub unsafe extern "C" fn rdcc_rs_kunit_swift_ack(
 ) {
     // SAFETY: the function's contract: valid, distinct records.
     let (p, s, ev, e) = unsafe { (&*p, &mut *s, &*ev, &mut *e) };
-    let mut d = Decision::default();
     if leased != 0 {
-        super::swift::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, &mut d, e);
+        let (mut d, mut x) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+        let (_, x) = super::swift::on_ack_leased(p, s, ev, srtt_us, clamp_pkts, &mut d, &mut x);
+        *e = *x;
     } else {
-        d = <super::swift::Swift as Controller>::on_ack(p, s, ev);
+        let d = <super::swift::Swift as Controller>::on_ack(p, s, ev);
         *e = d.enforce(ev.mss_bytes, srtt_us, clamp_pkts);
     }
 }

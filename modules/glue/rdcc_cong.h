@@ -50,7 +50,8 @@ static noinline void rdcc_theta_due_slow(struct sock *sk, u32 ack, int flag,
 					 const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	/* Written whole by rdcc_rs_theta_due before any read (as in rdcc_ack_full). */
+	/* Written whole by rdcc_rs_theta_due before any read; MaybeUninit on the Rust side (as in
+	 * rdcc_ack_full). */
 	struct rdcc_ack_out out __uninitialized;
 	struct rdcc_theta_due_in in;
 	u32 gen = smp_load_acquire(&rdcc_params_gen);

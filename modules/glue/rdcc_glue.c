@@ -61,6 +61,10 @@
 
 #include "rdcc_abi.h"
 #include "rdcc_event.h" /* struct rdcc_ack_in, rdcc_srtt_us, rdcc_fill_ack_in */
+#ifndef CONFIG_64BIT
+/* The top-level Kbuild refuses such a kernel first; this covers a build that bypasses it. */
+#error "rdcc needs a 64-bit kernel: rdcc_snapshot's READ_ONCE of a u64 must be one load"
+#endif
 #ifdef RDCC_LEASE
 #ifdef RDCC_REMOTE_DELAY
 #error "RDCC_LEASE and RDCC_REMOTE_DELAY share the glue bytes of icsk_ca_priv"
@@ -385,7 +389,7 @@ static __always_inline void rdcc_set(struct sock *sk, const struct rdcc_enforced
 static void rdcc_apply(struct sock *sk, const struct rdcc_decision *d)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct rdcc_enforced e;
+	struct rdcc_enforced e;		/* written by rdcc_rs_enforce through its pointer */
 
 	rdcc_rs_enforce(d, tp->mss_cache, rdcc_srtt_us(tp), tp->snd_cwnd_clamp, &e);
 	rdcc_set(sk, &e);
@@ -441,7 +445,8 @@ static __always_inline void rdcc_ack_full_with(struct sock *sk, u32 ack, int fla
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	/* Written whole by rdcc_rs_on_ack before any read: not zeroed first (the kernel's
-	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). */
+	 * INIT_STACK_ALL_ZERO would store 48 bytes per ACK for nothing). Rust sees it as an
+	 * AckOut of two MaybeUninit fields (glue.rs), so no Rust reference to it claims values. */
 	struct rdcc_ack_out out __uninitialized;
 	u32 prior_cwnd = tcp_snd_cwnd(tp);
 	const void *p;
@@ -645,14 +650,19 @@ static u32 rdcc_undo_cwnd(struct sock *sk)
 }
 
 /*
- * A private copy of the law's state for the lockless readers (get_info runs from inet_diag and
+ * A private copy of the law's state for the lockless readers. get_info runs from inet_diag and
  * TCP_CC_INFO without the socket lock, while cong_control may be writing the state on another
- * CPU). Each u64 is read with READ_ONCE, so the copy may mix two versions word by word, but every
- * field of the state is at most 8 bytes and naturally aligned, so each field is a whole value
- * of one version: a valid State. The Rust side only ever sees this copy, never a reference to
- * the live area that could alias the writer's &mut. θ-PowerTCP's and VAI/SF's lease fast paths
- * (RDCC_LEASE_THETA, RDCC_LEASE_VAISF) write fields of the live state, each with one WRITE_ONCE
- * of the whole aligned field, so the same holds for them.
+ * CPU (Rust's plain stores, or the lease fast paths' WRITE_ONCEs). Each u64 is read with
+ * READ_ONCE (one load: the modules build only for 64-bit kernels, see the top-level Kbuild), so
+ * the copy may mix two versions word by word, or hold values a writer stored only for a moment.
+ * Worse, inet_diag reads icsk_ca_ops without the socket lock too: a concurrent
+ * tcp_reinit_congestion_control can hand this function an area the next algorithm already
+ * initialised, so the copy may be another algorithm's bytes altogether. It is safe because every
+ * module's State is integers only, so any 72 bytes are a valid State: the core's
+ * any_bit_pattern! checks each law's fields at compile time and glue.rs requires the result
+ * (event::AnyBitPattern) of every law it is built for. The values may then be meaningless; the
+ * Rust side computes a view from them without panicking and never forms a reference to the live
+ * area.
  */
 struct rdcc_snapshot {
 	u64 core[RDCC_CORE_STATE_BYTES / sizeof(u64)];

@@ -11,6 +11,7 @@
 //! get_info's checks (`check_views`); both directed tests use `ack` and `xorshift`.
 #![allow(dead_code)] // each test file uses the part it needs
 
+use core::mem::MaybeUninit;
 use proptest::prelude::*;
 use rdcc_core::event::{
     Enforced, ACK_APP_LIMITED, ACK_DELAYED, ACK_ECE, ACK_HAS_RTT, ACK_IN_RECOVERY,
@@ -207,19 +208,18 @@ pub fn set(t: &mut Tcp, e: &Enforced) {
 pub type Line = (u64, u64, Decision, u64);
 
 /// The full per-ACK path on a socket and its trace: the event as rdcc_fill_ack_in, `law` (with
-/// the event, srtt in µs and the clamp: the law's call and enforce, leased or not), rdcc_set, then
-/// the Loss-state window rule and the trace.
+/// the event, srtt in µs and the clamp: the law's call and enforce, leased or not, returning the
+/// decision and its enforcement), rdcc_set, then the Loss-state window rule and the trace.
 pub fn ack_full(
     tcp: &mut Tcp,
     trace: &mut Vec<Line>,
     rs: &Rs,
     tracing: bool,
-    law: impl FnOnce(&AckEvent, u32, u32, &mut Decision, &mut Enforced),
+    law: impl FnOnce(&AckEvent, u32, u32) -> (Decision, Enforced),
 ) -> Decision {
     let prior = tcp.snd_cwnd;
     let ev = fill(tcp, rs);
-    let (mut d, mut e) = (Decision::default(), Enforced::default());
-    law(&ev, tcp.srtt_us, tcp.clamp, &mut d, &mut e);
+    let (d, e) = law(&ev, tcp.srtt_us, tcp.clamp);
     set(tcp, &e);
     if tcp.ca == Ca::Loss {
         // min(cwnd, max_t(u32, prior_cwnd + rs->acked_sacked, 1)): a u32 sum, wrapping as in C.
@@ -240,9 +240,9 @@ pub fn ack_reference<C: Controller>(
     rs: &Rs,
     tracing: bool,
 ) -> Decision {
-    ack_full(tcp, trace, rs, tracing, |ev, srtt_us, clamp, d, e| {
-        *d = C::on_ack(p, s, ev);
-        *e = d.enforce(ev.mss_bytes, srtt_us, clamp);
+    ack_full(tcp, trace, rs, tracing, |ev, srtt_us, clamp| {
+        let d = C::on_ack(p, s, ev);
+        (d, d.enforce(ev.mss_bytes, srtt_us, clamp))
     })
 }
 
@@ -413,8 +413,11 @@ impl Glue {
             &mut self.trace,
             rs,
             tracing,
-            |ev, srtt_us, clamp, d, e| {
-                on_ack_leased::<Timely>(p, s, ev, srtt_us, clamp, lease, gen, d, e)
+            |ev, srtt_us, clamp| {
+                let (mut d, mut e) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+                let (d, e) =
+                    on_ack_leased::<Timely>(p, s, ev, srtt_us, clamp, lease, gen, &mut d, &mut e);
+                (*d, *e)
             },
         );
         false

@@ -24,8 +24,8 @@ use super::lease_model::{
     ack_full, ack_reference, check_views, fill, set, write_params, Ca, Hook, Line, Op,
     Pair as SocketOps, Rs, Tcp,
 };
+use core::mem::MaybeUninit;
 use proptest::prelude::*;
-use rdcc_core::event::Enforced;
 use rdcc_core::powertcp::{self, on_ack_leased, on_due, DueIn, Take, ThetaLease, ThetaPowerTcp};
 use rdcc_core::{Decision, Reason};
 
@@ -102,9 +102,9 @@ impl Glue {
                         srtt_us: t.srtt_us,
                         clamp_pkts: t.clamp,
                     };
-                    let (mut d, mut e) = (Decision::default(), Enforced::default());
-                    on_due(p, &mut self.s, &inp, &mut self.lease, gen, &mut d, &mut e);
-                    set(&mut self.tcp, &e);
+                    let (mut d, mut e) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+                    let (_, e) = on_due(p, &mut self.s, &inp, &mut self.lease, gen, &mut d, &mut e);
+                    set(&mut self.tcp, e);
                     // rdcc_trace: the tracepoint is off (tested just above).
                     self.due += 1;
                     return Path::Due;
@@ -119,7 +119,11 @@ impl Glue {
             &mut self.trace,
             rs,
             tracing,
-            |ev, srtt_us, clamp, d, e| on_ack_leased(p, s, ev, srtt_us, clamp, lease, gen, d, e),
+            |ev, srtt_us, clamp| {
+                let (mut d, mut e) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+                let (d, e) = on_ack_leased(p, s, ev, srtt_us, clamp, lease, gen, &mut d, &mut e);
+                (*d, *e)
+            },
         );
         Path::Full
     }
