@@ -8,7 +8,9 @@
 #   pct A B: a/b in percent; rqd_cleanup: detach rxstamp, remove the cgroup (exit trap);
 #   server_in_cgroup: iperf3 -s in the receiver namespace, inside the cgroup rxstamp watches;
 #   rqd_setup EXTRA LOADED: checks 1 and 2 of both tests (environment, topology, tcp_swift with
-#   $PARAMS and rxstamp attached), bailing out when one fails.
+#   $PARAMS and rxstamp attached), bailing out when one fails;
+#   nstest_load: (re)load the test module rdcc_nstest.ko (rdcc_netns.sh, rdcc_rqd_attack.sh);
+#   ns_holder NS SECS: a process inside namespace NS for the module's `ctl` (NS_HOLDER_PID).
 # RQD_ALLOW: the receiver's allowlist (rxstamp --allow ...); RDCC_RQD_ALLOW overrides it (an
 # empty value runs an rxstamp without allowlist, e.g. the one before the allowlist existed).
 
@@ -91,4 +93,32 @@ rqd_setup() {
 		tap_diag "$(cat "$RDCC_TMP/insmod.err" "$RDCC_TMP/attach.log" 2>/dev/null)"
 		tap_bail "setup"
 	fi
+}
+
+# nstest_load : (re)load the test module rdcc_nstest.ko from $RDCC_MODULE_DIRS (KUnit kernels
+# only); its errors go to $RDCC_TMP/nstest.err. Returns the status of the load.
+NST=/sys/kernel/debug/rdcc_nstest
+nstest_load() {
+	local d ko=""
+	for d in $RDCC_MODULE_DIRS; do [ -f "$d/rdcc_nstest.ko" ] && ko="$d/rdcc_nstest.ko" && break; done
+	rmmod rdcc_nstest 2>/dev/null
+	if [ -z "$ko" ]; then
+		echo "rdcc_nstest.ko not found in $RDCC_MODULE_DIRS" >"$RDCC_TMP/nstest.err"
+		return 1
+	fi
+	insmod "$ko" 2>"$RDCC_TMP/nstest.err" && [ -w "$NST/ctl" ]
+}
+
+# ns_holder NS SECS : `sleep SECS` inside namespace NS, tracked; its pid in NS_HOLDER_PID once
+# `ip netns exec` has entered NS (rdcc_nstest's ctl takes the namespace from a pid).
+ns_holder() {
+	local want i=0
+	"$IP" netns exec "$1" sleep "$2" &
+	NS_HOLDER_PID=$!
+	rdcc_track "$NS_HOLDER_PID"
+	want=$("$IP" netns exec "$1" readlink /proc/self/ns/net)
+	while [ "$(readlink "/proc/$NS_HOLDER_PID/ns/net" 2>/dev/null)" != "$want" ] && [ "$i" -lt 100 ]; do
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
 }

@@ -42,7 +42,6 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 
 MOD=tcp_swift
 PARAMS="base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600"
-NST=/sys/kernel/debug/rdcc_nstest
 SINK_PORT=5301
 HOLD_BYTES=262144
 
@@ -62,18 +61,10 @@ sink_start() {
 # Hold a kernel socket in the sender namespace, delete the namespace; sets HELD_OK, DONE,
 # HELD_MS, BACKLOG, ACKED, STORES, DYING.
 attempt() {
-	local hpid i want
+	local hpid i
 	HELD_OK=0 DONE=0 HELD_MS=0 BACKLOG=0 ACKED=0 STORES=0 DYING=0
-	"$IP" netns exec "$RDCC_NS_SND" sleep 600 &
-	hpid=$!
-	rdcc_track "$hpid"
-	# The holder's pid names the namespace only once `ip netns exec` has entered it.
-	want=$("$IP" netns exec "$RDCC_NS_SND" readlink /proc/self/ns/net)
-	i=0
-	while [ "$(readlink "/proc/$hpid/ns/net" 2>/dev/null)" != "$want" ] && [ "$i" -lt 100 ]; do
-		sleep "$RDCC_TICK"
-		i=$((i + 1))
-	done
+	ns_holder "$RDCC_NS_SND" 600
+	hpid=$NS_HOLDER_PID
 	snap "$RDCC_TMP/ns.a"
 	if echo "$hpid $RDCC_RCV_IP4 $SINK_PORT $HOLD_BYTES" >"$NST/ctl" 2>"$RDCC_TMP/ctl.err" &&
 		[ "$(nstest_state state)" = held ]; then
@@ -111,16 +102,13 @@ tap_header
 tap_plan 5
 require_root
 rdcc_find_tools
-nko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/rdcc_nstest.ko" ] && nko="$d/rdcc_nstest.ko" && break; done
-rmmod rdcc_nstest 2>/dev/null
 # Loaded before tcp_swift (rqd_setup loads it again): its pernet .exit runs after tcp_swift's.
 rmmod "$MOD" 2>/dev/null
 env_ok=0
-if [ -n "$nko" ] && insmod "$nko" 2>"$RDCC_TMP/nstest.err" && [ -w "$NST/ctl" ]; then
+if nstest_load; then
 	env_ok=1
 else
-	tap_diag "rdcc_nstest.ko: ${nko:-not found in $RDCC_MODULE_DIRS} $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
+	tap_diag "rdcc_nstest.ko: $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
 fi
 rqd_setup "$env_ok" "after rdcc_nstest.ko, rxstamp attached"
 # shellcheck disable=SC2154 # rc is assigned inside the trap

@@ -287,12 +287,8 @@ else
 fi
 
 # 17. supersede while the socket is owned: a pulsed kernel socket (rdcc_nstest.ko) as the sender.
-NST=/sys/kernel/debug/rdcc_nstest
-nko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/rdcc_nstest.ko" ] && nko="$d/rdcc_nstest.ko" && break; done
-rmmod rdcc_nstest 2>/dev/null
 own_ok=0
-if [ -n "$nko" ] && insmod "$nko" 2>"$RDCC_TMP/nstest.err"; then
+if nstest_load; then
 	snap "$RDCC_TMP/own.a"
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" sink "$5" --rate 100000 --secs "$6"' \
@@ -300,19 +296,12 @@ if [ -n "$nko" ] && insmod "$nko" 2>"$RDCC_TMP/nstest.err"; then
 		>"$RDCC_TMP/own-sink.log" 2>&1 &
 	opid=$!
 	rdcc_track "$opid"
-	"$IP" netns exec "$RDCC_NS_SND" sleep $((RDCC_DURATION + 10)) &
-	hpid=$!
-	rdcc_track "$hpid"
+	ns_holder "$RDCC_NS_SND" $((RDCC_DURATION + 10))
+	hpid=$NS_HOLDER_PID
 	"$IP" netns exec "$RDCC_NS_SW" "$INJ" inject --iface "$RDCC_SW_SND_IF" --port "$RDCC_PORT" \
 		--mode supersede --every 1 --secs $((RDCC_DURATION + 3)) >"$RDCC_TMP/own.inj" 2>&1 &
 	ipid=$!
 	rdcc_track "$ipid"
-	want=$("$IP" netns exec "$RDCC_NS_SND" readlink /proc/self/ns/net)
-	i=0
-	while [ "$(readlink "/proc/$hpid/ns/net" 2>/dev/null)" != "$want" ] && [ "$i" -lt 100 ]; do
-		sleep "$RDCC_TICK"
-		i=$((i + 1))
-	done
 	sleep 1
 	if echo "$hpid $RDCC_RCV_IP4 $RDCC_PORT 65536 500" >"$NST/ctl" 2>"$RDCC_TMP/own.err"; then
 		sleep "$RDCC_DURATION"
@@ -335,7 +324,7 @@ if [ -n "$nko" ] && insmod "$nko" 2>"$RDCC_TMP/nstest.err"; then
 	o_acks=$(delta "$RDCC_TMP/own.a" "$RDCC_TMP/own.b" acks_data)
 	tap_diag "RESULT rqd_attack phase=owned_supersede $status tombstones=$o_tomb superseded=$o_sup store_side=$o_side clamped=$o_clamp rej_mismatch=$o_mis used=$o_used/$o_acks $(tr '\n' ' ' <"$RDCC_TMP/own.inj")"
 else
-	tap_diag "rdcc_nstest.ko: ${nko:-not found in $RDCC_MODULE_DIRS} $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
+	tap_diag "rdcc_nstest.ko: $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
 fi
 if [ "$own_ok" -eq 1 ] && [ "${o_tomb:-0}" -gt 0 ] && [ "${o_sup:-0}" -gt 0 ]; then
 	tap_ok "supersede while the socket is owned: $o_tomb tombstones, $o_sup entries superseded, $o_mis forged entries at the identity check ($o_used of $o_acks ACKs used a remote delay, $o_clamp clamped)"
