@@ -1,0 +1,93 @@
+//! A scenario's output directory: per-run CSVs, the summary files and plots, and ExpressPass's
+//! own summary line.
+
+use super::{RunResult, Scenario};
+use crate::metrics::{self, Summary};
+use crate::xpass::{self, XpassStats};
+use std::io::Write;
+use std::path::Path;
+
+/// One summary line of ExpressPass's own counters.
+pub fn xpass_line(name: &str, x: &XpassStats) -> String {
+    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
+    let mut line = format!(
+        "{name}: credits sent {}, dropped {} ({:.1} %), wasted {} ({:.1} %); data-class drops {}; \
+         max switch data queue {:.1} KB; request RTOs {}; NACKs {}\n",
+        x.credits_sent,
+        x.credits_dropped,
+        pct(x.credits_dropped, x.credits_sent),
+        x.credits_wasted,
+        pct(x.credits_wasted, x.credits_sent),
+        x.data_class_dropped,
+        x.max_switch_queue_bytes as f64 / 1e3,
+        x.request_timeouts,
+        x.nacks
+    );
+    let worst = x.eq1.iter().max_by_key(|e| e.bound_bytes);
+    let tightest = x.eq1.iter().max_by(|a, b| {
+        let r = |e: &xpass::Eq1Port| e.max_queue_bytes as f64 / e.bound_bytes.max(1) as f64;
+        r(a).total_cmp(&r(b))
+    });
+    if let (Some(w), Some(t)) = (worst, tightest) {
+        line.push_str(&format!(
+            "{name}: Eq. 1 bound largest at {} ({:.1} KB, spread {:.1} us); closest queue {} \
+             ({:.1} of {:.1} KB){}\n",
+            w.name,
+            w.bound_bytes as f64 / 1e3,
+            w.spread_ns as f64 / 1e3,
+            t.name,
+            t.max_queue_bytes as f64 / 1e3,
+            t.bound_bytes as f64 / 1e3,
+            if x.eq1.iter().any(|e| e.max_queue_bytes > e.bound_bytes) {
+                " EXCEEDED"
+            } else {
+                ""
+            }
+        ));
+    }
+    line
+}
+
+pub(super) fn write_outputs(
+    sc: &Scenario,
+    dir: &Path,
+    results: &[RunResult],
+    rows: &[Summary],
+    table: &str,
+) -> Result<(), String> {
+    let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(|e| format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for r in results {
+        let d = dir.join(&r.name);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for (name, text) in metrics::run_csvs(&r.out) {
+            w(&d.join(name), &text)?;
+        }
+        if let Some(x) = &r.xpass {
+            let mut csv = String::from("port,spread_ns,eq1_bound_bytes,max_queue_bytes\n");
+            for e in &x.eq1 {
+                csv.push_str(&format!(
+                    "{},{},{},{}\n",
+                    e.name, e.spread_ns, e.bound_bytes, e.max_queue_bytes
+                ));
+            }
+            w(&d.join("eq1_bounds.csv"), &csv)?;
+            let mut csv = String::from("flow,credits_sent,credits_received,credits_wasted\n");
+            for (i, (s, r, wa)) in x.flow_credits.iter().enumerate() {
+                csv.push_str(&format!("{i},{s},{r},{wa}\n"));
+            }
+            w(&d.join("credits.csv"), &csv)?;
+        }
+    }
+    w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
+    w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
+    w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
+    let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
+    txt.push_str(table);
+    w(&dir.join("summary.txt"), &txt)?;
+    if sc.report.plots {
+        crate::plot::write_plots(sc, dir, results)?;
+    }
+    let _ = std::io::stdout().flush();
+    Ok(())
+}
