@@ -7,7 +7,7 @@
 //! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
-//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), `series` (sampling the time series, for both event loops),
+//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
 //! [`validate`] (range checks of every scenario field).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -17,6 +17,7 @@ pub mod engine;
 mod event_queue;
 pub mod metrics;
 pub mod plot;
+pub mod record;
 pub mod rng;
 pub mod scenario;
 mod series;

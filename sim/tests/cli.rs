@@ -28,6 +28,7 @@ fn help_exits_zero() {
                 "--set",
                 "--no-plots",
                 "--quiet",
+                "--force",
             ],
         ),
         (

@@ -255,6 +255,10 @@ pub struct SimArgs {
     /// No per-run progress lines (and a quiet cargo build).
     #[arg(long)]
     pub quiet: bool,
+    /// Empty a non-empty output directory first (without it, one is refused: a run never
+    /// mixes with an older one).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The scenario files under sim/scenarios, by name.

@@ -79,6 +79,7 @@ fn help_per_command() {
                 "--set",
                 "--no-plots",
                 "--quiet",
+                "--force",
             ],
             &["--rate", "--kernel", "--timeout"],
         ),

@@ -1,10 +1,12 @@
 //! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--no-plots]
-//! [--quiet]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`), write CSV
-//! and PNG files under DIR (default `results/sim/<scenario name>`), print the summary table.
-//! Any invalid input exits 2 before anything runs (`sim --help`).
+//! [--quiet] [--force]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`),
+//! write CSV and PNG files and the run record `run.toml` under DIR (default
+//! `results/sim/<scenario name>`), print the summary table. A run record is a scenario too:
+//! `sim DIR/run.toml --out OTHER` replays the run. Any invalid input, or a non-empty DIR
+//! without `--force`, exits 2 before anything runs (`sim --help`).
 
 use clap::{CommandFactory, Parser};
-use rdcc_sim::Scenario;
+use rdcc_sim::{record, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,11 +18,15 @@ use std::process::ExitCode;
     long_about = "Run a simulator scenario (sim/scenarios/*.toml): every algorithm it lists over \
         its topology and workload, CSV and PNG files under DIR, the summary table on stdout.\n\n\
         The scenario, with its --set overrides and --algos, is parsed and validated before \
-        anything runs: invalid input exits 2 and writes nothing.",
+        anything runs: invalid input exits 2 and writes nothing. A run never mixes with an \
+        older one: a non-empty DIR is refused unless --force, which empties it first.\n\n\
+        DIR/run.toml records the run (command line, the final scenario in full, seed, git \
+        commit and dirty state, compiler, host, start and wall time); it is a scenario \
+        itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
     after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\""
 )]
 struct Cli {
-    /// The scenario file (TOML).
+    /// The scenario file (TOML), or a run record (DIR/run.toml) to replay.
     #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
     scenario: PathBuf,
     /// Output directory (default results/sim/SCENARIO, the scenario's name).
@@ -40,6 +46,10 @@ struct Cli {
     /// No per-run progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Empty a non-empty output directory first (never one holding .git or the current
+    /// directory).
+    #[arg(long)]
+    force: bool,
 }
 
 fn existing_file(s: &str) -> Result<PathBuf, String> {
@@ -69,6 +79,7 @@ fn refuse(msg: String) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    let command: Vec<String> = std::env::args().collect();
     let cli = Cli::parse();
     let mut sc = match Scenario::load_with(&cli.scenario, &cli.sets) {
         Ok(s) => s,
@@ -80,21 +91,40 @@ fn main() -> ExitCode {
             return refuse(format!("--algos: {e}"));
         }
     }
-    let (plots, out, quiet) = (!cli.no_plots, cli.out, cli.quiet);
-    sc.report.plots &= plots;
-    let out = out.unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
-    match sc.run_all(&out, !quiet) {
+    sc.report.plots &= !cli.no_plots;
+    let out = cli
+        .out
+        .unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
+    let must_empty = match record::check_out(&out, cli.force) {
+        Ok(m) => m,
+        Err(e) => return refuse(e),
+    };
+    if let Err(e) = sc.check_builds() {
+        return refuse(e);
+    }
+    if must_empty {
+        if let Err(e) = record::empty_out(&out) {
+            eprintln!("sim: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let started = record::Started::now();
+    match sc.run_all(&out, !cli.quiet) {
         Ok((results, table)) => {
-            println!("{}: {}", sc.name, sc.description.trim());
+            let run = started.finish(command, &sc, Vec::new());
+            if let Err(e) = record::write_record(&out, &run, &sc) {
+                eprintln!("sim: {e}");
+                return ExitCode::FAILURE;
+            }
+            print!("{}", rdcc_sim::scenario::summary_header(&sc));
             println!();
             print!("{table}");
-            let wall: f64 = results.iter().map(|r| r.wall_s).sum();
             let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();
             println!(
-                "\n{} run(s), {} events in {:.1} s wall; output in {}",
+                "\n{} run(s), {} events in {:.1} s wall; output and run record in {}",
                 results.len(),
                 ev,
-                wall,
+                run.wall_s,
                 out.display()
             );
             ExitCode::SUCCESS

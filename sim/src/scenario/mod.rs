@@ -8,7 +8,7 @@ use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
 use crate::xpass::{self, XpassConfig, XpassSim, XpassStats};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -17,12 +17,12 @@ use std::time::Instant;
 mod output;
 mod sections;
 
-pub use output::xpass_line;
+pub use output::{summary_header, xpass_line};
 use sections::{one, ten};
 pub use sections::{Fabric, FlowGroup, HostGroup, InjectDrop, Report, Transport, Workload};
 
 /// A scenario file.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Name (default output directory `results/sim/<name>`).
@@ -127,14 +127,13 @@ impl Runner {
 }
 
 impl Scenario {
-    /// Parse a scenario from TOML text.
+    /// Parse a scenario from TOML text: a scenario file, or a run record
+    /// ([`crate::record`]), whose `[scenario]` table is the scenario.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-        s.validate()?;
-        Ok(s)
+        Scenario::parse_with(text, &[])
     }
 
-    /// Load a scenario file.
+    /// Load a scenario file (or a run record).
     pub fn load(path: &Path) -> Result<Scenario, String> {
         Scenario::load_with(path, &[])
     }
@@ -146,12 +145,18 @@ impl Scenario {
         Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Parse with overrides (see [`Scenario::load_with`]).
+    /// Parse with overrides (see [`Scenario::load_with`]). With overrides, the description
+    /// says so (it was written for the file's values): `... (changed by --set K=V ...)`.
     pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
-        if overrides.is_empty() {
-            return Scenario::parse(text);
+        let doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let is_record = doc.contains_key("run") && doc.contains_key("scenario");
+        if overrides.is_empty() && !is_record {
+            // Straight from the text: errors keep their line and column.
+            let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
+            s.validate()?;
+            return Ok(s);
         }
-        let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut doc = crate::record::scenario_table(doc);
         for o in overrides {
             let (key, val) = o
                 .split_once('=')
@@ -172,9 +177,26 @@ impl Scenario {
             }
             t.insert(last.to_string(), value);
         }
-        let s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        let mut s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        let changed: Vec<&str> = overrides
+            .iter()
+            .map(String::as_str)
+            .filter(|o| !o.starts_with("description="))
+            .collect();
+        if !changed.is_empty() {
+            s.description = format!(
+                "{} (changed by --set {})",
+                s.description.trim(),
+                changed.join(" --set ")
+            );
+        }
         s.validate()?;
         Ok(s)
+    }
+
+    /// The scenario as TOML, in full (defaults included): parsing it gives this scenario.
+    pub fn to_toml(&self) -> Result<String, String> {
+        toml::to_string(self).map_err(|e| e.to_string())
     }
 
     pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
@@ -524,6 +546,18 @@ impl Scenario {
         })
     }
 
+    /// Build every algorithm's simulator once and drop it: refuses a malformed algorithm or
+    /// flow before anything runs (building is cheap next to running).
+    pub fn check_builds(&self) -> Result<(), String> {
+        for alg in &self.algorithms {
+            match self.build_xpass(alg) {
+                Some(x) => drop(x?),
+                None => drop(self.build(alg)?),
+            }
+        }
+        Ok(())
+    }
+
     /// Run every algorithm; write CSVs, plots and the summary under `out_dir`; return the
     /// results and the summary table.
     pub fn run_all(
@@ -532,13 +566,7 @@ impl Scenario {
         progress: bool,
     ) -> Result<(Vec<RunResult>, String), String> {
         let show = progress && std::io::stderr().is_terminal();
-        // Refuse a malformed algorithm before anything runs (building is cheap).
-        for alg in &self.algorithms {
-            match self.build_xpass(alg) {
-                Some(x) => drop(x?),
-                None => drop(self.build(alg)?),
-            }
-        }
+        self.check_builds()?;
         let mut results = Vec::new();
         for alg in &self.algorithms {
             let r = self.run_one(alg, show)?;

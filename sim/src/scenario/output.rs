@@ -48,6 +48,37 @@ pub fn xpass_line(name: &str, x: &XpassStats) -> String {
     line
 }
 
+/// The head of `summary.txt` and of the printed summary: the name and description, then the
+/// scenario that actually ran (seed, times, algorithms, every topology field after overrides).
+pub fn summary_header(sc: &Scenario) -> String {
+    let topo = match toml::Value::try_from(&sc.topology) {
+        Ok(toml::Value::Table(t)) => {
+            let kind = t.get("kind").and_then(|v| v.as_str()).unwrap_or("?");
+            let fields: Vec<String> = t
+                .iter()
+                .filter(|(k, _)| k.as_str() != "kind")
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            format!("{kind} ({})", fields.join(", "))
+        }
+        _ => "?".into(),
+    };
+    format!(
+        "{}: {}\nran: seed {}, {} us measured from {} us, algorithms {}; topology {topo}{}\n",
+        sc.name,
+        sc.description.trim(),
+        sc.seed,
+        sc.duration_us,
+        sc.measure_from_us,
+        sc.algorithms.join(" "),
+        if sc.links.is_empty() {
+            String::new()
+        } else {
+            format!("; {} link override(s)", sc.links.len())
+        }
+    )
+}
+
 pub(super) fn write_outputs(
     sc: &Scenario,
     dir: &Path,
@@ -82,7 +113,8 @@ pub(super) fn write_outputs(
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
     w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
     w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
-    let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
+    let mut txt = summary_header(sc);
+    txt.push('\n');
     txt.push_str(table);
     w(&dir.join("summary.txt"), &txt)?;
     if sc.report.plots {

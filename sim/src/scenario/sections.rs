@@ -2,12 +2,12 @@
 //! host receive paths, flow groups, workload, reporting and loss injection, with their defaults.
 
 use crate::engine::{FabricConfig, SimConfig};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
 /// in the order flows are listed) at the first switch; with `ack = true`, the first ACK sent
 /// for that segment instead.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct InjectDrop {
     /// Flow index.
@@ -20,7 +20,7 @@ pub struct InjectDrop {
 }
 
 /// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Fabric {
     /// "static" (drop-tail limit `buffer_kb` per output port) or "shared" (one buffer per
@@ -60,7 +60,7 @@ impl Default for Fabric {
 
 /// Hosts with a receive path: packets are processed at `rx_rate_gbps` (0 = unlimited) and
 /// wait `rx_delay_us` more before TCP sees them.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct HostGroup {
     /// Host indices.
@@ -81,7 +81,7 @@ pub(super) fn ten() -> f64 {
 }
 
 /// Transport model (see `engine::SimConfig`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Transport {
     /// Payload bytes per segment.
@@ -134,7 +134,7 @@ impl Default for Transport {
 
 /// A group of flows: flow i (0..count) goes from host `src + (i / conns_per_src) * src_step`
 /// to `dst`, starting at `start_us + stagger_us * (i / stagger_every)`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowGroup {
     /// First sender host.
@@ -172,7 +172,7 @@ fn one_u32() -> u32 {
 }
 
 /// Poisson traffic over all hosts (or `hosts`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
     /// Built-in CDF name: "websearch" or "hadoop".
@@ -190,7 +190,7 @@ pub struct Workload {
 }
 
 /// Reporting options.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Report {
     /// FCT bin edges, bytes.
