@@ -8,7 +8,8 @@
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
 //! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
-//! [`validate`] (range checks of every scenario field).
+//! [`validate`] (range checks of every scenario field), [`names`] (the `--algos` list parser `sim` and
+//! xtask share).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -16,6 +17,7 @@ pub mod cc;
 pub mod engine;
 mod event_queue;
 pub mod metrics;
+pub mod names;
 pub mod plot;
 pub mod record;
 pub mod rng;

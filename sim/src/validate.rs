@@ -192,6 +192,16 @@ impl Scenario {
         if self.algorithms.is_empty() {
             return Err("algorithms: list at least one".into());
         }
+        if let Some((i, a)) = self
+            .algorithms
+            .iter()
+            .enumerate()
+            .find(|(i, a)| self.algorithms[..*i].contains(a))
+        {
+            return Err(format!(
+                "algorithms: {a:?} is listed twice (entry {i}); each run writes DIR/{a}/"
+            ));
+        }
         self.topology.validate()?;
         let n_hosts = self.topology.hosts();
 

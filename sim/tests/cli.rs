@@ -80,6 +80,11 @@ fn misuse_exits_two_and_writes_nothing() {
             vec![&good, "--algos", "nosuch"],
             "unknown algorithm \"nosuch\"; valid: ",
         ),
+        (vec![&good, "--algos", " , "], "--algos: no algorithm given"),
+        (
+            vec![&good, "--algos", "swift,dctcp swift"],
+            "--algos: algorithm \"swift\" is listed twice",
+        ),
         (
             vec![&good, "--set", "topology.host_rate_gbps=0"],
             "host_rate_gbps",
@@ -108,6 +113,52 @@ fn misuse_exits_two_and_writes_nothing() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn algos_take_spaces_and_commas() {
+    let sim = env!("CARGO_BIN_EXE_sim");
+    let good = scenario("dumbbell_swift_2flow");
+    let dir = std::env::temp_dir().join(format!("rdcc-sim-algos-{}", std::process::id()));
+    for (i, list) in ["swift dctcp", "swift,dctcp", " swift , dctcp "]
+        .iter()
+        .enumerate()
+    {
+        let out = dir.join(i.to_string());
+        let out_s = out.display().to_string();
+        let o = run(
+            sim,
+            &[
+                &good,
+                "--algos",
+                list,
+                "--set",
+                "duration_us=1000",
+                "--set",
+                "measure_from_us=0",
+                "--no-plots",
+                "--quiet",
+                "--out",
+                &out_s,
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{list:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+        assert!(
+            summary.contains("algorithms swift dctcp;"),
+            "{list:?}: {summary}"
+        );
+        assert!(
+            out.join("swift").is_dir() && out.join("dctcp").is_dir(),
+            "{list:?}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -69,6 +69,13 @@ fn each_bad_value_is_refused_naming_its_field() {
             edit(r#"algorithms = ["swift"]"#, "algorithms = []"),
             "algorithms",
         ),
+        (
+            edit(
+                r#"algorithms = ["swift"]"#,
+                r#"algorithms = ["swift", "dctcp", "swift"]"#,
+            ),
+            "algorithms: \"swift\" is listed twice (entry 2)",
+        ),
         (edit("senders = 2", "senders = 0"), "topology.senders = 0"),
         (
             edit("host_rate_gbps = 10", "host_rate_gbps = 0"),

@@ -243,7 +243,7 @@ pub struct SimArgs {
     /// Output directory (default results/sim/SCENARIO, the scenario's name, in the repository).
     #[arg(long, value_name = "DIR", value_parser = absolute)]
     pub out: Option<PathBuf>,
-    /// Algorithms instead of the scenario's, separated by spaces.
+    /// Algorithms instead of the scenario's, separated by spaces or commas.
     #[arg(long, value_name = "\"A B\"")]
     pub algos: Option<String>,
     /// Override one scenario value (repeatable), e.g. --set fabric.pfc=true.

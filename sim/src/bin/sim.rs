@@ -32,8 +32,8 @@ struct Cli {
     /// Output directory (default results/sim/SCENARIO, the scenario's name).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Algorithms instead of the scenario's, separated by spaces: laws or the scenario's
-    /// [cc.*] profiles.
+    /// Algorithms instead of the scenario's, separated by spaces or commas: laws or the
+    /// scenario's [cc.*] profiles.
     #[arg(long, value_name = "\"A B\"")]
     algos: Option<String>,
     /// Override one scenario value before validation (repeatable; the value in TOML syntax, a
@@ -86,7 +86,10 @@ fn main() -> ExitCode {
         Err(e) => return refuse(e),
     };
     if let Some(a) = &cli.algos {
-        sc.algorithms = a.split_whitespace().map(String::from).collect();
+        sc.algorithms = match rdcc_sim::names::split_list(a) {
+            Ok(v) => v,
+            Err(e) => return refuse(format!("--algos: {e}")),
+        };
         if let Err(e) = sc.validate() {
             return refuse(format!("--algos: {e}"));
         }
