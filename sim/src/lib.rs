@@ -9,7 +9,7 @@
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
 //! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
 //! [`validate`] (range checks of every scenario field), [`names`] (the `--algos` list parser `sim` and
-//! xtask share).
+//! xtask share), [`preflight`] (the size estimate and the warnings before a run).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -19,6 +19,7 @@ mod event_queue;
 pub mod metrics;
 pub mod names;
 pub mod plot;
+pub mod preflight;
 pub mod record;
 pub mod rng;
 pub mod scenario;

@@ -165,8 +165,17 @@ impl TopologySpec {
 }
 
 impl Scenario {
-    /// Check every field; the first problem is returned as an error naming the field.
+    /// Check every field; the first problem is returned as an error naming the field. Builds
+    /// the network (for the fabric and INT checks): [`Scenario::validate_fields`] first.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_fields()?;
+        self.validate_network()
+    }
+
+    /// Check every field that needs nothing built: ranges and names (laws, profiles, CDFs,
+    /// hosts). Cheap whatever the topology's size, so it can run before an estimate of what
+    /// building it costs ([`crate::preflight`]).
+    pub fn validate_fields(&self) -> Result<(), String> {
         above("duration_us", self.duration_us, 0.0, MAX_DURATION_US)?;
         range(
             "measure_from_us",
@@ -396,6 +405,12 @@ impl Scenario {
         for (name, _) in self.cc.iter() {
             self.check_profile(name)?;
         }
+        Ok(())
+    }
+
+    /// The checks that need the network: link overrides, bottleneck ports, the PFC fabric's
+    /// headroom, INT rates.
+    fn validate_network(&self) -> Result<(), String> {
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;
         let names = self

@@ -57,6 +57,7 @@ fn misuse_exits_two_and_writes_nothing() {
     let out = dir.join("out");
     let out_s = out.display().to_string();
     let good = scenario("dumbbell_swift_2flow");
+    let fattree = scenario("bench_fattree_10k");
     let bad_s = bad.display().to_string();
     let sim = env!("CARGO_BIN_EXE_sim");
     // (arguments, text stderr must contain)
@@ -79,6 +80,27 @@ fn misuse_exits_two_and_writes_nothing() {
         (
             vec![&good, "--algos", "nosuch"],
             "unknown algorithm \"nosuch\"; valid: ",
+        ),
+        (
+            // 81,920 switches and 16.8M ports: refused from its counts, before any building.
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+            ],
+            "switches, 16842752 ports, ",
+        ),
+        (
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+            ],
+            "s limit; pass --force to run it anyway",
         ),
         (vec![&good, "--algos", " , "], "--algos: no algorithm given"),
         (
@@ -161,4 +183,58 @@ fn algos_take_spaces_and_commas() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_no_flow_of_which_crosses_the_bottleneck_is_warned() {
+    // Host 2 moves to the left switch: both flows stay on it and never cross L->R.
+    let sim = env!("CARGO_BIN_EXE_sim");
+    let good = scenario("dumbbell_swift_2flow");
+    let out = std::env::temp_dir().join(format!("rdcc-sim-warn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let out_s = out.display().to_string();
+    let want = "no flow crosses the bottleneck L->R";
+    for (left, warned) in [("3", true), ("2", false)] {
+        let set = format!("topology.left={left}");
+        let o = run(
+            sim,
+            &[
+                &good,
+                "--set",
+                &set,
+                "--set",
+                "duration_us=1000",
+                "--set",
+                "measure_from_us=0",
+                "--no-plots",
+                "--quiet",
+                "--force",
+                "--out",
+                &out_s,
+            ],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+        let rec = std::fs::read_to_string(out.join("run.toml")).unwrap();
+        let info = rdcc_sim::record::parse_run_info(&rec).unwrap();
+        assert_eq!(err.contains(want), warned, "left={left}: {err}");
+        assert_eq!(
+            summary.contains(&format!("warning: {want}")),
+            warned,
+            "{summary}"
+        );
+        assert_eq!(
+            info.warnings.iter().any(|w| w.contains(want)),
+            warned,
+            "{rec}"
+        );
+        if warned {
+            assert!(
+                err.contains("flow 0 goes host 0 -> host 2 without it"),
+                "{err}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -79,7 +79,7 @@ fn overrides_are_in_the_scenario_and_its_description() {
         "{}",
         sc.description
     );
-    let head = rdcc_sim::scenario::summary_header(&sc);
+    let head = rdcc_sim::scenario::summary_header(&sc, &[]);
     assert!(head.contains("ran: seed 7,"), "{head}");
     assert!(head.contains("bottleneck_rate_gbps = 5.0"), "{head}");
     // Setting the description itself is not flagged.

@@ -6,6 +6,8 @@
 //! without `--force`, exits 2 before anything runs (`sim --help`).
 
 use clap::{CommandFactory, Parser};
+use rdcc_sim::preflight::{self, Verdict};
+use rdcc_sim::scenario::summary_header;
 use rdcc_sim::{record, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +21,10 @@ use std::process::ExitCode;
         its topology and workload, CSV and PNG files under DIR, the summary table on stdout.\n\n\
         The scenario, with its --set overrides and --algos, is parsed and validated before \
         anything runs: invalid input exits 2 and writes nothing. A run never mixes with an \
-        older one: a non-empty DIR is refused unless --force, which empties it first.\n\n\
+        older one: a non-empty DIR is refused unless --force, which empties it first. The \
+        topology's memory and set-up time are estimated before anything is built: printed \
+        when large, refused beyond this machine unless --force. A run no flow of which \
+        crosses the monitored bottleneck is warned about (stderr, summary, run record).\n\n\
         DIR/run.toml records the run (command line, the final scenario in full, seed, git \
         commit and dirty state, compiler, host, start and wall time); it is a scenario \
         itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
@@ -47,7 +52,8 @@ struct Cli {
     #[arg(long)]
     quiet: bool,
     /// Empty a non-empty output directory first (never one holding .git or the current
-    /// directory).
+    /// directory), and run a scenario estimated to need more memory or set-up time than
+    /// this machine has.
     #[arg(long)]
     force: bool,
 }
@@ -81,7 +87,8 @@ fn refuse(msg: String) -> ExitCode {
 fn main() -> ExitCode {
     let command: Vec<String> = std::env::args().collect();
     let cli = Cli::parse();
-    let mut sc = match Scenario::load_with(&cli.scenario, &cli.sets) {
+    // Fields and names first: nothing is built until the size estimate has passed.
+    let mut sc = match Scenario::load_fields(&cli.scenario, &cli.sets) {
         Ok(s) => s,
         Err(e) => return refuse(e),
     };
@@ -90,7 +97,7 @@ fn main() -> ExitCode {
             Ok(v) => v,
             Err(e) => return refuse(format!("--algos: {e}")),
         };
-        if let Err(e) = sc.validate() {
+        if let Err(e) = sc.validate_fields() {
             return refuse(format!("--algos: {e}"));
         }
     }
@@ -102,8 +109,22 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return refuse(e),
     };
-    if let Err(e) = sc.check_builds() {
+    let est = preflight::estimate(&sc);
+    match preflight::Limits::machine().judge(&est) {
+        Verdict::Fine => {}
+        Verdict::Note(n) => eprintln!("sim: {n}"),
+        Verdict::Refuse(r) if !cli.force => return refuse(r),
+        Verdict::Refuse(r) => eprintln!("sim: {r} (--force: running)"),
+    }
+    if let Err(e) = sc.validate().and_then(|()| sc.check_builds()) {
         return refuse(e);
+    }
+    let warnings = match sc.warnings() {
+        Ok(w) => w,
+        Err(e) => return refuse(e),
+    };
+    for w in &warnings {
+        eprintln!("sim: warning: {w}");
     }
     if must_empty {
         if let Err(e) = record::empty_out(&out) {
@@ -114,12 +135,12 @@ fn main() -> ExitCode {
     let started = record::Started::now();
     match sc.run_all(&out, !cli.quiet) {
         Ok((results, table)) => {
-            let run = started.finish(command, &sc, Vec::new());
+            let run = started.finish(command, &sc, warnings.clone());
             if let Err(e) = record::write_record(&out, &run, &sc) {
                 eprintln!("sim: {e}");
                 return ExitCode::FAILURE;
             }
-            print!("{}", rdcc_sim::scenario::summary_header(&sc));
+            print!("{}", summary_header(&sc, &warnings));
             println!();
             print!("{table}");
             let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();

@@ -148,12 +148,26 @@ impl Scenario {
     /// Parse with overrides (see [`Scenario::load_with`]). With overrides, the description
     /// says so (it was written for the file's values): `... (changed by --set K=V ...)`.
     pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        let s = Scenario::parse_fields(text, overrides)?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// [`Scenario::load_with`] without the checks that build the network: only
+    /// [`Scenario::validate_fields`]. Call [`Scenario::validate`] before running it.
+    pub fn load_fields(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Scenario::parse_fields(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// [`Scenario::parse_with`] without the checks that build the network.
+    pub fn parse_fields(text: &str, overrides: &[String]) -> Result<Scenario, String> {
         let doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
         let is_record = doc.contains_key("run") && doc.contains_key("scenario");
         if overrides.is_empty() && !is_record {
             // Straight from the text: errors keep their line and column.
             let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-            s.validate()?;
+            s.validate_fields()?;
             return Ok(s);
         }
         let mut doc = crate::record::scenario_table(doc);
@@ -190,7 +204,7 @@ impl Scenario {
                 changed.join(" --set ")
             );
         }
-        s.validate()?;
+        s.validate_fields()?;
         Ok(s)
     }
 
@@ -431,7 +445,7 @@ impl Scenario {
     }
 
     /// The flows of the explicit groups and the workload; `profile_of` maps a group's `cc`.
-    fn flow_specs(
+    pub(crate) fn flow_specs(
         &self,
         net: &crate::topo::Network,
         mut profile_of: impl FnMut(&Option<String>) -> Result<usize, String>,
@@ -567,6 +581,7 @@ impl Scenario {
     ) -> Result<(Vec<RunResult>, String), String> {
         let show = progress && std::io::stderr().is_terminal();
         self.check_builds()?;
+        let warnings = self.warnings()?;
         let mut results = Vec::new();
         for alg in &self.algorithms {
             let r = self.run_one(alg, show)?;
@@ -587,7 +602,7 @@ impl Scenario {
                 table.push_str(&xpass_line(&r.name, x));
             }
         }
-        output::write_outputs(self, out_dir, &results, &rows, &table)?;
+        output::write_outputs(self, out_dir, &results, &rows, &table, &warnings)?;
         Ok((results, table))
     }
 }

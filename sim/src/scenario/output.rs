@@ -49,8 +49,9 @@ pub fn xpass_line(name: &str, x: &XpassStats) -> String {
 }
 
 /// The head of `summary.txt` and of the printed summary: the name and description, then the
-/// scenario that actually ran (seed, times, algorithms, every topology field after overrides).
-pub fn summary_header(sc: &Scenario) -> String {
+/// scenario that actually ran (seed, times, algorithms, every topology field after overrides),
+/// then the run's warnings ([`Scenario::warnings`]).
+pub fn summary_header(sc: &Scenario, warnings: &[String]) -> String {
     let topo = match toml::Value::try_from(&sc.topology) {
         Ok(toml::Value::Table(t)) => {
             let kind = t.get("kind").and_then(|v| v.as_str()).unwrap_or("?");
@@ -63,6 +64,7 @@ pub fn summary_header(sc: &Scenario) -> String {
         }
         _ => "?".into(),
     };
+    let warned: String = warnings.iter().map(|w| format!("warning: {w}\n")).collect();
     format!(
         "{}: {}\nran: seed {}, {} us measured from {} us, algorithms {}; topology {topo}{}\n",
         sc.name,
@@ -76,7 +78,7 @@ pub fn summary_header(sc: &Scenario) -> String {
         } else {
             format!("; {} link override(s)", sc.links.len())
         }
-    )
+    ) + &warned
 }
 
 pub(super) fn write_outputs(
@@ -85,6 +87,7 @@ pub(super) fn write_outputs(
     results: &[RunResult],
     rows: &[Summary],
     table: &str,
+    warnings: &[String],
 ) -> Result<(), String> {
     let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(|e| format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -113,7 +116,7 @@ pub(super) fn write_outputs(
     w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
     w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
     w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
-    let mut txt = summary_header(sc);
+    let mut txt = summary_header(sc, warnings);
     txt.push('\n');
     txt.push_str(table);
     w(&dir.join("summary.txt"), &txt)?;
