@@ -13,6 +13,9 @@ pub const MAX_DURATION_US: f64 = 60e6;
 pub const MAX_SAMPLES: f64 = 2e6;
 /// Most hosts in a topology.
 pub const MAX_HOSTS: u64 = 1_000_000;
+/// Most ports on one switch: ports are numbered in `u16` (routes, monitors), so an incast's or
+/// dumbbell's switch (its hosts plus one link) bounds `senders`, `left` and `right`.
+pub const MAX_SWITCH_PORTS: u64 = 65_535;
 /// Largest link rate, Gbit/s.
 pub const MAX_RATE_GBPS: f64 = 10_000.0;
 /// Largest link or receive delay, µs (1 s).
@@ -76,7 +79,7 @@ impl TopologySpec {
                 receiver_rate_gbps,
                 ..
             } => {
-                int(&field("senders"), senders as u64, 1, MAX_HOSTS)?;
+                int(&field("senders"), senders as u64, 1, MAX_SWITCH_PORTS - 1)?;
                 (receiver_rate_gbps.map(|r| ("receiver_rate_gbps", r)), None)
             }
             TopologySpec::Dumbbell {
@@ -86,8 +89,8 @@ impl TopologySpec {
                 bottleneck_delay_us,
                 ..
             } => {
-                int(&field("left"), left as u64, 1, MAX_HOSTS)?;
-                int(&field("right"), right as u64, 1, MAX_HOSTS)?;
+                int(&field("left"), left as u64, 1, MAX_SWITCH_PORTS - 1)?;
+                int(&field("right"), right as u64, 1, MAX_SWITCH_PORTS - 1)?;
                 (
                     Some(("bottleneck_rate_gbps", bottleneck_rate_gbps)),
                     bottleneck_delay_us.map(|d| ("bottleneck_delay_us", d)),

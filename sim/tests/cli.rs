@@ -102,6 +102,11 @@ fn misuse_exits_two_and_writes_nothing() {
             ],
             "s limit; pass --force to run it anyway",
         ),
+        // The example: ports are u16, one switch takes at most 65535.
+        (
+            vec![&good, "--set", "topology.left=999999"],
+            "topology.left = 999999: must be within [1, 65534]",
+        ),
         (vec![&good, "--algos", " , "], "--algos: no algorithm given"),
         (
             vec![&good, "--algos", "swift,dctcp swift"],
