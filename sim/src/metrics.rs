@@ -3,28 +3,13 @@
 //! equal runs give equal bytes.
 
 use crate::engine::RunOutput;
+use crate::stats;
 use std::fmt::Write;
 
-/// Jain's fairness index of `xs`: (Σx)² / (n Σx²); 1 for equal shares, 1/n when one value
-/// takes everything. `None` for an empty or all-zero input.
-pub fn jain(xs: &[f64]) -> Option<f64> {
-    let n = xs.len() as f64;
-    let s: f64 = xs.iter().sum();
-    let q: f64 = xs.iter().map(|x| x * x).sum();
-    if xs.is_empty() || q == 0.0 {
-        None
-    } else {
-        Some(s * s / (n * q))
-    }
-}
-
-/// Nearest-rank percentile (`p` in [0, 100]) of an ascending slice.
-pub fn percentile_sorted(xs: &[f64], p: f64) -> f64 {
-    if xs.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
-    xs[rank.clamp(1, xs.len()) - 1]
+/// Nearest-rank percentile of an ascending slice ([`crate::stats::percentile_sorted`]); NaN
+/// when empty (the table and CSV print it as missing).
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    stats::percentile_sorted(sorted, p).unwrap_or(f64::NAN)
 }
 
 /// Slowdown statistics of one flow-size bin.
@@ -197,7 +182,7 @@ pub fn summarize(
         .map(|(_, v)| win.iter().map(|&i| v[i]).sum::<f64>() / win.len().max(1) as f64)
         .collect();
     let jain_window = if means.len() >= 2 {
-        jain(&means).unwrap_or(f64::NAN)
+        stats::fairness(&means).unwrap_or(f64::NAN)
     } else {
         f64::NAN
     };
@@ -256,7 +241,7 @@ pub fn summarize(
                 name: name.clone(),
                 utilization,
                 queue_mean_kb: kb(mean),
-                queue_p99_kb: kb(percentile_sorted(&v, 99.0)),
+                queue_p99_kb: kb(pct(&v, 99.0)),
                 queue_max_kb: kb(max),
                 drops: st.map_or(0, |p| p.drops),
                 paused_us: st.map_or(0.0, |p| p.paused_ns as f64 / 1000.0),
@@ -294,9 +279,9 @@ pub fn summarize(
             label,
             n: sl.len(),
             unfinished: in_bin.len() - sl.len(),
-            p50: percentile_sorted(&sl, 50.0),
-            p99: percentile_sorted(&sl, 99.0),
-            p999: percentile_sorted(&sl, 99.9),
+            p50: pct(&sl, 50.0),
+            p99: pct(&sl, 99.0),
+            p999: pct(&sl, 99.9),
         });
     }
     Summary {
@@ -304,8 +289,8 @@ pub fn summarize(
         goodput_gbps,
         utilization,
         rtt_mean_us,
-        rtt_p50_us: percentile_sorted(&rtts, 50.0),
-        rtt_p99_us: percentile_sorted(&rtts, 99.0),
+        rtt_p50_us: pct(&rtts, 50.0),
+        rtt_p99_us: pct(&rtts, 99.0),
         jain_mean,
         jain_window,
         jain09_first_us,
@@ -603,27 +588,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn jain_cases() {
-        let cases: &[(&[f64], f64)] = &[
-            (&[1.0, 1.0, 1.0, 1.0], 1.0),
-            (&[1.0, 0.0, 0.0, 0.0], 0.25),
-            (&[2.0, 1.0], 0.9),
-            (&[5.0], 1.0),
-        ];
-        for &(xs, want) in cases {
-            let got = jain(xs).unwrap();
-            assert!((got - want).abs() < 1e-12, "{xs:?}: {got} != {want}");
-        }
-        assert_eq!(jain(&[]), None);
-        assert_eq!(jain(&[0.0, 0.0]), None);
-    }
-
-    #[test]
-    fn percentile_nearest_rank() {
-        let v: Vec<f64> = (1..=100).map(|x| x as f64).collect();
-        assert_eq!(percentile_sorted(&v, 50.0), 50.0);
-        assert_eq!(percentile_sorted(&v, 99.0), 99.0);
-        assert_eq!(percentile_sorted(&v, 99.9), 100.0);
-        assert_eq!(percentile_sorted(&v, 0.0), 1.0);
+    fn missing_percentiles_are_nan() {
+        // The rule itself is crate::stats's (nearest rank); an empty input is NaN here.
+        assert_eq!(pct(&[1.0, 2.0, 3.0, 4.0], 50.0), 2.0);
+        assert!(pct(&[], 50.0).is_nan());
     }
 }

@@ -133,7 +133,7 @@ fn swift_two_flow_dumbbell_delay_settles_at_target() {
         .iter()
         .map(|v| v[from..].iter().sum::<f64>() / (v.len() - from) as f64)
         .collect();
-    assert!(rdcc_sim::metrics::jain(&m).unwrap() > 0.99, "{m:?}");
+    assert!(rdcc_sim::stats::jain(&m).unwrap() > 0.99, "{m:?}");
 }
 
 /// Snyder & Lebeck's 16-1 staggered incast: both variants reach Jain >= 0.9 and stay there
