@@ -45,6 +45,7 @@ impl Series {
             if i < self.flow_bps.len() {
                 let (cwnd_bytes, rate_bps) = traced(i);
                 self.flow_bps[i].push(bps);
+                self.flow_rx_bytes[i].push(bytes);
                 self.flow_cwnd_bytes[i].push(cwnd_bytes);
                 self.flow_rate_bps[i].push(rate_bps);
             }
