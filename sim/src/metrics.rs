@@ -318,20 +318,20 @@ pub fn table(rows: &[Summary]) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+        "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
         "algorithm",
-        "Gbit/s",
+        "goodput_Gbps",
         "util",
-        "RTTavg us",
-        "RTTp50",
-        "RTTp99",
-        "Jain",
-        "Jwin",
-        "J>=.9 us",
-        "J.9set us",
-        "Qavg KB",
-        "Qp99 KB",
-        "Qmax KB",
+        "RTTmean_us",
+        "RTTp50_us",
+        "RTTp99_us",
+        "Jain_mean",
+        "Jain_of_means",
+        "Jain>=0.9_at_us",
+        "Jain>=0.9_from_us",
+        "Qmean_KB",
+        "Qp99_KB",
+        "Qmax_KB",
         "drops",
         "RTOs",
         "done"
@@ -339,7 +339,7 @@ pub fn table(rows: &[Summary]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+            "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
             r.name,
             T(r.goodput_gbps, 2),
             T(r.utilization, 3),
@@ -366,7 +366,7 @@ pub fn table(rows: &[Summary]) -> String {
         let _ = writeln!(
             t,
             "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
-            "algorithm", "port", "util", "Qavg KB", "Qp99 KB", "Qmax KB", "drops", "paused us"
+            "algorithm", "port", "util", "Qmean_KB", "Qp99_KB", "Qmax_KB", "drops", "paused_us"
         );
         for r in rows {
             for p in &r.ports {
