@@ -25,6 +25,7 @@ pub mod rng;
 pub mod scenario;
 mod series;
 pub mod stats;
+pub mod tables;
 pub mod topo;
 pub mod validate;
 pub mod workload;

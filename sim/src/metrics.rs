@@ -1,6 +1,6 @@
-//! Summaries and CSV output of a run. Floats appear only here (statistics), never in the
-//! controller path. Every CSV is written from vectors in a fixed order with fixed precision, so
-//! equal runs give equal bytes.
+//! Summaries of a run and the text table. Floats appear only here and in [`crate::tables`]
+//! (statistics and output), never in the controller path. The CSV and JSON files are written
+//! by [`crate::tables`].
 
 use crate::engine::RunOutput;
 use crate::stats;
@@ -105,18 +105,6 @@ impl std::fmt::Display for T {
             f.pad(&format!("{:.*}", self.1, self.0))
         } else {
             f.pad("-")
-        }
-    }
-}
-
-/// A number in a CSV file: an empty field when there is none (not finite).
-struct C(f64, usize);
-impl std::fmt::Display for C {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.is_finite() {
-            write!(f, "{:.*}", self.1, self.0)
-        } else {
-            Ok(())
         }
     }
 }
@@ -422,165 +410,6 @@ pub fn table(rows: &[Summary]) -> String {
         }
     }
     t
-}
-
-/// Summary rows as CSV.
-pub fn summary_csv(rows: &[Summary]) -> String {
-    let mut t = String::from(
-        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite,pfc_pauses,pfc_paused_us\n",
-    );
-    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
-    for r in rows {
-        let _ = writeln!(
-            t,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.name,
-            C(r.goodput_gbps, 4),
-            C(r.utilization, 4),
-            C(r.rtt_mean_us, 3),
-            C(r.rtt_p50_us, 3),
-            C(r.rtt_p99_us, 3),
-            C(r.jain_mean, 4),
-            C(r.jain_window, 4),
-            o(r.jain09_first_us),
-            o(r.jain09_settled_us),
-            C(r.queue_mean_kb, 3),
-            C(r.queue_p99_kb, 3),
-            C(r.queue_max_kb, 3),
-            r.drops,
-            r.timeouts,
-            r.flows_done,
-            r.flows_finite,
-            r.pfc_pauses,
-            C(r.pfc_paused_us, 3)
-        );
-    }
-    t
-}
-
-/// Per named bottleneck port, as CSV.
-pub fn ports_csv(rows: &[Summary]) -> String {
-    let mut ports = String::from(
-        "algorithm,port,utilization,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,paused_us\n",
-    );
-    for r in rows {
-        for p in &r.ports {
-            let _ = writeln!(
-                ports,
-                "{},{},{},{},{},{},{},{}",
-                r.name,
-                p.name,
-                C(p.utilization, 4),
-                C(p.queue_mean_kb, 3),
-                C(p.queue_p99_kb, 3),
-                C(p.queue_max_kb, 3),
-                p.drops,
-                C(p.paused_us, 3)
-            );
-        }
-    }
-    ports
-}
-
-/// FCT bins as CSV.
-pub fn fct_bins_csv(rows: &[Summary]) -> String {
-    let mut t =
-        String::from("algorithm,bin,flows,unfinished,slowdown_p50,slowdown_p99,slowdown_p999\n");
-    for r in rows {
-        for b in &r.bins {
-            let _ = writeln!(
-                t,
-                "{},{},{},{},{},{},{}",
-                r.name,
-                b.label,
-                b.n,
-                b.unfinished,
-                C(b.p50, 4),
-                C(b.p99, 4),
-                C(b.p999, 4)
-            );
-        }
-    }
-    t
-}
-
-/// The per-run CSV files: (file name, contents).
-pub fn run_csvs(out: &RunOutput) -> Vec<(&'static str, String)> {
-    let s = &out.series;
-    let mut thr = String::from("t_us");
-    let mut cw = String::from("t_us");
-    for i in 0..s.flow_bps.len() {
-        let _ = write!(thr, ",flow{i}_gbps");
-        let _ = write!(cw, ",flow{i}_cwnd_bytes,flow{i}_pacing_gbps");
-    }
-    thr.push_str(",total_gbps\n");
-    cw.push('\n');
-    let mut jn = String::from("t_us,jain,active_flows\n");
-    let mut q = String::from("t_us");
-    for n in &out.monitor_names {
-        let _ = write!(q, ",{n}_bytes,{n}_max_bytes");
-    }
-    q.push('\n');
-    for (k, &t) in s.t_ns.iter().enumerate() {
-        let tu = t as f64 / 1000.0;
-        let _ = write!(thr, "{tu:.3}");
-        let _ = write!(cw, "{tu:.3}");
-        for i in 0..s.flow_bps.len() {
-            let _ = write!(thr, ",{:.4}", s.flow_bps[i][k] / 1e9);
-            let _ = write!(
-                cw,
-                ",{:.1},{:.4}",
-                s.flow_cwnd_bytes[i][k],
-                s.flow_rate_bps[i][k] / 1e9
-            );
-        }
-        let _ = writeln!(thr, ",{:.4}", s.total_bps[k] / 1e9);
-        cw.push('\n');
-        if s.jain[k].is_finite() {
-            let _ = writeln!(jn, "{tu:.3},{:.5},{}", s.jain[k], s.active[k]);
-        } else {
-            let _ = writeln!(jn, "{tu:.3},,{}", s.active[k]);
-        }
-        let _ = write!(q, "{tu:.3}");
-        for m in 0..s.queue_bytes.len() {
-            let _ = write!(q, ",{},{}", s.queue_bytes[m][k], s.queue_max_bytes[m][k]);
-        }
-        q.push('\n');
-    }
-    let mut fct = String::from(
-        "flow,profile,src,dst,size_bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retransmits\n",
-    );
-    for (i, f) in out.flows.iter().enumerate() {
-        let start = f.spec.start_ns as f64 / 1000.0;
-        let (fin, fct_us, sl) = match f.finish_ns {
-            Some(t) => {
-                let d = (t - f.spec.start_ns) as f64;
-                (
-                    format!("{:.3}", t as f64 / 1000.0),
-                    format!("{:.3}", d / 1000.0),
-                    format!("{:.4}", d / f.ideal_ns.max(1) as f64),
-                )
-            }
-            None => (String::new(), String::new(), String::new()),
-        };
-        let _ = writeln!(
-            fct,
-            "{i},{},{},{},{},{start:.3},{fin},{fct_us},{:.3},{sl},{}",
-            out.profiles[f.spec.profile],
-            f.spec.src,
-            f.spec.dst,
-            f.spec.size_bytes,
-            f.ideal_ns as f64 / 1000.0,
-            f.retransmits
-        );
-    }
-    vec![
-        ("throughput.csv", thr),
-        ("cwnd.csv", cw),
-        ("jain.csv", jn),
-        ("queue.csv", q),
-        ("fct.csv", fct),
-    ]
 }
 
 #[cfg(test)]

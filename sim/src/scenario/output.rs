@@ -1,8 +1,9 @@
-//! A scenario's output directory: per-run CSVs, the summary files and plots, and ExpressPass's
-//! own summary line.
+//! A scenario's output directory: per-run tables ([`crate::tables`]), the summary files and
+//! plots, and ExpressPass's own summary line.
 
 use super::{RunResult, Scenario};
-use crate::metrics::{self, Summary};
+use crate::metrics::Summary;
+use crate::tables;
 use crate::xpass::{self, XpassStats};
 use std::io::Write;
 use std::path::Path;
@@ -94,28 +95,18 @@ pub(super) fn write_outputs(
     for r in results {
         let d = dir.join(&r.name);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        for (name, text) in metrics::run_csvs(&r.out) {
+        for (name, text) in tables::run_files(&r.out)? {
             w(&d.join(name), &text)?;
         }
         if let Some(x) = &r.xpass {
-            let mut csv = String::from("port,spread_ns,eq1_bound_bytes,max_queue_bytes\n");
-            for e in &x.eq1 {
-                csv.push_str(&format!(
-                    "{},{},{},{}\n",
-                    e.name, e.spread_ns, e.bound_bytes, e.max_queue_bytes
-                ));
+            for (name, text) in tables::xpass_files(x)? {
+                w(&d.join(name), &text)?;
             }
-            w(&d.join("eq1_bounds.csv"), &csv)?;
-            let mut csv = String::from("flow,credits_sent,credits_received,credits_wasted\n");
-            for (i, (s, r, wa)) in x.flow_credits.iter().enumerate() {
-                csv.push_str(&format!("{i},{s},{r},{wa}\n"));
-            }
-            w(&d.join("credits.csv"), &csv)?;
         }
     }
-    w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
-    w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
-    w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
+    for (name, text) in tables::summary_files(rows)? {
+        w(&dir.join(name), &text)?;
+    }
     let mut txt = summary_header(sc, warnings);
     txt.push('\n');
     txt.push_str(table);
