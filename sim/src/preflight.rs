@@ -2,7 +2,7 @@
 //!
 //! - [`estimate`]: the memory and set-up time of a scenario's topology, flows and series, from
 //!   counts alone (nothing is built), judged against this machine by [`Limits::judge`]: a
-//!   note above [`NOTE_BYTES`] or [`NOTE_SECONDS`], a refusal (unless `--force`) above the
+//!   note above [`NOTE_BYTES`] or [`NOTE_SECONDS`], a refusal (unless `--allow-big`) above the
 //!   memory available or [`Limits::setup_s`].
 //! - [`Scenario::warnings`]: the topology built once, every flow's ECMP paths walked: a warning
 //!   when no flow crosses a monitored bottleneck port (its utilization and queue would read 0).
@@ -133,7 +133,7 @@ pub enum Verdict {
     Fine,
     /// Print this and go on.
     Note(String),
-    /// Refuse unless forced; the reason.
+    /// Refuse unless --allow-big; the reason.
     Refuse(String),
 }
 
@@ -157,13 +157,13 @@ impl Limits {
         if let Some(m) = self.mem_bytes.filter(|&m| e.mem_bytes > m) {
             return Verdict::Refuse(format!(
                 "the scenario needs {e}: more memory than this machine has available ({:.1} GB); \
-                 pass --force to run it anyway",
+                 pass --allow-big to run it anyway",
                 m / 1e9
             ));
         }
         if e.setup_s > self.setup_s {
             return Verdict::Refuse(format!(
-                "the scenario needs {e}: longer than the {:.0} s limit; pass --force to run it \
+                "the scenario needs {e}: longer than the {:.0} s limit; pass --allow-big to run it \
                  anyway",
                 self.setup_s
             ));
@@ -278,7 +278,7 @@ mod tests {
                 0.5,
                 900.0,
                 2,
-                "longer than the 600 s limit; pass --force",
+                "longer than the 600 s limit; pass --allow-big",
             ),
         ];
         for &(l, m, s, want, text) in cases {

@@ -29,6 +29,7 @@ fn help_exits_zero() {
                 "--no-plots",
                 "--quiet",
                 "--force",
+                "--allow-big",
             ],
         ),
         (
@@ -100,7 +101,19 @@ fn misuse_exits_two_and_writes_nothing() {
                 "--set",
                 "topology.hosts_per_edge=1",
             ],
-            "s limit; pass --force to run it anyway",
+            "s limit; pass --allow-big to run it anyway",
+        ),
+        (
+            // --force empties the output directory; it does not override the size refusal.
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+                "--force",
+            ],
+            "s limit; pass --allow-big to run it anyway",
         ),
         // The example: ports are u16, one switch takes at most 65535.
         (
@@ -117,6 +130,17 @@ fn misuse_exits_two_and_writes_nothing() {
             "host_rate_gbps",
         ),
     ];
+    // Errors of the command line itself (clap's, with its usage text); every other one is a
+    // content error: the message alone.
+    let clap_errors = [
+        "<SCENARIO.toml>",
+        "no such file: /no/such/file.toml",
+        "unexpected argument '--nosuch'",
+        "unexpected argument '--rate'",
+        "unexpected argument 'extra.toml'",
+        "is not KEY.PATH=VALUE",
+        "a value is required",
+    ];
     for (mut args, want) in cases {
         args.extend(["--out", &out_s, "--quiet"]);
         if want == "<SCENARIO.toml>" {
@@ -128,6 +152,11 @@ fn misuse_exits_two_and_writes_nothing() {
         assert!(
             err.contains(want),
             "{args:?}: stderr lacks {want:?}:\n{err}"
+        );
+        assert_eq!(
+            err.contains("try '--help'"),
+            clap_errors.contains(&want),
+            "{args:?}: usage text:\n{err}"
         );
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }

@@ -246,7 +246,8 @@ pub struct SimArgs {
     /// Algorithms instead of the scenario's, separated by spaces or commas.
     #[arg(long, value_name = "\"A B\"")]
     pub algos: Option<String>,
-    /// Override one scenario value (repeatable), e.g. --set fabric.pfc=true.
+    /// Override one scenario value (repeatable), e.g. --set fabric.pfc=true, or in the
+    /// key's unit: --set cc.swift.base_target_ns=25us.
     #[arg(long, value_name = "KEY.PATH=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
     /// Write CSV only, no PNG plots.
@@ -259,6 +260,9 @@ pub struct SimArgs {
     /// mixes with an older one).
     #[arg(long)]
     pub force: bool,
+    /// Run a scenario estimated to need more memory or set-up time than this machine has.
+    #[arg(long)]
+    pub allow_big: bool,
 }
 
 /// The scenario files under sim/scenarios, by name.

@@ -80,6 +80,7 @@ fn help_per_command() {
                 "--no-plots",
                 "--quiet",
                 "--force",
+                "--allow-big",
             ],
             &["--rate", "--kernel", "--timeout"],
         ),

@@ -1,11 +1,12 @@
 //! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--no-plots]
-//! [--quiet] [--force]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`),
+//! [--quiet] [--force] [--allow-big]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`),
 //! write CSV and PNG files and the run record `run.toml` under DIR (default
 //! `results/sim/<scenario name>`), print the summary table. A run record is a scenario too:
 //! `sim DIR/run.toml --out OTHER` replays the run. Any invalid input, or a non-empty DIR
-//! without `--force`, exits 2 before anything runs (`sim --help`).
+//! without `--force`, or a scenario estimated too big for this machine without `--allow-big`,
+//! exits 2 before anything runs (`sim --help`).
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 use rdcc_sim::preflight::{self, Verdict};
 use rdcc_sim::scenario::summary_header;
 use rdcc_sim::{record, Scenario};
@@ -23,7 +24,7 @@ use std::process::ExitCode;
         anything runs: invalid input exits 2 and writes nothing. A run never mixes with an \
         older one: a non-empty DIR is refused unless --force, which empties it first. The \
         topology's memory and set-up time are estimated before anything is built: printed \
-        when large, refused beyond this machine unless --force. A run no flow of which \
+        when large, refused beyond this machine unless --allow-big. A run no flow of which \
         crosses the monitored bottleneck is warned about (stderr, summary, run record).\n\n\
         DIR/run.toml records the run (command line, the final scenario in full, seed, git \
         commit and dirty state, compiler, host, start and wall time); it is a scenario \
@@ -52,10 +53,12 @@ struct Cli {
     #[arg(long)]
     quiet: bool,
     /// Empty a non-empty output directory first (never one holding .git or the current
-    /// directory), and run a scenario estimated to need more memory or set-up time than
-    /// this machine has.
+    /// directory).
     #[arg(long)]
     force: bool,
+    /// Run a scenario estimated to need more memory or set-up time than this machine has.
+    #[arg(long)]
+    allow_big: bool,
 }
 
 fn existing_file(s: &str) -> Result<PathBuf, String> {
@@ -76,11 +79,11 @@ fn key_value(s: &str) -> Result<String, String> {
     }
 }
 
-/// Invalid input found after parsing (the scenario or an override): the message, exit 2.
+/// Invalid input found after the command line was parsed (a bad value in the scenario, an
+/// override, --algos, the output directory, the size estimate): the message alone, without
+/// clap's usage text (the command line was fine), exit 2.
 fn refuse(msg: String) -> ExitCode {
-    let _ = Cli::command()
-        .error(clap::error::ErrorKind::ValueValidation, msg)
-        .print();
+    eprintln!("sim: error: {msg}");
     ExitCode::from(2)
 }
 
@@ -113,8 +116,8 @@ fn main() -> ExitCode {
     match preflight::Limits::machine().judge(&est) {
         Verdict::Fine => {}
         Verdict::Note(n) => eprintln!("sim: {n}"),
-        Verdict::Refuse(r) if !cli.force => return refuse(r),
-        Verdict::Refuse(r) => eprintln!("sim: {r} (--force: running)"),
+        Verdict::Refuse(r) if !cli.allow_big => return refuse(r),
+        Verdict::Refuse(r) => eprintln!("sim: {r} (--allow-big: running)"),
     }
     if let Err(e) = sc.validate().and_then(|()| sc.check_builds()) {
         return refuse(e);
