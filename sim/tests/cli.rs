@@ -115,6 +115,11 @@ fn misuse_exits_two_and_writes_nothing() {
             ],
             "s limit; pass --allow-big to run it anyway",
         ),
+        (
+            vec![&good, "--set", "cc.swift.base_target_ns=25xs"],
+            "--set cc.swift.base_target_ns=25xs: not a number in this parameter's unit; \
+             expected time: 25us, 1.5ms, or integer ns",
+        ),
         // The issue's example: ports are u16, one switch takes at most 65535.
         (
             vec![&good, "--set", "topology.left=999999"],

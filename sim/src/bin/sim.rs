@@ -43,7 +43,8 @@ struct Cli {
     #[arg(long, value_name = "\"A B\"")]
     algos: Option<String>,
     /// Override one scenario value before validation (repeatable; the value in TOML syntax, a
-    /// bare word is a string), e.g. --set fabric.pfc=true.
+    /// bare word is a string; a key with a unit takes the file's forms), e.g. --set
+    /// fabric.pfc=true, --set cc.swift.base_target_ns=25us.
     #[arg(long = "set", value_name = "KEY.PATH=VALUE", value_parser = key_value)]
     sets: Vec<String>,
     /// Write CSV only, no PNG plots.

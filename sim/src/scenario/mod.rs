@@ -14,6 +14,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
+pub mod human;
 mod output;
 mod sections;
 
@@ -49,8 +50,8 @@ pub struct Scenario {
     /// Transport model.
     #[serde(default)]
     pub transport: Transport,
-    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (integers,
-    /// the law's field and module-parameter names).
+    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (the law's
+    /// field and module-parameter names, in the modules' units: see [`human`]).
     #[serde(default)]
     pub cc: BTreeMap<String, toml::Table>,
     /// Explicit flow groups.
@@ -162,6 +163,7 @@ impl Scenario {
 
     /// [`Scenario::parse_with`] without the checks that build the network.
     pub fn parse_fields(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        let text = &human::normalize(text)?;
         let doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
         let is_record = doc.contains_key("run") && doc.contains_key("scenario");
         if overrides.is_empty() && !is_record {
@@ -179,6 +181,7 @@ impl Scenario {
                 .ok()
                 .and_then(|mut t| t.remove("v"))
                 .unwrap_or_else(|| toml::Value::String(val.to_string()));
+            let value = human::convert_set(key, value).map_err(|e| format!("--set {o}: {e}"))?;
             let parts: Vec<&str> = key.split('.').collect();
             let (last, path) = parts.split_last().expect("split yields one part");
             let mut t = &mut doc;
