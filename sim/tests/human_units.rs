@@ -595,3 +595,23 @@ fn a_shipped_scenario_in_human_units_runs_byte_for_byte_as_the_original() {
     assert_eq!(outputs(&replay), h, "replay differs");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn microsecond_keys_become_whole_nanoseconds_rounded() {
+    let p = scenarios_dir().join("dumbbell_swift_2flow.toml");
+    // (--set, the SimConfig field it sets, ns)
+    type Field = fn(&rdcc_sim::SimConfig) -> u64;
+    let cases: &[(&str, Field, u64)] = &[
+        ("sample_us=1001ns", |c| c.sample_ns, 1_001),
+        ("sample_us=1.001", |c| c.sample_ns, 1_001),
+        ("transport.delack_us=40.007us", |c| c.delack_ns, 40_007),
+        ("transport.min_rto_us=0.3ms", |c| c.min_rto_ns, 300_000),
+        ("measure_from_us=1.1ms", |c| c.measure_from_ns, 1_100_000),
+        ("duration_us=20.000001s", |c| c.duration_ns, 20_000_001_000),
+    ];
+    for (set, field, want) in cases {
+        let sc =
+            Scenario::load_with(&p, &[set.to_string()]).unwrap_or_else(|e| panic!("{set}: {e}"));
+        assert_eq!(field(&sc.sim_config()), *want, "--set {set}");
+    }
+}

@@ -22,6 +22,12 @@ pub use output::{summary_header, xpass_line};
 use sections::{one, ten};
 pub use sections::{Fabric, FlowGroup, HostGroup, InjectDrop, Report, Transport, Workload};
 
+/// A time in µs (a scenario's `_us` keys) to whole nanoseconds, rounded to nearest: `1.001`
+/// (written `"1001ns"`) is 1001 ns, not the 1000 its f64 product truncates to.
+pub fn us_to_ns(us: f64) -> u64 {
+    (us * 1e3).round() as u64
+}
+
 /// A scenario file.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -269,17 +275,17 @@ impl Scenario {
             header_bytes: t.header_bytes,
             ack_bytes: t.ack_bytes,
             ack_every: t.ack_every,
-            delack_ns: (t.delack_us * 1e3) as u64,
+            delack_ns: us_to_ns(t.delack_us),
             rtt_quantum_ns: t.rtt_quantum_ns,
             rtt_noise_ns: t.rtt_noise_ns,
-            min_rto_ns: (t.min_rto_us * 1e3) as u64,
+            min_rto_ns: us_to_ns(t.min_rto_us),
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
             tlp: t.tlp,
             pace_burst_bytes: t.pace_burst_bytes,
-            sample_ns: (self.sample_us * 1e3) as u64,
-            duration_ns: (self.duration_us * 1e3) as u64,
-            measure_from_ns: (self.measure_from_us * 1e3) as u64,
+            sample_ns: us_to_ns(self.sample_us),
+            duration_ns: us_to_ns(self.duration_us),
+            measure_from_ns: us_to_ns(self.measure_from_us),
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             fabric: self.fabric_config(),
@@ -386,8 +392,8 @@ impl Scenario {
         XpassConfig {
             mss_bytes: t.mss_bytes,
             header_bytes: t.header_bytes,
-            sample_ns: (self.sample_us * 1e3) as u64,
-            duration_ns: (self.duration_us * 1e3) as u64,
+            sample_ns: us_to_ns(self.sample_us),
+            duration_ns: us_to_ns(self.duration_us),
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             ..XpassConfig::default()
@@ -443,7 +449,7 @@ impl Scenario {
                 )),
                 _ => Ok(0),
             })?;
-            XpassSim::new(&net, alg, flows, cfg, (self.measure_from_us * 1e3) as u64)
+            XpassSim::new(&net, alg, flows, cfg, us_to_ns(self.measure_from_us))
         })())
     }
 
@@ -488,8 +494,8 @@ impl Scenario {
                 &cdf,
                 w.load,
                 rate,
-                (w.start_us * 1e3) as u64,
-                (w.stop_us * 1e3) as u64,
+                us_to_ns(w.start_us),
+                us_to_ns(w.stop_us),
             ) {
                 flows.push(FlowSpec {
                     src,
@@ -505,13 +511,13 @@ impl Scenario {
 
     fn jain_from_ns(&self) -> u64 {
         match self.report.jain_from_us {
-            Some(us) => (us * 1e3) as u64,
+            Some(us) => us_to_ns(us),
             None => self
                 .flows
                 .iter()
                 .map(|g| {
                     let last = (g.count.max(1) - 1) / g.stagger_every.max(1);
-                    ((g.start_us + g.stagger_us * last as f64) * 1e3) as u64
+                    us_to_ns(g.start_us + g.stagger_us * last as f64)
                 })
                 .max()
                 .unwrap_or(0),
@@ -524,7 +530,7 @@ impl Scenario {
             Some(x) => Runner::Xpass(Box::new(x?)),
             None => Runner::Tcp(Box::new(self.build(alg)?)),
         };
-        let end = (self.duration_us * 1e3) as u64;
+        let end = us_to_ns(self.duration_us);
         let wall = Instant::now();
         let steps = 50u64;
         for k in 1..=steps {
@@ -551,7 +557,7 @@ impl Scenario {
             alg,
             &out,
             self.jain_from_ns(),
-            (self.measure_from_us * 1e3) as u64,
+            us_to_ns(self.measure_from_us),
             &self.report.fct_bins_bytes,
         );
         Ok(RunResult {
