@@ -615,3 +615,90 @@ fn microsecond_keys_become_whole_nanoseconds_rounded() {
         assert_eq!(field(&sc.sim_config()), *want, "--set {set}");
     }
 }
+
+/// A valid small dumbbell scenario, one key per line (line numbers in the comments).
+const SMALL: &str = "name = \"x\"
+duration_us = 1000
+algorithms = [\"s\"]
+[topology]
+kind = \"dumbbell\"
+left = 1
+right = 1
+host_rate_gbps = 10
+bottleneck_rate_gbps = 10
+link_delay_us = 1
+buffer_kb = 100
+[cc.s]
+law = \"swift\"
+beta_q16 = 0.5
+[[flows]]
+src = 0
+dst = 1
+[[flows]]
+src = 0
+dst = 1
+count = 1
+";
+
+#[test]
+fn range_errors_found_after_parsing_point_at_the_key_line() {
+    let dir = std::env::temp_dir().join(format!("rdcc-sim-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.toml");
+    let shown = file.display().to_string();
+    // (line replaced, its replacement, --set, the error's end after the file name)
+    let cases: &[(&str, &str, &[&str], &str)] = &[
+        (
+            "left = 1",
+            "left = 999999",
+            &[],
+            ": line 6: topology.left = 999999: must be within [1, 65534]",
+        ),
+        (
+            "beta_q16 = 0.5",
+            "beta_q16 = 0",
+            &[],
+            ": line 14: algorithms: cc.s: Swift: beta_q16=0 out of range [1, 65536]",
+        ),
+        (
+            "count = 1",
+            "count = 0",
+            &[],
+            ": line 21: flows[1].count = 0: must be within [1, 10000000]",
+        ),
+        (
+            "duration_us = 1000",
+            "duration_us = \"2ms\"",
+            &["measure_from_us=3ms"],
+            ": measure_from_us = 3000: must be within [0, 2000]",
+        ),
+        // A key --set gave its value has no line in the file.
+        (
+            "left = 1",
+            "left = 1",
+            &["topology.left=0"],
+            ": topology.left = 0: must be within [1, 65534]",
+        ),
+    ];
+    for (from, to, sets, want) in cases {
+        assert!(SMALL.contains(from), "{from}");
+        std::fs::write(&file, SMALL.replace(from, to)).unwrap();
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let e = Scenario::load_fields(&file, &sets).expect_err(to);
+        assert_eq!(e, format!("{shown}{want}"), "{to} {sets:?}");
+    }
+    // Found when the network is built (after the size estimate): through the binary.
+    std::fs::write(
+        &file,
+        format!("{SMALL}[[links]]\nbetween = [\"L\", \"nosuch\"]\nrate_gbps = 1\n"),
+    )
+    .unwrap();
+    let o = sim(&[&shown, "--out", &dir.join("out").display().to_string()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim(),
+        format!("sim: error: {shown}: line 22: links: no node named \"nosuch\""),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

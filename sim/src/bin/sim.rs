@@ -121,7 +121,7 @@ fn main() -> ExitCode {
         Verdict::Refuse(r) => eprintln!("sim: {r} (--allow-big: running)"),
     }
     if let Err(e) = sc.validate().and_then(|()| sc.check_builds()) {
-        return refuse(e);
+        return refuse(Scenario::locate_error(&cli.scenario, &cli.sets, e));
     }
     let warnings = match sc.warnings() {
         Ok(w) => w,

@@ -371,3 +371,134 @@ pub fn convert_set(key: &str, v: toml::Value) -> Result<toml::Value, String> {
         x => Ok(one(&x)?.unwrap_or(x)),
     }
 }
+
+/// A place in a parsed scenario, for [`line_of`].
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Table(&'a toml_edit::Table),
+    Inline(&'a toml_edit::InlineTable),
+    Tables(&'a toml_edit::ArrayOfTables),
+    Value(&'a toml_edit::Value),
+}
+
+type Span = Option<std::ops::Range<usize>>;
+
+impl<'a> Node<'a> {
+    fn of_item(item: &'a toml_edit::Item) -> Option<Node<'a>> {
+        match item {
+            toml_edit::Item::Table(t) => Some(Node::Table(t)),
+            toml_edit::Item::ArrayOfTables(a) => Some(Node::Tables(a)),
+            toml_edit::Item::Value(v) => Some(Node::of_value(v)),
+            toml_edit::Item::None => None,
+        }
+    }
+
+    fn of_value(v: &'a toml_edit::Value) -> Node<'a> {
+        match v {
+            toml_edit::Value::InlineTable(t) => Node::Inline(t),
+            v => Node::Value(v),
+        }
+    }
+
+    /// The child `name` and the span of its key (or its value).
+    fn child(self, name: &str) -> Option<(Node<'a>, Span)> {
+        match self {
+            Node::Table(t) => {
+                let item = t.get(name)?;
+                let span = t.key(name).and_then(|k| k.span()).or_else(|| item.span());
+                Some((Node::of_item(item)?, span))
+            }
+            Node::Inline(t) => {
+                let v = t.get(name)?;
+                let span = t.key(name).and_then(|k| k.span()).or_else(|| v.span());
+                Some((Node::of_value(v), span))
+            }
+            _ => None,
+        }
+    }
+
+    /// Element `i` of an array (of tables) and its span.
+    fn index(self, i: usize) -> Option<(Node<'a>, Span)> {
+        match self {
+            Node::Tables(a) => a.get(i).map(|t| (Node::Table(t), t.span())),
+            Node::Value(toml_edit::Value::Array(a)) => {
+                a.get(i).map(|v| (Node::of_value(v), v.span()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The line of the key at dotted `path` (`topology.left`, `flows[1].count`, `cc.swift`) in a
+/// scenario's (or a run record's `[scenario]`) text, if it is there.
+pub fn line_of(text: &str, path: &str) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let root = doc.as_table();
+    let root = match root.get("scenario") {
+        Some(toml_edit::Item::Table(sc)) if root.contains_key("run") => sc,
+        _ => root,
+    };
+    let mut node = Node::Table(root);
+    let mut span: Span = None;
+    for seg in path.split('.') {
+        let (name, index) = match seg.strip_suffix(']').and_then(|s| s.split_once('[')) {
+            Some((n, i)) => (n, Some(i.parse::<usize>().ok()?)),
+            None => (seg, None),
+        };
+        let (n, s) = node.child(name)?;
+        (node, span) = (n, s.or(span));
+        if let Some(i) = index {
+            let (n, s) = node.index(i)?;
+            (node, span) = (n, s.or(span));
+        }
+    }
+    span.map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
+}
+
+/// The line of the deepest key an error message names (`topology.left = 0: ...`,
+/// `flows[1].count = 0: ...`, `algorithms: cc.s: Swift: beta_q16=0 out of range ...`): the
+/// message's field names are the words before a `:` or an `=`, each looked up from the root
+/// and under the previous one found.
+pub fn line_in_message(text: &str, msg: &str) -> Option<(String, usize)> {
+    let words: Vec<&str> = msg.split_whitespace().collect();
+    let mut found: Option<(String, usize)> = None;
+    for (i, w) in words.iter().enumerate() {
+        let named = w.ends_with(':') || w.contains('=') || words.get(i + 1) == Some(&"=");
+        let key = w
+            .trim_end_matches([':', ','])
+            .split('=')
+            .next()
+            .unwrap_or("");
+        if !named || key.is_empty() {
+            continue;
+        }
+        let under = found.as_ref().map(|(p, _)| format!("{p}.{key}"));
+        for p in under.into_iter().chain([key.to_string()]) {
+            if let Some(l) = line_of(text, &p) {
+                found = Some((p, l));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// `msg` with `line N: ` before it when the key it names is in `text` (see
+/// [`line_in_message`]), unless `--set` gave that key (or a table above it) its value:
+/// `sets` are the overrides' `key.path=value`.
+pub fn at_line(text: &str, sets: &[String], msg: String) -> String {
+    match line_in_message(text, &msg) {
+        Some((path, _))
+            if sets.iter().any(|o| {
+                let k = o.split_once('=').map_or(o.as_str(), |(k, _)| k);
+                path == k
+                    || path.starts_with(&format!("{k}."))
+                    || k.starts_with(&format!("{path}."))
+            }) =>
+        {
+            msg
+        }
+        Some((_, l)) => format!("line {l}: {msg}"),
+        None => msg,
+    }
+}

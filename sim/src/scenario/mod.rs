@@ -175,7 +175,8 @@ impl Scenario {
         if overrides.is_empty() && !is_record {
             // Straight from the text: errors keep their line and column.
             let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-            s.validate_fields()?;
+            s.validate_fields()
+                .map_err(|e| human::at_line(text, overrides, e))?;
             return Ok(s);
         }
         let mut doc = crate::record::scenario_table(doc);
@@ -213,8 +214,22 @@ impl Scenario {
                 changed.join(" --set ")
             );
         }
-        s.validate_fields()?;
+        s.validate_fields()
+            .map_err(|e| human::at_line(text, overrides, e))?;
         Ok(s)
+    }
+
+    /// An error about the scenario loaded from `path` with `overrides` (see
+    /// [`Scenario::load_with`]), found after loading: `PATH: line N: ERROR` when it names a key
+    /// of the file that no override replaced, else the error as it is.
+    pub fn locate_error(path: &Path, overrides: &[String], err: String) -> String {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return err;
+        };
+        match human::at_line(&text, overrides, err.clone()) {
+            e if e == err => err,
+            e => format!("{}: {e}", path.display()),
+        }
     }
 
     /// The scenario as TOML, in full (defaults included): parsing it gives this scenario.
