@@ -7,8 +7,9 @@
 //! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
-//! loop), [`metrics`] (summaries and CSV), [`plot`] (PNG), [`scenario`] (TOML scenarios), `series` (sampling the time series, for both event loops),
-//! [`validate`] (range checks of every scenario field).
+//! loop), [`metrics`] (summaries and CSV), [`stats`] (Jain's index and nearest-rank percentiles, shared with xtask), [`plot`] (PNG), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
+//! [`validate`] (range checks of every scenario field), [`names`] (the `--algos` list parser `sim` and
+//! xtask share), [`preflight`] (the size estimate and the warnings before a run).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -16,10 +17,15 @@ pub mod cc;
 pub mod engine;
 mod event_queue;
 pub mod metrics;
+pub mod names;
 pub mod plot;
+pub mod preflight;
+pub mod record;
 pub mod rng;
 pub mod scenario;
 mod series;
+pub mod stats;
+pub mod tables;
 pub mod topo;
 pub mod validate;
 pub mod workload;

@@ -1,30 +1,15 @@
-//! Summaries and CSV output of a run. Floats appear only here (statistics), never in the
-//! controller path. Every CSV is written from vectors in a fixed order with fixed precision, so
-//! equal runs give equal bytes.
+//! Summaries of a run and the text table. Floats appear only here and in [`crate::tables`]
+//! (statistics and output), never in the controller path. The CSV and JSON files are written
+//! by [`crate::tables`].
 
 use crate::engine::RunOutput;
+use crate::stats;
 use std::fmt::Write;
 
-/// Jain's fairness index of `xs`: (Σx)² / (n Σx²); 1 for equal shares, 1/n when one value
-/// takes everything. `None` for an empty or all-zero input.
-pub fn jain(xs: &[f64]) -> Option<f64> {
-    let n = xs.len() as f64;
-    let s: f64 = xs.iter().sum();
-    let q: f64 = xs.iter().map(|x| x * x).sum();
-    if xs.is_empty() || q == 0.0 {
-        None
-    } else {
-        Some(s * s / (n * q))
-    }
-}
-
-/// Nearest-rank percentile (`p` in [0, 100]) of an ascending slice.
-pub fn percentile_sorted(xs: &[f64], p: f64) -> f64 {
-    if xs.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p / 100.0) * xs.len() as f64).ceil() as usize;
-    xs[rank.clamp(1, xs.len()) - 1]
+/// Nearest-rank percentile of an ascending slice ([`crate::stats::percentile_sorted`]); NaN
+/// when empty (the table and CSV print it as missing).
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    stats::percentile_sorted(sorted, p).unwrap_or(f64::NAN)
 }
 
 /// Slowdown statistics of one flow-size bin.
@@ -124,18 +109,6 @@ impl std::fmt::Display for T {
     }
 }
 
-/// A number in a CSV file: an empty field when there is none (not finite).
-struct C(f64, usize);
-impl std::fmt::Display for C {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.is_finite() {
-            write!(f, "{:.*}", self.1, self.0)
-        } else {
-            Ok(())
-        }
-    }
-}
-
 fn kb(b: f64) -> f64 {
     b / 1000.0
 }
@@ -197,7 +170,7 @@ pub fn summarize(
         .map(|(_, v)| win.iter().map(|&i| v[i]).sum::<f64>() / win.len().max(1) as f64)
         .collect();
     let jain_window = if means.len() >= 2 {
-        jain(&means).unwrap_or(f64::NAN)
+        stats::fairness(&means).unwrap_or(f64::NAN)
     } else {
         f64::NAN
     };
@@ -256,7 +229,7 @@ pub fn summarize(
                 name: name.clone(),
                 utilization,
                 queue_mean_kb: kb(mean),
-                queue_p99_kb: kb(percentile_sorted(&v, 99.0)),
+                queue_p99_kb: kb(pct(&v, 99.0)),
                 queue_max_kb: kb(max),
                 drops: st.map_or(0, |p| p.drops),
                 paused_us: st.map_or(0.0, |p| p.paused_ns as f64 / 1000.0),
@@ -294,9 +267,9 @@ pub fn summarize(
             label,
             n: sl.len(),
             unfinished: in_bin.len() - sl.len(),
-            p50: percentile_sorted(&sl, 50.0),
-            p99: percentile_sorted(&sl, 99.0),
-            p999: percentile_sorted(&sl, 99.9),
+            p50: pct(&sl, 50.0),
+            p99: pct(&sl, 99.0),
+            p999: pct(&sl, 99.9),
         });
     }
     Summary {
@@ -304,8 +277,8 @@ pub fn summarize(
         goodput_gbps,
         utilization,
         rtt_mean_us,
-        rtt_p50_us: percentile_sorted(&rtts, 50.0),
-        rtt_p99_us: percentile_sorted(&rtts, 99.0),
+        rtt_p50_us: pct(&rtts, 50.0),
+        rtt_p99_us: pct(&rtts, 99.0),
         jain_mean,
         jain_window,
         jain09_first_us,
@@ -333,20 +306,20 @@ pub fn table(rows: &[Summary]) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+        "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
         "algorithm",
-        "Gbit/s",
+        "goodput_Gbps",
         "util",
-        "RTTavg us",
-        "RTTp50",
-        "RTTp99",
-        "Jain",
-        "Jwin",
-        "J>=.9 us",
-        "J.9set us",
-        "Qavg KB",
-        "Qp99 KB",
-        "Qmax KB",
+        "RTTmean_us",
+        "RTTp50_us",
+        "RTTp99_us",
+        "Jain_mean",
+        "Jain_of_means",
+        "Jain>=0.9_at_us",
+        "Jain>=0.9_from_us",
+        "Qmean_KB",
+        "Qp99_KB",
+        "Qmax_KB",
         "drops",
         "RTOs",
         "done"
@@ -354,7 +327,7 @@ pub fn table(rows: &[Summary]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{:<16} {:>8} {:>6} {:>9} {:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>6} {:>5} {:>9}",
+            "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
             r.name,
             T(r.goodput_gbps, 2),
             T(r.utilization, 3),
@@ -381,7 +354,7 @@ pub fn table(rows: &[Summary]) -> String {
         let _ = writeln!(
             t,
             "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
-            "algorithm", "port", "util", "Qavg KB", "Qp99 KB", "Qmax KB", "drops", "paused us"
+            "algorithm", "port", "util", "Qmean_KB", "Qp99_KB", "Qmax_KB", "drops", "paused_us"
         );
         for r in rows {
             for p in &r.ports {
@@ -439,191 +412,14 @@ pub fn table(rows: &[Summary]) -> String {
     t
 }
 
-/// Summary rows as CSV.
-pub fn summary_csv(rows: &[Summary]) -> String {
-    let mut t = String::from(
-        "algorithm,goodput_gbps,utilization,rtt_mean_us,rtt_p50_us,rtt_p99_us,jain_mean,jain_window,jain09_first_us,jain09_settled_us,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,timeouts,flows_done,flows_finite,pfc_pauses,pfc_paused_us\n",
-    );
-    let o = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.3}"));
-    for r in rows {
-        let _ = writeln!(
-            t,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.name,
-            C(r.goodput_gbps, 4),
-            C(r.utilization, 4),
-            C(r.rtt_mean_us, 3),
-            C(r.rtt_p50_us, 3),
-            C(r.rtt_p99_us, 3),
-            C(r.jain_mean, 4),
-            C(r.jain_window, 4),
-            o(r.jain09_first_us),
-            o(r.jain09_settled_us),
-            C(r.queue_mean_kb, 3),
-            C(r.queue_p99_kb, 3),
-            C(r.queue_max_kb, 3),
-            r.drops,
-            r.timeouts,
-            r.flows_done,
-            r.flows_finite,
-            r.pfc_pauses,
-            C(r.pfc_paused_us, 3)
-        );
-    }
-    t
-}
-
-/// Per named bottleneck port, as CSV.
-pub fn ports_csv(rows: &[Summary]) -> String {
-    let mut ports = String::from(
-        "algorithm,port,utilization,queue_mean_kb,queue_p99_kb,queue_max_kb,drops,paused_us\n",
-    );
-    for r in rows {
-        for p in &r.ports {
-            let _ = writeln!(
-                ports,
-                "{},{},{},{},{},{},{},{}",
-                r.name,
-                p.name,
-                C(p.utilization, 4),
-                C(p.queue_mean_kb, 3),
-                C(p.queue_p99_kb, 3),
-                C(p.queue_max_kb, 3),
-                p.drops,
-                C(p.paused_us, 3)
-            );
-        }
-    }
-    ports
-}
-
-/// FCT bins as CSV.
-pub fn fct_bins_csv(rows: &[Summary]) -> String {
-    let mut t =
-        String::from("algorithm,bin,flows,unfinished,slowdown_p50,slowdown_p99,slowdown_p999\n");
-    for r in rows {
-        for b in &r.bins {
-            let _ = writeln!(
-                t,
-                "{},{},{},{},{},{},{}",
-                r.name,
-                b.label,
-                b.n,
-                b.unfinished,
-                C(b.p50, 4),
-                C(b.p99, 4),
-                C(b.p999, 4)
-            );
-        }
-    }
-    t
-}
-
-/// The per-run CSV files: (file name, contents).
-pub fn run_csvs(out: &RunOutput) -> Vec<(&'static str, String)> {
-    let s = &out.series;
-    let mut thr = String::from("t_us");
-    let mut cw = String::from("t_us");
-    for i in 0..s.flow_bps.len() {
-        let _ = write!(thr, ",flow{i}_gbps");
-        let _ = write!(cw, ",flow{i}_cwnd_bytes,flow{i}_pacing_gbps");
-    }
-    thr.push_str(",total_gbps\n");
-    cw.push('\n');
-    let mut jn = String::from("t_us,jain,active_flows\n");
-    let mut q = String::from("t_us");
-    for n in &out.monitor_names {
-        let _ = write!(q, ",{n}_bytes,{n}_max_bytes");
-    }
-    q.push('\n');
-    for (k, &t) in s.t_ns.iter().enumerate() {
-        let tu = t as f64 / 1000.0;
-        let _ = write!(thr, "{tu:.3}");
-        let _ = write!(cw, "{tu:.3}");
-        for i in 0..s.flow_bps.len() {
-            let _ = write!(thr, ",{:.4}", s.flow_bps[i][k] / 1e9);
-            let _ = write!(
-                cw,
-                ",{:.1},{:.4}",
-                s.flow_cwnd_bytes[i][k],
-                s.flow_rate_bps[i][k] / 1e9
-            );
-        }
-        let _ = writeln!(thr, ",{:.4}", s.total_bps[k] / 1e9);
-        cw.push('\n');
-        if s.jain[k].is_finite() {
-            let _ = writeln!(jn, "{tu:.3},{:.5},{}", s.jain[k], s.active[k]);
-        } else {
-            let _ = writeln!(jn, "{tu:.3},,{}", s.active[k]);
-        }
-        let _ = write!(q, "{tu:.3}");
-        for m in 0..s.queue_bytes.len() {
-            let _ = write!(q, ",{},{}", s.queue_bytes[m][k], s.queue_max_bytes[m][k]);
-        }
-        q.push('\n');
-    }
-    let mut fct = String::from(
-        "flow,profile,src,dst,size_bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retransmits\n",
-    );
-    for (i, f) in out.flows.iter().enumerate() {
-        let start = f.spec.start_ns as f64 / 1000.0;
-        let (fin, fct_us, sl) = match f.finish_ns {
-            Some(t) => {
-                let d = (t - f.spec.start_ns) as f64;
-                (
-                    format!("{:.3}", t as f64 / 1000.0),
-                    format!("{:.3}", d / 1000.0),
-                    format!("{:.4}", d / f.ideal_ns.max(1) as f64),
-                )
-            }
-            None => (String::new(), String::new(), String::new()),
-        };
-        let _ = writeln!(
-            fct,
-            "{i},{},{},{},{},{start:.3},{fin},{fct_us},{:.3},{sl},{}",
-            out.profiles[f.spec.profile],
-            f.spec.src,
-            f.spec.dst,
-            f.spec.size_bytes,
-            f.ideal_ns as f64 / 1000.0,
-            f.retransmits
-        );
-    }
-    vec![
-        ("throughput.csv", thr),
-        ("cwnd.csv", cw),
-        ("jain.csv", jn),
-        ("queue.csv", q),
-        ("fct.csv", fct),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn jain_cases() {
-        let cases: &[(&[f64], f64)] = &[
-            (&[1.0, 1.0, 1.0, 1.0], 1.0),
-            (&[1.0, 0.0, 0.0, 0.0], 0.25),
-            (&[2.0, 1.0], 0.9),
-            (&[5.0], 1.0),
-        ];
-        for &(xs, want) in cases {
-            let got = jain(xs).unwrap();
-            assert!((got - want).abs() < 1e-12, "{xs:?}: {got} != {want}");
-        }
-        assert_eq!(jain(&[]), None);
-        assert_eq!(jain(&[0.0, 0.0]), None);
-    }
-
-    #[test]
-    fn percentile_nearest_rank() {
-        let v: Vec<f64> = (1..=100).map(|x| x as f64).collect();
-        assert_eq!(percentile_sorted(&v, 50.0), 50.0);
-        assert_eq!(percentile_sorted(&v, 99.0), 99.0);
-        assert_eq!(percentile_sorted(&v, 99.9), 100.0);
-        assert_eq!(percentile_sorted(&v, 0.0), 1.0);
+    fn missing_percentiles_are_nan() {
+        // The rule itself is crate::stats's (nearest rank); an empty input is NaN here.
+        assert_eq!(pct(&[1.0, 2.0, 3.0, 4.0], 50.0), 2.0);
+        assert!(pct(&[], 50.0).is_nan());
     }
 }

@@ -3,6 +3,7 @@
 //! window and rate and a port's queue come from.
 
 use crate::engine::Series;
+use crate::stats::Jain;
 
 /// What a sample needs of a flow.
 #[derive(Clone, Copy, Debug)]
@@ -35,7 +36,7 @@ impl Series {
     ) {
         let t0 = now_ns.saturating_sub(dt_ns);
         self.t_ns.push(now_ns);
-        let (mut sum, mut sq, mut n, mut total) = (0.0, 0.0, 0u32, 0.0);
+        let (mut fair, mut total) = (Jain::default(), 0.0);
         for ((i, f), last) in flows.enumerate().zip(last_rx.iter_mut()) {
             let bytes = f.rx_bytes - *last;
             *last = f.rx_bytes;
@@ -44,22 +45,17 @@ impl Series {
             if i < self.flow_bps.len() {
                 let (cwnd_bytes, rate_bps) = traced(i);
                 self.flow_bps[i].push(bps);
+                self.flow_rx_bytes[i].push(bytes);
                 self.flow_cwnd_bytes[i].push(cwnd_bytes);
                 self.flow_rate_bps[i].push(rate_bps);
             }
             let active = f.started && f.start_ns <= t0 && (!f.done || f.finish_ns >= now_ns);
             if active {
-                sum += bps;
-                sq += bps * bps;
-                n += 1;
+                fair.push(bps);
             }
         }
-        self.jain.push(if n > 0 && sq > 0.0 {
-            sum * sum / (n as f64 * sq)
-        } else {
-            f64::NAN
-        });
-        self.active.push(n);
+        self.jain.push(fair.value().unwrap_or(f64::NAN));
+        self.active.push(fair.count() as u32);
         self.total_bps.push(total);
     }
 

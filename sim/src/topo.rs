@@ -1,7 +1,7 @@
 //! Topologies: nodes (hosts and switches), full-duplex links as pairs of output ports, and
 //! shortest-path routing with every equal-cost next hop kept for ECMP.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// One output port: a drop-tail FIFO (switches) in front of a link.
@@ -103,7 +103,7 @@ pub struct Network {
 
 /// Topology as a scenario describes it. Rates in Gbit/s, delays in µs, buffers in KB (1000 B)
 /// per switch output port.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TopologySpec {
     /// N senders and one receiver on one switch (hosts 0..senders send, host `senders`
@@ -349,7 +349,7 @@ impl Builder {
 
 /// A link override applied after the topology is built: `host`'s access link, or the link
 /// between the two named nodes (`between = ["leaf0", "spine1"]`); both directions.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// Host index: its access link.

@@ -13,6 +13,9 @@ pub const MAX_DURATION_US: f64 = 60e6;
 pub const MAX_SAMPLES: f64 = 2e6;
 /// Most hosts in a topology.
 pub const MAX_HOSTS: u64 = 1_000_000;
+/// Most ports on one switch: ports are numbered in `u16` (routes, monitors), so an incast's or
+/// dumbbell's switch (its hosts plus one link) bounds `senders`, `left` and `right`.
+pub const MAX_SWITCH_PORTS: u64 = 65_535;
 /// Largest link rate, Gbit/s.
 pub const MAX_RATE_GBPS: f64 = 10_000.0;
 /// Largest link or receive delay, µs (1 s).
@@ -76,7 +79,7 @@ impl TopologySpec {
                 receiver_rate_gbps,
                 ..
             } => {
-                int(&field("senders"), senders as u64, 1, MAX_HOSTS)?;
+                int(&field("senders"), senders as u64, 1, MAX_SWITCH_PORTS - 1)?;
                 (receiver_rate_gbps.map(|r| ("receiver_rate_gbps", r)), None)
             }
             TopologySpec::Dumbbell {
@@ -86,8 +89,8 @@ impl TopologySpec {
                 bottleneck_delay_us,
                 ..
             } => {
-                int(&field("left"), left as u64, 1, MAX_HOSTS)?;
-                int(&field("right"), right as u64, 1, MAX_HOSTS)?;
+                int(&field("left"), left as u64, 1, MAX_SWITCH_PORTS - 1)?;
+                int(&field("right"), right as u64, 1, MAX_SWITCH_PORTS - 1)?;
                 (
                     Some(("bottleneck_rate_gbps", bottleneck_rate_gbps)),
                     bottleneck_delay_us.map(|d| ("bottleneck_delay_us", d)),
@@ -165,8 +168,17 @@ impl TopologySpec {
 }
 
 impl Scenario {
-    /// Check every field; the first problem is returned as an error naming the field.
+    /// Check every field; the first problem is returned as an error naming the field. Builds
+    /// the network (for the fabric and INT checks): [`Scenario::validate_fields`] first.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_fields()?;
+        self.validate_network()
+    }
+
+    /// Check every field that needs nothing built: ranges and names (laws, profiles, CDFs,
+    /// hosts). Cheap whatever the topology's size, so it can run before an estimate of what
+    /// building it costs ([`crate::preflight`]).
+    pub fn validate_fields(&self) -> Result<(), String> {
         above("duration_us", self.duration_us, 0.0, MAX_DURATION_US)?;
         range(
             "measure_from_us",
@@ -191,6 +203,16 @@ impl Scenario {
         }
         if self.algorithms.is_empty() {
             return Err("algorithms: list at least one".into());
+        }
+        if let Some((i, a)) = self
+            .algorithms
+            .iter()
+            .enumerate()
+            .find(|(i, a)| self.algorithms[..*i].contains(a))
+        {
+            return Err(format!(
+                "algorithms: {a:?} is listed twice (entry {i}); each run writes DIR/{a}/"
+            ));
         }
         self.topology.validate()?;
         let n_hosts = self.topology.hosts();
@@ -386,6 +408,12 @@ impl Scenario {
         for (name, _) in self.cc.iter() {
             self.check_profile(name)?;
         }
+        Ok(())
+    }
+
+    /// The checks that need the network: link overrides, bottleneck ports, the PFC fabric's
+    /// headroom, INT rates.
+    fn validate_network(&self) -> Result<(), String> {
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;
         let names = self

@@ -28,6 +28,8 @@ fn help_exits_zero() {
                 "--set",
                 "--no-plots",
                 "--quiet",
+                "--force",
+                "--allow-big",
             ],
         ),
         (
@@ -56,6 +58,7 @@ fn misuse_exits_two_and_writes_nothing() {
     let out = dir.join("out");
     let out_s = out.display().to_string();
     let good = scenario("dumbbell_swift_2flow");
+    let fattree = scenario("bench_fattree_10k");
     let bad_s = bad.display().to_string();
     let sim = env!("CARGO_BIN_EXE_sim");
     // (arguments, text stderr must contain)
@@ -80,9 +83,68 @@ fn misuse_exits_two_and_writes_nothing() {
             "unknown algorithm \"nosuch\"; valid: ",
         ),
         (
+            // 81,920 switches and 16.8M ports: refused from its counts, before any building.
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+            ],
+            "switches, 16842752 ports, ",
+        ),
+        (
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+            ],
+            "s limit; pass --allow-big to run it anyway",
+        ),
+        (
+            // --force empties the output directory; it does not override the size refusal.
+            vec![
+                &fattree,
+                "--set",
+                "topology.k=256",
+                "--set",
+                "topology.hosts_per_edge=1",
+                "--force",
+            ],
+            "s limit; pass --allow-big to run it anyway",
+        ),
+        (
+            vec![&good, "--set", "cc.swift.base_target_ns=25xs"],
+            "--set cc.swift.base_target_ns=25xs: not a number in this parameter's unit; \
+             expected time: 25us, 1.5ms, or integer ns",
+        ),
+        // The issue's example: ports are u16, one switch takes at most 65535.
+        (
+            vec![&good, "--set", "topology.left=999999"],
+            "topology.left = 999999: must be within [1, 65534]",
+        ),
+        (vec![&good, "--algos", " , "], "--algos: no algorithm given"),
+        (
+            vec![&good, "--algos", "swift,dctcp swift"],
+            "--algos: algorithm \"swift\" is listed twice",
+        ),
+        (
             vec![&good, "--set", "topology.host_rate_gbps=0"],
             "host_rate_gbps",
         ),
+    ];
+    // Errors of the command line itself (clap's, with its usage text); every other one is a
+    // content error: the message alone.
+    let clap_errors = [
+        "<SCENARIO.toml>",
+        "no such file: /no/such/file.toml",
+        "unexpected argument '--nosuch'",
+        "unexpected argument '--rate'",
+        "unexpected argument 'extra.toml'",
+        "is not KEY.PATH=VALUE",
+        "a value is required",
     ];
     for (mut args, want) in cases {
         args.extend(["--out", &out_s, "--quiet"]);
@@ -95,6 +157,11 @@ fn misuse_exits_two_and_writes_nothing() {
         assert!(
             err.contains(want),
             "{args:?}: stderr lacks {want:?}:\n{err}"
+        );
+        assert_eq!(
+            err.contains("try '--help'"),
+            clap_errors.contains(&want),
+            "{args:?}: usage text:\n{err}"
         );
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
@@ -109,4 +176,104 @@ fn misuse_exits_two_and_writes_nothing() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn algos_take_spaces_and_commas() {
+    let sim = env!("CARGO_BIN_EXE_sim");
+    let good = scenario("dumbbell_swift_2flow");
+    let dir = std::env::temp_dir().join(format!("rdcc-sim-algos-{}", std::process::id()));
+    for (i, list) in ["swift dctcp", "swift,dctcp", " swift , dctcp "]
+        .iter()
+        .enumerate()
+    {
+        let out = dir.join(i.to_string());
+        let out_s = out.display().to_string();
+        let o = run(
+            sim,
+            &[
+                &good,
+                "--algos",
+                list,
+                "--set",
+                "duration_us=1000",
+                "--set",
+                "measure_from_us=0",
+                "--no-plots",
+                "--quiet",
+                "--out",
+                &out_s,
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{list:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+        assert!(
+            summary.contains("algorithms swift dctcp;"),
+            "{list:?}: {summary}"
+        );
+        assert!(
+            out.join("swift").is_dir() && out.join("dctcp").is_dir(),
+            "{list:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_no_flow_of_which_crosses_the_bottleneck_is_warned() {
+    // Host 2 moves to the left switch: both flows stay on it and never cross L->R.
+    let sim = env!("CARGO_BIN_EXE_sim");
+    let good = scenario("dumbbell_swift_2flow");
+    let out = std::env::temp_dir().join(format!("rdcc-sim-warn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let out_s = out.display().to_string();
+    let want = "no flow crosses the bottleneck L->R";
+    for (left, warned) in [("3", true), ("2", false)] {
+        let set = format!("topology.left={left}");
+        let o = run(
+            sim,
+            &[
+                &good,
+                "--set",
+                &set,
+                "--set",
+                "duration_us=1000",
+                "--set",
+                "measure_from_us=0",
+                "--no-plots",
+                "--quiet",
+                "--force",
+                "--out",
+                &out_s,
+            ],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+        let rec = std::fs::read_to_string(out.join("run.toml")).unwrap();
+        let info = rdcc_sim::record::parse_run_info(&rec).unwrap();
+        assert_eq!(err.contains(want), warned, "left={left}: {err}");
+        assert_eq!(
+            summary.contains(&format!("warning: {want}")),
+            warned,
+            "{summary}"
+        );
+        assert_eq!(
+            info.warnings.iter().any(|w| w.contains(want)),
+            warned,
+            "{rec}"
+        );
+        if warned {
+            assert!(
+                err.contains("flow 0 goes host 0 -> host 2 without it"),
+                "{err}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

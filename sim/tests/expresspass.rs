@@ -386,9 +386,9 @@ law = "expresspass"
     }
 }
 
+/// Jain's index (`rdcc_sim::stats`), NaN for all zero (never passes a threshold).
 fn jain(x: &[f64]) -> f64 {
-    let s: f64 = x.iter().sum();
-    s * s / (x.len() as f64 * x.iter().map(|v| v * v).sum::<f64>())
+    rdcc_sim::stats::jain(x).unwrap_or(f64::NAN)
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Key outcomes the simulator must reproduce, and its own invariants (determinism,
 //! conservation). Each test runs a scenario in at most a few simulated milliseconds.
 
-use rdcc_sim::metrics::run_csvs;
 use rdcc_sim::scenario::RunResult;
+use rdcc_sim::tables::run_files;
 use rdcc_sim::Scenario;
 
 mod common;
@@ -53,15 +53,15 @@ fn same_seed_gives_identical_output_bytes() {
         (Scenario::parse(LOSSY).unwrap(), "reno"),
         (scenario_file("sl_incast_16to1.toml"), "swift_vaisf"),
     ] {
-        let a = run_csvs(&run(&sc, alg).out);
-        let b = run_csvs(&run(&sc, alg).out);
+        let a = run_files(&run(&sc, alg).out).unwrap();
+        let b = run_files(&run(&sc, alg).out).unwrap();
         assert!(a == b, "{}: two runs with seed {} differ", sc.name, sc.seed);
     }
     // And the seed matters where randomness is used (RTT noise, seen by Swift).
     let mut sc = Scenario::parse(LOSSY).unwrap();
-    let a = run_csvs(&run(&sc, "swift").out);
+    let a = run_files(&run(&sc, "swift").out).unwrap();
     sc.seed = 8;
-    let b = run_csvs(&run(&sc, "swift").out);
+    let b = run_files(&run(&sc, "swift").out).unwrap();
     assert!(a != b, "a different seed changed nothing");
 }
 
@@ -133,7 +133,7 @@ fn swift_two_flow_dumbbell_delay_settles_at_target() {
         .iter()
         .map(|v| v[from..].iter().sum::<f64>() / (v.len() - from) as f64)
         .collect();
-    assert!(rdcc_sim::metrics::jain(&m).unwrap() > 0.99, "{m:?}");
+    assert!(rdcc_sim::stats::jain(&m).unwrap() > 0.99, "{m:?}");
 }
 
 /// Snyder & Lebeck's 16-1 staggered incast: both variants reach Jain >= 0.9 and stay there

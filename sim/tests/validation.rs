@@ -69,7 +69,19 @@ fn each_bad_value_is_refused_naming_its_field() {
             edit(r#"algorithms = ["swift"]"#, "algorithms = []"),
             "algorithms",
         ),
+        (
+            edit(
+                r#"algorithms = ["swift"]"#,
+                r#"algorithms = ["swift", "dctcp", "swift"]"#,
+            ),
+            "algorithms: \"swift\" is listed twice (entry 2)",
+        ),
         (edit("senders = 2", "senders = 0"), "topology.senders = 0"),
+        // Ports are numbered in u16: one switch takes at most 65535 (senders + the receiver).
+        (
+            edit("senders = 2", "senders = 65535"),
+            "topology.senders = 65535: must be within [1, 65534]",
+        ),
         (
             edit("host_rate_gbps = 10", "host_rate_gbps = 0"),
             "topology.host_rate_gbps = 0",

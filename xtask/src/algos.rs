@@ -64,32 +64,19 @@ pub fn available(p: &Profile) -> Result<Vec<String>> {
     Ok(all)
 }
 
-/// Split an `--algos` value (names separated by spaces or commas) and check every name against
-/// `available`. The error names the offending entry and lists the available ones.
+/// Split an `--algos` value (names separated by spaces or commas: the parser `sim` uses too,
+/// [`rdcc_sim::names::split_list`]) and check every name against `available`. The error names
+/// the offending entry and lists the available ones.
 pub fn parse_list(value: &str, available: &[String]) -> std::result::Result<Vec<String>, String> {
-    let mut out: Vec<String> = Vec::new();
-    for name in value
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|s| !s.is_empty())
-    {
-        if !available.iter().any(|a| a == name) {
-            return Err(format!(
-                "unknown algorithm {name:?}; available: {}",
-                available.join(" ")
-            ));
-        }
-        if out.iter().any(|a| a == name) {
-            return Err(format!("algorithm {name:?} is listed twice"));
-        }
-        out.push(name.to_string());
-    }
-    if out.is_empty() {
+    let names = rdcc_sim::names::split_list(value)
+        .map_err(|e| format!("{e}; available: {}", available.join(" ")))?;
+    if let Some(name) = names.iter().find(|n| !available.contains(n)) {
         return Err(format!(
-            "no algorithm given; available: {}",
+            "unknown algorithm {name:?}; available: {}",
             available.join(" ")
         ));
     }
-    Ok(out)
+    Ok(names)
 }
 
 #[cfg(test)]

@@ -243,10 +243,11 @@ pub struct SimArgs {
     /// Output directory (default results/sim/SCENARIO, the scenario's name, in the repository).
     #[arg(long, value_name = "DIR", value_parser = absolute)]
     pub out: Option<PathBuf>,
-    /// Algorithms instead of the scenario's, separated by spaces.
+    /// Algorithms instead of the scenario's, separated by spaces or commas.
     #[arg(long, value_name = "\"A B\"")]
     pub algos: Option<String>,
-    /// Override one scenario value (repeatable), e.g. --set fabric.pfc=true.
+    /// Override one scenario value (repeatable), e.g. --set fabric.pfc=true, or in the
+    /// key's unit: --set cc.swift.base_target_ns=25us.
     #[arg(long, value_name = "KEY.PATH=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
     /// Write CSV only, no PNG plots.
@@ -255,6 +256,13 @@ pub struct SimArgs {
     /// No per-run progress lines (and a quiet cargo build).
     #[arg(long)]
     pub quiet: bool,
+    /// Empty a non-empty output directory first (without it, one is refused: a run never
+    /// mixes with an older one).
+    #[arg(long)]
+    pub force: bool,
+    /// Run a scenario estimated to need more memory or set-up time than this machine has.
+    #[arg(long)]
+    pub allow_big: bool,
 }
 
 /// The scenario files under sim/scenarios, by name.

@@ -8,24 +8,13 @@ pub struct Frame {
     pub data: Vec<u8>,
 }
 
-/// SHA-256 of `data`, hex, by the host's `sha256sum` (coreutils).
-fn sha256_hex(data: &[u8]) -> Result<String, String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut c = Command::new("sha256sum")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("sha256sum: {e}"))?;
-    let mut stdin = c.stdin.take().ok_or("sha256sum: no stdin")?;
-    let buf = data.to_vec();
-    let h = std::thread::spawn(move || stdin.write_all(&buf));
-    let out = c
-        .wait_with_output()
-        .map_err(|e| format!("sha256sum: {e}"))?;
-    let _ = h.join();
-    let s = String::from_utf8_lossy(&out.stdout);
-    Ok(s.split_whitespace().next().unwrap_or("").to_string())
+/// SHA-256 of `data`, lowercase hex (as `sha256sum` prints it).
+fn sha256_hex(data: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Split the data channel into frames (`RDCC-FILE name size sha256\n` + bytes +
@@ -77,7 +66,7 @@ pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> 
                     ));
                 }
                 buf = &buf[end.len()..];
-                let got = sha256_hex(&data)?;
+                let got = sha256_hex(&data);
                 if got != *sum {
                     return Err(format!(
                         "data channel: {name}: checksum {got} differs from the guest's {sum}"
@@ -99,11 +88,30 @@ mod tests {
     use super::*;
 
     fn frame(name: &str, data: &[u8]) -> Vec<u8> {
-        let sum = sha256_hex(data).unwrap();
+        let sum = sha256_hex(data);
         let mut v = format!("RDCC-FILE {name} {} {sum}\n", data.len()).into_bytes();
         v.extend_from_slice(data);
         v.extend_from_slice(format!("\nRDCC-FILE-END {name}\n").as_bytes());
         v
+    }
+
+    #[test]
+    fn sha256_known_vectors() {
+        // FIPS 180-2 appendix B.1 ("abc") and the empty input: what the guest's sha256sum
+        // writes in the frame header.
+        let cases: &[(&[u8], &str)] = &[
+            (
+                b"abc",
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            ),
+            (
+                b"",
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            ),
+        ];
+        for (data, want) in cases {
+            assert_eq!(sha256_hex(data), *want);
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 use crate::scenario::Scenario;
 use crate::series::{
-    fct, percentile, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
+    fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
 };
+use rdcc_sim::stats::percentile;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,7 @@
 
 use crate::frames::Frame;
 use crate::scenario::Scenario;
+use rdcc_sim::stats;
 use std::collections::BTreeMap;
 use std::io::Read as _;
 
@@ -277,24 +278,6 @@ pub fn goodput(acks: &[Ack], from_s: f64, to_s: f64) -> f64 {
     (at(to_s) - at(from_s)) as f64 * 8.0 / (to_s - from_s) / 1e6
 }
 
-/// Nearest-rank percentile (p in 0..=100) of unsorted values.
-pub fn percentile(vals: &[f64], p: f64) -> Option<f64> {
-    let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
-    Some(v[rank.min(v.len()) - 1])
-}
-
-/// Jain's fairness index.
-pub fn jain(x: &[f64]) -> Option<f64> {
-    let s: f64 = x.iter().sum();
-    let q: f64 = x.iter().map(|v| v * v).sum();
-    (x.len() > 1 && q > 0.0).then(|| s * s / (x.len() as f64 * q))
-}
-
 /// Completion time of a sized flow, s: from its first ACK back one smoothed RTT (the first
 /// segment's send) to the ACK covering `size` bytes. None if that ACK was not traced:
 /// tcp:tcp_probe fires only in the established state, so a flow whose application closed
@@ -378,11 +361,11 @@ pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
             goodput(acks, warmup_s, duration_s)
         })
         .sum();
-    st.jain = jain(&st.per_flow_mbit);
-    st.srtt_p50_us = percentile(&srtts, 50.0);
-    st.srtt_p99_us = percentile(&srtts, 99.0);
-    st.rtt_p50_us = percentile(&rtts, 50.0);
-    st.rtt_p99_us = percentile(&rtts, 99.0);
+    st.jain = stats::fairness(&st.per_flow_mbit);
+    st.srtt_p50_us = stats::percentile(&srtts, 50.0);
+    st.srtt_p99_us = stats::percentile(&srtts, 99.0);
+    st.rtt_p50_us = stats::percentile(&rtts, 50.0);
+    st.rtt_p99_us = stats::percentile(&rtts, 99.0);
     let qs: Vec<&QSample> = tr
         .queue
         .iter()
@@ -407,15 +390,13 @@ pub struct Spread {
     pub n: usize,
 }
 
-/// Median (upper median for even counts: a value that was measured) with min and max.
+/// Median (`rdcc_sim::stats`'s nearest rank: the lower middle value for even counts, a value
+/// that was measured) with min and max; NaN and infinities ignored.
 pub fn spread(vals: &[f64]) -> Option<Spread> {
     let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
     v.sort_by(|a, b| a.total_cmp(b));
     Some(Spread {
-        median: v[v.len() / 2],
+        median: stats::percentile_sorted(&v, 50.0)?,
         min: v[0],
         max: v[v.len() - 1],
         n: v.len(),
@@ -584,13 +565,17 @@ mod tests {
         assert_eq!(mb, vec![0.0, 1.0, 1.0, 0.0, 2.0]);
         assert!((goodput(&acks, 0.15, 0.45) - (37500.0 * 8.0 / 0.3 / 1e6)).abs() < 1e-9);
         let v: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!(percentile(&v, 99.0), Some(99.0));
-        assert_eq!(percentile(&v, 50.0), Some(50.0));
-        assert_eq!(percentile(&[], 50.0), None);
+        assert_eq!(stats::percentile(&v, 99.0), Some(99.0));
+        assert_eq!(stats::percentile(&v, 50.0), Some(50.0));
+        assert_eq!(stats::percentile(&[], 50.0), None);
         let s = spread(&[3.0, 1.0, 2.0]).unwrap();
         assert_eq!((s.median, s.min, s.max, s.n), (2.0, 1.0, 3.0, 3));
-        assert_eq!(jain(&[1.0, 1.0]), Some(1.0));
-        assert_eq!(jain(&[1.0, 0.0]), Some(0.5));
-        assert_eq!(jain(&[1.0]), None);
+        // Even count: the nearest-rank median is the lower middle value (it was the upper).
+        let s = spread(&[4.0, 1.0, 3.0, 2.0]).unwrap();
+        assert_eq!((s.median, s.min, s.max, s.n), (2.0, 1.0, 4.0, 4));
+        assert_eq!(spread(&[f64::NAN]), None);
+        assert_eq!(stats::fairness(&[1.0, 1.0]), Some(1.0));
+        assert_eq!(stats::fairness(&[1.0, 0.0]), Some(0.5));
+        assert_eq!(stats::fairness(&[1.0]), None);
     }
 }

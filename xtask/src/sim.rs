@@ -1,6 +1,6 @@
 //! `cargo xtask sim SCENARIO [--out DIR] [--algos "A B"] [--set key.path=value]... [--no-plots]
-//! [--quiet]`: run a simulator scenario with the `sim` binary of `rdcc-sim`, built in release
-//! (the simulator is CPU-bound). The scenario (a name in `sim/scenarios/` or a path) was
+//! [--quiet] [--force] [--allow-big]`: run a simulator scenario with the `sim` binary of
+//! `rdcc-sim`, built in release (the simulator is CPU-bound). The scenario (a name in `sim/scenarios/` or a path) was
 //! resolved by the argument parser; the `sim` binary parses and validates it, with the
 //! overrides, before it runs anything.
 //!
@@ -46,6 +46,12 @@ pub fn run(a: &SimArgs) -> Result<u8> {
     }
     if a.quiet {
         sim.arg("--quiet");
+    }
+    if a.force {
+        sim.arg("--force");
+    }
+    if a.allow_big {
+        sim.arg("--allow-big");
     }
     match sim.status() {
         Ok(s) => Ok(s.code().unwrap_or(1).clamp(0, 255) as u8),

@@ -79,6 +79,8 @@ fn help_per_command() {
                 "--set",
                 "--no-plots",
                 "--quiet",
+                "--force",
+                "--allow-big",
             ],
             &["--rate", "--kernel", "--timeout"],
         ),

@@ -1,10 +1,15 @@
 //! `sim SCENARIO.toml [--out DIR] [--algos "a b"] [--set key.path=value]... [--no-plots]
-//! [--quiet]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`), write CSV
-//! and PNG files under DIR (default `results/sim/<scenario name>`), print the summary table.
-//! Any invalid input exits 2 before anything runs (`sim --help`).
+//! [--quiet] [--force] [--allow-big]`: run a scenario (with `--set` overrides, e.g. `--set fabric.pfc=true`),
+//! write CSV and PNG files and the run record `run.toml` under DIR (default
+//! `results/sim/<scenario name>`), print the summary table. A run record is a scenario too:
+//! `sim DIR/run.toml --out OTHER` replays the run. Any invalid input, or a non-empty DIR
+//! without `--force`, or a scenario estimated too big for this machine without `--allow-big`,
+//! exits 2 before anything runs (`sim --help`).
 
-use clap::{CommandFactory, Parser};
-use rdcc_sim::Scenario;
+use clap::Parser;
+use rdcc_sim::preflight::{self, Verdict};
+use rdcc_sim::scenario::summary_header;
+use rdcc_sim::{record, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,22 +21,30 @@ use std::process::ExitCode;
     long_about = "Run a simulator scenario (sim/scenarios/*.toml): every algorithm it lists over \
         its topology and workload, CSV and PNG files under DIR, the summary table on stdout.\n\n\
         The scenario, with its --set overrides and --algos, is parsed and validated before \
-        anything runs: invalid input exits 2 and writes nothing.",
+        anything runs: invalid input exits 2 and writes nothing. A run never mixes with an \
+        older one: a non-empty DIR is refused unless --force, which empties it first. The \
+        topology's memory and set-up time are estimated before anything is built: printed \
+        when large, refused beyond this machine unless --allow-big. A run no flow of which \
+        crosses the monitored bottleneck is warned about (stderr, summary, run record).\n\n\
+        DIR/run.toml records the run (command line, the final scenario in full, seed, git \
+        commit and dirty state, compiler, host, start and wall time); it is a scenario \
+        itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
     after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\""
 )]
 struct Cli {
-    /// The scenario file (TOML).
+    /// The scenario file (TOML), or a run record (DIR/run.toml) to replay.
     #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
     scenario: PathBuf,
     /// Output directory (default results/sim/SCENARIO, the scenario's name).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Algorithms instead of the scenario's, separated by spaces: laws or the scenario's
-    /// [cc.*] profiles.
+    /// Algorithms instead of the scenario's, separated by spaces or commas: laws or the
+    /// scenario's [cc.*] profiles.
     #[arg(long, value_name = "\"A B\"")]
     algos: Option<String>,
     /// Override one scenario value before validation (repeatable; the value in TOML syntax, a
-    /// bare word is a string), e.g. --set fabric.pfc=true.
+    /// bare word is a string; a key with a unit takes the file's forms), e.g. --set
+    /// fabric.pfc=true, --set cc.swift.base_target_ns=25us.
     #[arg(long = "set", value_name = "KEY.PATH=VALUE", value_parser = key_value)]
     sets: Vec<String>,
     /// Write CSV only, no PNG plots.
@@ -40,6 +53,13 @@ struct Cli {
     /// No per-run progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Empty a non-empty output directory first (never one holding .git or the current
+    /// directory).
+    #[arg(long)]
+    force: bool,
+    /// Run a scenario estimated to need more memory or set-up time than this machine has.
+    #[arg(long)]
+    allow_big: bool,
 }
 
 fn existing_file(s: &str) -> Result<PathBuf, String> {
@@ -60,41 +80,79 @@ fn key_value(s: &str) -> Result<String, String> {
     }
 }
 
-/// Invalid input found after parsing (the scenario or an override): the message, exit 2.
+/// Invalid input found after the command line was parsed (a bad value in the scenario, an
+/// override, --algos, the output directory, the size estimate): the message alone, without
+/// clap's usage text (the command line was fine), exit 2.
 fn refuse(msg: String) -> ExitCode {
-    let _ = Cli::command()
-        .error(clap::error::ErrorKind::ValueValidation, msg)
-        .print();
+    eprintln!("sim: error: {msg}");
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
+    let command: Vec<String> = std::env::args().collect();
     let cli = Cli::parse();
-    let mut sc = match Scenario::load_with(&cli.scenario, &cli.sets) {
+    // Fields and names first: nothing is built until the size estimate has passed.
+    let mut sc = match Scenario::load_fields(&cli.scenario, &cli.sets) {
         Ok(s) => s,
         Err(e) => return refuse(e),
     };
     if let Some(a) = &cli.algos {
-        sc.algorithms = a.split_whitespace().map(String::from).collect();
-        if let Err(e) = sc.validate() {
+        sc.algorithms = match rdcc_sim::names::split_list(a) {
+            Ok(v) => v,
+            Err(e) => return refuse(format!("--algos: {e}")),
+        };
+        if let Err(e) = sc.validate_fields() {
             return refuse(format!("--algos: {e}"));
         }
     }
-    let (plots, out, quiet) = (!cli.no_plots, cli.out, cli.quiet);
-    sc.report.plots &= plots;
-    let out = out.unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
-    match sc.run_all(&out, !quiet) {
+    sc.report.plots &= !cli.no_plots;
+    let out = cli
+        .out
+        .unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
+    let must_empty = match record::check_out(&out, cli.force) {
+        Ok(m) => m,
+        Err(e) => return refuse(e),
+    };
+    let est = preflight::estimate(&sc);
+    match preflight::Limits::machine().judge(&est) {
+        Verdict::Fine => {}
+        Verdict::Note(n) => eprintln!("sim: {n}"),
+        Verdict::Refuse(r) if !cli.allow_big => return refuse(r),
+        Verdict::Refuse(r) => eprintln!("sim: {r} (--allow-big: running)"),
+    }
+    if let Err(e) = sc.validate().and_then(|()| sc.check_builds()) {
+        return refuse(Scenario::locate_error(&cli.scenario, &cli.sets, e));
+    }
+    let warnings = match sc.warnings() {
+        Ok(w) => w,
+        Err(e) => return refuse(e),
+    };
+    for w in &warnings {
+        eprintln!("sim: warning: {w}");
+    }
+    if must_empty {
+        if let Err(e) = record::empty_out(&out) {
+            eprintln!("sim: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let started = record::Started::now();
+    match sc.run_all(&out, !cli.quiet) {
         Ok((results, table)) => {
-            println!("{}: {}", sc.name, sc.description.trim());
+            let run = started.finish(command, &sc, warnings.clone());
+            if let Err(e) = record::write_record(&out, &run, &sc) {
+                eprintln!("sim: {e}");
+                return ExitCode::FAILURE;
+            }
+            print!("{}", summary_header(&sc, &warnings));
             println!();
             print!("{table}");
-            let wall: f64 = results.iter().map(|r| r.wall_s).sum();
             let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();
             println!(
-                "\n{} run(s), {} events in {:.1} s wall; output in {}",
+                "\n{} run(s), {} events in {:.1} s wall; output and run record in {}",
                 results.len(),
                 ev,
-                wall,
+                run.wall_s,
                 out.display()
             );
             ExitCode::SUCCESS

@@ -475,6 +475,7 @@ impl Sim {
                 self.c.acks_dropped += 1;
             } else {
                 self.c.data_dropped += 1;
+                self.flows[pkt.flow as usize].drops += 1;
             }
             return;
         }

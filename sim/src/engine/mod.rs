@@ -265,6 +265,8 @@ pub struct Sim {
     monitor_names: Vec<String>,
     last_rx: Vec<u64>,
     rtt_samples: Vec<u32>,
+    /// The flow of each of `rtt_samples`.
+    rtt_flows: Vec<u32>,
     ideal: Vec<u64>,
 }
 
@@ -332,6 +334,7 @@ impl Sim {
                 delivered_bytes: 0,
                 finish_ns: 0,
                 retransmits: 0,
+                drops: 0,
                 timeouts: 0,
                 rcv_nxt: 0,
                 ooo: BTreeMap::new(),
@@ -354,6 +357,7 @@ impl Sim {
             .collect();
         let series = Series {
             flow_bps: vec![Vec::new(); n_traced],
+            flow_rx_bytes: vec![Vec::new(); n_traced],
             flow_cwnd_bytes: vec![Vec::new(); n_traced],
             flow_rate_bps: vec![Vec::new(); n_traced],
             queue_bytes: vec![Vec::new(); monitors.len()],
@@ -380,6 +384,7 @@ impl Sim {
             monitor_names,
             last_rx: vec![0; nf],
             rtt_samples: Vec::new(),
+            rtt_flows: Vec::new(),
             ideal: Vec::new(),
             int_log: None,
         };

@@ -69,6 +69,8 @@ pub struct FlowRecord {
     pub rx_bytes: u64,
     /// Retransmitted segments.
     pub retransmits: u64,
+    /// Data packets of the flow dropped at switches.
+    pub drops: u64,
     /// The law's last signal (Swift: target delay ns).
     pub last_signal: i64,
     /// Smallest RTT sample, ns (`None` without one).
@@ -82,6 +84,8 @@ pub struct Series {
     pub t_ns: Vec<u64>,
     /// Per traced flow: goodput over the interval, bits/s.
     pub flow_bps: Vec<Vec<f64>>,
+    /// Per traced flow: bytes received in order over the interval.
+    pub flow_rx_bytes: Vec<Vec<u64>>,
     /// Per traced flow: window, bytes.
     pub flow_cwnd_bytes: Vec<Vec<f64>>,
     /// Per traced flow: pacing rate in force, bits/s (0 = unpaced).
@@ -115,6 +119,8 @@ pub struct RunOutput {
     pub monitor_rates: Vec<u64>,
     /// RTT samples (exact, before quantization and noise) taken in the measurement window, ns.
     pub rtt_ns: Vec<u32>,
+    /// The flow (index into `flows`) of each of `rtt_ns`.
+    pub rtt_flow: Vec<u32>,
     /// Counters.
     pub counters: Counters,
     /// Data packets in flight at the end (on wires, in queues, in NIC transmission).
@@ -182,6 +188,7 @@ impl Sim {
                     ideal_ns: self.ideal[i],
                     rx_bytes: f.rx_bytes,
                     retransmits: f.retransmits,
+                    drops: f.drops,
                     last_signal: f.signal,
                     min_rtt_ns: (f.min_rtt_ns != u64::MAX).then_some(f.min_rtt_ns),
                 })
@@ -190,6 +197,7 @@ impl Sim {
             monitor_names: self.monitor_names,
             monitor_rates,
             rtt_ns: self.rtt_samples,
+            rtt_flow: self.rtt_flows,
             counters: self.c,
             data_in_network: in_net,
             port_stats,

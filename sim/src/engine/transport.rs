@@ -58,6 +58,8 @@ pub(super) struct Flow {
     pub(super) delivered_bytes: u64,
     pub(super) finish_ns: u64,
     pub(super) retransmits: u64,
+    /// Data packets of this flow dropped at switches.
+    pub(super) drops: u64,
     pub(super) timeouts: u64,
     // receiver
     pub(super) rcv_nxt: u64,
@@ -478,6 +480,7 @@ impl Sim {
             }
             if now >= self.cfg.measure_from_ns {
                 self.rtt_samples.push(rtt.min(u32::MAX as u64) as u32);
+                self.rtt_flows.push(f as u32);
             }
             let mut r = rtt;
             if self.cfg.rtt_noise_ns > 0 {

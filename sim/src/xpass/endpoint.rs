@@ -226,6 +226,7 @@ impl XpassSim {
         fl.min_rtt_ns = Some(fl.min_rtt_ns.map_or(rtt, |m| m.min(rtt)));
         if now >= self.measure_from_ns {
             self.rtt_samples.push(rtt.min(u32::MAX as u64) as u32);
+            self.rtt_flows.push(f as u32);
         }
         if pkt.seq == fl.rcv_nxt {
             fl.rcv_nxt += pkt.payload as u64;

@@ -168,6 +168,8 @@ struct XFlow {
     last_nack_ns: u64,
     last_stop_ns: u64,
     retransmits: u64,
+    /// Data packets of this flow dropped at switches.
+    drops: u64,
     /// Smallest credit-to-data RTT seen, ns.
     min_rtt_ns: Option<u64>,
     /// Sender: credit session number (one per CREDIT_REQUEST that opens a session; carried by
@@ -199,6 +201,8 @@ pub struct XpassSim {
     monitor_names: Vec<String>,
     last_rx: Vec<u64>,
     rtt_samples: Vec<u32>,
+    /// The flow of each of `rtt_samples`.
+    rtt_flows: Vec<u32>,
     measure_from_ns: u64,
 }
 
@@ -275,6 +279,7 @@ impl XpassSim {
                 last_nack_ns: 0,
                 last_stop_ns: 0,
                 retransmits: 0,
+                drops: 0,
                 min_rtt_ns: None,
                 session: 0,
                 rx_session: 0,
@@ -303,6 +308,7 @@ impl XpassSim {
             x: XpassStats::default(),
             series: Series {
                 flow_bps: vec![Vec::new(); n_traced],
+                flow_rx_bytes: vec![Vec::new(); n_traced],
                 flow_cwnd_bytes: vec![Vec::new(); n_traced],
                 flow_rate_bps: vec![Vec::new(); n_traced],
                 queue_bytes: vec![Vec::new(); monitors.len()],
@@ -314,6 +320,7 @@ impl XpassSim {
             monitor_names,
             last_rx: vec![0; nf],
             rtt_samples: Vec::new(),
+            rtt_flows: Vec::new(),
             measure_from_ns,
         };
         for f in 0..nf {
@@ -395,6 +402,7 @@ impl XpassSim {
                 self.x.data_class_dropped += 1;
                 if pkt.kind == KIND_DATA {
                     self.c.data_dropped += 1;
+                    self.flows[pkt.flow as usize].drops += 1;
                 } else {
                     self.c.acks_dropped += 1;
                 }

@@ -147,6 +147,7 @@ impl XpassSim {
                     ideal_ns: self.ideal_ns(i),
                     rx_bytes: f.rx_bytes,
                     retransmits: f.retransmits,
+                    drops: f.drops,
                     last_signal: f.rx.rate_bps as i64,
                     min_rtt_ns: f.min_rtt_ns,
                 }
@@ -169,6 +170,7 @@ impl XpassSim {
             monitor_names: self.monitor_names,
             monitor_rates,
             rtt_ns: self.rtt_samples,
+            rtt_flow: self.rtt_flows,
             counters: self.c,
             data_in_network: in_net,
             port_stats,

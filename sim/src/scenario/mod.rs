@@ -8,14 +8,28 @@ use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
 use crate::xpass::{self, XpassConfig, XpassSim, XpassStats};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
+pub mod human;
+mod output;
+mod sections;
+
+pub use output::{summary_header, xpass_line};
+use sections::{one, ten};
+pub use sections::{Fabric, FlowGroup, HostGroup, InjectDrop, Report, Transport, Workload};
+
+/// A time in µs (a scenario's `_us` keys) to whole nanoseconds, rounded to nearest: `1.001`
+/// (written `"1001ns"`) is 1001 ns, not the 1000 its f64 product truncates to.
+pub fn us_to_ns(us: f64) -> u64 {
+    (us * 1e3).round() as u64
+}
+
 /// A scenario file.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Name (default output directory `results/sim/<name>`).
@@ -42,8 +56,8 @@ pub struct Scenario {
     /// Transport model.
     #[serde(default)]
     pub transport: Transport,
-    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (integers,
-    /// the law's field and module-parameter names).
+    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (the law's
+    /// field and module-parameter names, in the modules' units: see [`human`]).
     #[serde(default)]
     pub cc: BTreeMap<String, toml::Table>,
     /// Explicit flow groups.
@@ -67,220 +81,6 @@ pub struct Scenario {
     /// Loss injection: drop the first transmission of these segments (tests).
     #[serde(default)]
     pub inject_drop: Vec<InjectDrop>,
-}
-
-/// Drop the first transmission of segment `seg` (0-based, MSS-sized) of flow `flow` (index
-/// in the order flows are listed) at the first switch; with `ack = true`, the first ACK sent
-/// for that segment instead.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct InjectDrop {
-    /// Flow index.
-    pub flow: u32,
-    /// Segment index.
-    pub seg: u64,
-    /// Drop the segment's ACK instead of the segment.
-    #[serde(default)]
-    pub ack: bool,
-}
-
-/// Switch buffer model (see `engine::FabricConfig`; sizes in KB = 1000 B).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Fabric {
-    /// "static" (drop-tail limit `buffer_kb` per output port) or "shared" (one buffer per
-    /// switch, dynamic thresholds).
-    pub buffer: String,
-    /// Shared buffer per switch, KB; 0 = `buffer_kb` x the switch's ports.
-    pub switch_buffer_kb: f64,
-    /// Egress dynamic-threshold alpha without PFC.
-    pub dt_alpha: f64,
-    /// Priority flow control (needs buffer = "shared").
-    pub pfc: bool,
-    /// PFC dynamic-threshold alpha (ns-3: 1/8).
-    pub pfc_alpha: f64,
-    /// Reserved bytes per ingress queue, KB (ns-3: 4 KiB).
-    pub pfc_reserve_kb: f64,
-    /// Resume offset, KB (ns-3: 3 KiB).
-    pub pfc_resume_offset_kb: f64,
-    /// Headroom per ingress queue, KB; 0 = per link 2 x rate x delay + 2 packets + a frame.
-    pub pfc_headroom_kb: f64,
-}
-
-impl Default for Fabric {
-    fn default() -> Self {
-        let f = FabricConfig::default();
-        Fabric {
-            buffer: "static".into(),
-            switch_buffer_kb: 0.0,
-            dt_alpha: f.dt_alpha_q16 as f64 / 65536.0,
-            pfc: false,
-            pfc_alpha: f.pfc_alpha_q16 as f64 / 65536.0,
-            pfc_reserve_kb: f.pfc_reserve_bytes as f64 / 1000.0,
-            pfc_resume_offset_kb: f.pfc_resume_offset_bytes as f64 / 1000.0,
-            pfc_headroom_kb: 0.0,
-        }
-    }
-}
-
-/// Hosts with a receive path: packets are processed at `rx_rate_gbps` (0 = unlimited) and
-/// wait `rx_delay_us` more before TCP sees them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HostGroup {
-    /// Host indices.
-    pub ids: Vec<u32>,
-    /// Processing rate, Gbit/s of wire bytes; 0 = unlimited.
-    #[serde(default)]
-    pub rx_rate_gbps: f64,
-    /// Fixed receive delay, µs.
-    #[serde(default)]
-    pub rx_delay_us: f64,
-}
-
-fn one() -> u64 {
-    1
-}
-fn ten() -> f64 {
-    10.0
-}
-
-/// Transport model (see `engine::SimConfig`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Transport {
-    /// Payload bytes per segment.
-    pub mss_bytes: u32,
-    /// Header bytes per data packet on the wire.
-    pub header_bytes: u32,
-    /// ACK size on the wire.
-    pub ack_bytes: u32,
-    /// 1: ACK every packet; 2: every second packet (delayed-ACK timer for a lone one).
-    pub ack_every: u32,
-    /// Delayed-ACK timeout, µs.
-    pub delack_us: f64,
-    /// RTT quantum fed to the laws, ns (1000 = Linux µs).
-    pub rtt_quantum_ns: u64,
-    /// Uniform RTT noise [0, x] ns fed to the laws.
-    pub rtt_noise_ns: u64,
-    /// Minimum RTO, µs.
-    pub min_rto_us: f64,
-    /// Report the receiver's ACK hold time as remote delay.
-    pub remote_delay: bool,
-    /// Echo the forward switch-hop count.
-    pub echo_hops: bool,
-    /// Tail-loss probe (RFC 8985 §7); off by default (see `SimConfig::tlp`).
-    pub tlp: bool,
-    /// Pacing granularity, bytes on the wire: 0 paces every packet; otherwise a paced flow
-    /// sends bursts of this many bytes back to back and then waits burst / rate (TIMELY §3.3's
-    /// per-segment pacing; see `SimConfig::pace_burst_bytes`).
-    pub pace_burst_bytes: u64,
-}
-
-impl Default for Transport {
-    fn default() -> Self {
-        let c = SimConfig::default();
-        Transport {
-            mss_bytes: c.mss_bytes,
-            header_bytes: c.header_bytes,
-            ack_bytes: c.ack_bytes,
-            ack_every: c.ack_every,
-            delack_us: c.delack_ns as f64 / 1000.0,
-            rtt_quantum_ns: 0,
-            rtt_noise_ns: 0,
-            min_rto_us: c.min_rto_ns as f64 / 1000.0,
-            remote_delay: false,
-            echo_hops: false,
-            tlp: c.tlp,
-            pace_burst_bytes: c.pace_burst_bytes,
-        }
-    }
-}
-
-/// A group of flows: flow i (0..count) goes from host `src + (i / conns_per_src) * src_step`
-/// to `dst`, starting at `start_us + stagger_us * (i / stagger_every)`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FlowGroup {
-    /// First sender host.
-    pub src: u32,
-    /// Receiver host.
-    pub dst: u32,
-    /// Number of flows.
-    #[serde(default = "one_u32")]
-    pub count: u32,
-    /// Flows per sender host.
-    #[serde(default = "one_u32")]
-    pub conns_per_src: u32,
-    /// Host step between senders.
-    #[serde(default = "one_u32")]
-    pub src_step: u32,
-    /// Bytes per flow; 0 = unlimited.
-    #[serde(default)]
-    pub size_bytes: u64,
-    /// Start of the first flow, µs.
-    #[serde(default)]
-    pub start_us: f64,
-    /// Start offset between consecutive batches, µs.
-    #[serde(default)]
-    pub stagger_us: f64,
-    /// Flows per batch.
-    #[serde(default = "one_u32")]
-    pub stagger_every: u32,
-    /// Algorithm for this group (default: the run's).
-    #[serde(default)]
-    pub cc: Option<String>,
-}
-
-fn one_u32() -> u32 {
-    1
-}
-
-/// Poisson traffic over all hosts (or `hosts`).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Workload {
-    /// Built-in CDF name: "websearch" or "hadoop".
-    pub cdf: String,
-    /// Offered load per host as a fraction of its link rate.
-    pub load: f64,
-    /// Arrivals from, µs.
-    #[serde(default)]
-    pub start_us: f64,
-    /// Arrivals until, µs.
-    pub stop_us: f64,
-    /// Participating hosts (default: all).
-    #[serde(default)]
-    pub hosts: Option<Vec<u32>>,
-}
-
-/// Reporting options.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Report {
-    /// FCT bin edges, bytes.
-    pub fct_bins_bytes: Vec<u64>,
-    /// Jain settling is searched from here, µs (default: the last explicit flow start).
-    pub jain_from_us: Option<f64>,
-    /// Flows with per-flow time series.
-    pub trace_flows: usize,
-    /// Write PNG plots.
-    pub plots: bool,
-    /// Named bottleneck ports (`"sw->h11"`) whose queue and utilization are recorded and
-    /// summarised; empty = the topology's default (its first bottleneck candidates).
-    pub bottlenecks: Vec<String>,
-}
-
-impl Default for Report {
-    fn default() -> Self {
-        Report {
-            fct_bins_bytes: vec![10_000, 100_000, 1_000_000],
-            jain_from_us: None,
-            trace_flows: 32,
-            plots: true,
-            bottlenecks: Vec::new(),
-        }
-    }
 }
 
 /// One algorithm's run.
@@ -334,14 +134,13 @@ impl Runner {
 }
 
 impl Scenario {
-    /// Parse a scenario from TOML text.
+    /// Parse a scenario from TOML text: a scenario file, or a run record
+    /// ([`crate::record`]), whose `[scenario]` table is the scenario.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
-        s.validate()?;
-        Ok(s)
+        Scenario::parse_with(text, &[])
     }
 
-    /// Load a scenario file.
+    /// Load a scenario file (or a run record).
     pub fn load(path: &Path) -> Result<Scenario, String> {
         Scenario::load_with(path, &[])
     }
@@ -353,12 +152,34 @@ impl Scenario {
         Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Parse with overrides (see [`Scenario::load_with`]).
+    /// Parse with overrides (see [`Scenario::load_with`]). With overrides, the description
+    /// says so (it was written for the file's values): `... (changed by --set K=V ...)`.
     pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
-        if overrides.is_empty() {
-            return Scenario::parse(text);
+        let s = Scenario::parse_fields(text, overrides)?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// [`Scenario::load_with`] without the checks that build the network: only
+    /// [`Scenario::validate_fields`]. Call [`Scenario::validate`] before running it.
+    pub fn load_fields(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Scenario::parse_fields(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// [`Scenario::parse_with`] without the checks that build the network.
+    pub fn parse_fields(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+        let text = &human::normalize(text)?;
+        let doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let is_record = doc.contains_key("run") && doc.contains_key("scenario");
+        if overrides.is_empty() && !is_record {
+            // Straight from the text: errors keep their line and column.
+            let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
+            s.validate_fields()
+                .map_err(|e| human::at_line(text, overrides, e))?;
+            return Ok(s);
         }
-        let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut doc = crate::record::scenario_table(doc);
         for o in overrides {
             let (key, val) = o
                 .split_once('=')
@@ -367,6 +188,7 @@ impl Scenario {
                 .ok()
                 .and_then(|mut t| t.remove("v"))
                 .unwrap_or_else(|| toml::Value::String(val.to_string()));
+            let value = human::convert_set(key, value).map_err(|e| format!("--set {o}: {e}"))?;
             let parts: Vec<&str> = key.split('.').collect();
             let (last, path) = parts.split_last().expect("split yields one part");
             let mut t = &mut doc;
@@ -379,9 +201,40 @@ impl Scenario {
             }
             t.insert(last.to_string(), value);
         }
-        let s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
-        s.validate()?;
+        let mut s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        let changed: Vec<&str> = overrides
+            .iter()
+            .map(String::as_str)
+            .filter(|o| !o.starts_with("description="))
+            .collect();
+        if !changed.is_empty() {
+            s.description = format!(
+                "{} (changed by --set {})",
+                s.description.trim(),
+                changed.join(" --set ")
+            );
+        }
+        s.validate_fields()
+            .map_err(|e| human::at_line(text, overrides, e))?;
         Ok(s)
+    }
+
+    /// An error about the scenario loaded from `path` with `overrides` (see
+    /// [`Scenario::load_with`]), found after loading: `PATH: line N: ERROR` when it names a key
+    /// of the file that no override replaced, else the error as it is.
+    pub fn locate_error(path: &Path, overrides: &[String], err: String) -> String {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return err;
+        };
+        match human::at_line(&text, overrides, err.clone()) {
+            e if e == err => err,
+            e => format!("{}: {e}", path.display()),
+        }
+    }
+
+    /// The scenario as TOML, in full (defaults included): parsing it gives this scenario.
+    pub fn to_toml(&self) -> Result<String, String> {
+        toml::to_string(self).map_err(|e| e.to_string())
     }
 
     pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
@@ -437,17 +290,17 @@ impl Scenario {
             header_bytes: t.header_bytes,
             ack_bytes: t.ack_bytes,
             ack_every: t.ack_every,
-            delack_ns: (t.delack_us * 1e3) as u64,
+            delack_ns: us_to_ns(t.delack_us),
             rtt_quantum_ns: t.rtt_quantum_ns,
             rtt_noise_ns: t.rtt_noise_ns,
-            min_rto_ns: (t.min_rto_us * 1e3) as u64,
+            min_rto_ns: us_to_ns(t.min_rto_us),
             remote_delay: t.remote_delay,
             echo_hops: t.echo_hops,
             tlp: t.tlp,
             pace_burst_bytes: t.pace_burst_bytes,
-            sample_ns: (self.sample_us * 1e3) as u64,
-            duration_ns: (self.duration_us * 1e3) as u64,
-            measure_from_ns: (self.measure_from_us * 1e3) as u64,
+            sample_ns: us_to_ns(self.sample_us),
+            duration_ns: us_to_ns(self.duration_us),
+            measure_from_ns: us_to_ns(self.measure_from_us),
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             fabric: self.fabric_config(),
@@ -554,8 +407,8 @@ impl Scenario {
         XpassConfig {
             mss_bytes: t.mss_bytes,
             header_bytes: t.header_bytes,
-            sample_ns: (self.sample_us * 1e3) as u64,
-            duration_ns: (self.duration_us * 1e3) as u64,
+            sample_ns: us_to_ns(self.sample_us),
+            duration_ns: us_to_ns(self.duration_us),
             seed: self.seed,
             trace_flows: self.report.trace_flows,
             ..XpassConfig::default()
@@ -611,12 +464,12 @@ impl Scenario {
                 )),
                 _ => Ok(0),
             })?;
-            XpassSim::new(&net, alg, flows, cfg, (self.measure_from_us * 1e3) as u64)
+            XpassSim::new(&net, alg, flows, cfg, us_to_ns(self.measure_from_us))
         })())
     }
 
     /// The flows of the explicit groups and the workload; `profile_of` maps a group's `cc`.
-    fn flow_specs(
+    pub(crate) fn flow_specs(
         &self,
         net: &crate::topo::Network,
         mut profile_of: impl FnMut(&Option<String>) -> Result<usize, String>,
@@ -656,8 +509,8 @@ impl Scenario {
                 &cdf,
                 w.load,
                 rate,
-                (w.start_us * 1e3) as u64,
-                (w.stop_us * 1e3) as u64,
+                us_to_ns(w.start_us),
+                us_to_ns(w.stop_us),
             ) {
                 flows.push(FlowSpec {
                     src,
@@ -673,13 +526,13 @@ impl Scenario {
 
     fn jain_from_ns(&self) -> u64 {
         match self.report.jain_from_us {
-            Some(us) => (us * 1e3) as u64,
+            Some(us) => us_to_ns(us),
             None => self
                 .flows
                 .iter()
                 .map(|g| {
                     let last = (g.count.max(1) - 1) / g.stagger_every.max(1);
-                    ((g.start_us + g.stagger_us * last as f64) * 1e3) as u64
+                    us_to_ns(g.start_us + g.stagger_us * last as f64)
                 })
                 .max()
                 .unwrap_or(0),
@@ -692,7 +545,7 @@ impl Scenario {
             Some(x) => Runner::Xpass(Box::new(x?)),
             None => Runner::Tcp(Box::new(self.build(alg)?)),
         };
-        let end = (self.duration_us * 1e3) as u64;
+        let end = us_to_ns(self.duration_us);
         let wall = Instant::now();
         let steps = 50u64;
         for k in 1..=steps {
@@ -719,7 +572,7 @@ impl Scenario {
             alg,
             &out,
             self.jain_from_ns(),
-            (self.measure_from_us * 1e3) as u64,
+            us_to_ns(self.measure_from_us),
             &self.report.fct_bins_bytes,
         );
         Ok(RunResult {
@@ -731,6 +584,18 @@ impl Scenario {
         })
     }
 
+    /// Build every algorithm's simulator once and drop it: refuses a malformed algorithm or
+    /// flow before anything runs (building is cheap next to running).
+    pub fn check_builds(&self) -> Result<(), String> {
+        for alg in &self.algorithms {
+            match self.build_xpass(alg) {
+                Some(x) => drop(x?),
+                None => drop(self.build(alg)?),
+            }
+        }
+        Ok(())
+    }
+
     /// Run every algorithm; write CSVs, plots and the summary under `out_dir`; return the
     /// results and the summary table.
     pub fn run_all(
@@ -739,13 +604,8 @@ impl Scenario {
         progress: bool,
     ) -> Result<(Vec<RunResult>, String), String> {
         let show = progress && std::io::stderr().is_terminal();
-        // Refuse a malformed algorithm before anything runs (building is cheap).
-        for alg in &self.algorithms {
-            match self.build_xpass(alg) {
-                Some(x) => drop(x?),
-                None => drop(self.build(alg)?),
-            }
-        }
+        self.check_builds()?;
+        let warnings = self.warnings()?;
         let mut results = Vec::new();
         for alg in &self.algorithms {
             let r = self.run_one(alg, show)?;
@@ -766,92 +626,7 @@ impl Scenario {
                 table.push_str(&xpass_line(&r.name, x));
             }
         }
-        write_outputs(self, out_dir, &results, &rows, &table)?;
+        output::write_outputs(self, out_dir, &results, &rows, &table, &warnings)?;
         Ok((results, table))
     }
-}
-
-/// One summary line of ExpressPass's own counters.
-pub fn xpass_line(name: &str, x: &XpassStats) -> String {
-    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
-    let mut line = format!(
-        "{name}: credits sent {}, dropped {} ({:.1} %), wasted {} ({:.1} %); data-class drops {}; \
-         max switch data queue {:.1} KB; request RTOs {}; NACKs {}\n",
-        x.credits_sent,
-        x.credits_dropped,
-        pct(x.credits_dropped, x.credits_sent),
-        x.credits_wasted,
-        pct(x.credits_wasted, x.credits_sent),
-        x.data_class_dropped,
-        x.max_switch_queue_bytes as f64 / 1e3,
-        x.request_timeouts,
-        x.nacks
-    );
-    let worst = x.eq1.iter().max_by_key(|e| e.bound_bytes);
-    let tightest = x.eq1.iter().max_by(|a, b| {
-        let r = |e: &xpass::Eq1Port| e.max_queue_bytes as f64 / e.bound_bytes.max(1) as f64;
-        r(a).total_cmp(&r(b))
-    });
-    if let (Some(w), Some(t)) = (worst, tightest) {
-        line.push_str(&format!(
-            "{name}: Eq. 1 bound largest at {} ({:.1} KB, spread {:.1} us); closest queue {} \
-             ({:.1} of {:.1} KB){}\n",
-            w.name,
-            w.bound_bytes as f64 / 1e3,
-            w.spread_ns as f64 / 1e3,
-            t.name,
-            t.max_queue_bytes as f64 / 1e3,
-            t.bound_bytes as f64 / 1e3,
-            if x.eq1.iter().any(|e| e.max_queue_bytes > e.bound_bytes) {
-                " EXCEEDED"
-            } else {
-                ""
-            }
-        ));
-    }
-    line
-}
-
-fn write_outputs(
-    sc: &Scenario,
-    dir: &Path,
-    results: &[RunResult],
-    rows: &[Summary],
-    table: &str,
-) -> Result<(), String> {
-    let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(|e| format!("{}: {e}", p.display()));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for r in results {
-        let d = dir.join(&r.name);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        for (name, text) in metrics::run_csvs(&r.out) {
-            w(&d.join(name), &text)?;
-        }
-        if let Some(x) = &r.xpass {
-            let mut csv = String::from("port,spread_ns,eq1_bound_bytes,max_queue_bytes\n");
-            for e in &x.eq1 {
-                csv.push_str(&format!(
-                    "{},{},{},{}\n",
-                    e.name, e.spread_ns, e.bound_bytes, e.max_queue_bytes
-                ));
-            }
-            w(&d.join("eq1_bounds.csv"), &csv)?;
-            let mut csv = String::from("flow,credits_sent,credits_received,credits_wasted\n");
-            for (i, (s, r, wa)) in x.flow_credits.iter().enumerate() {
-                csv.push_str(&format!("{i},{s},{r},{wa}\n"));
-            }
-            w(&d.join("credits.csv"), &csv)?;
-        }
-    }
-    w(&dir.join("summary.csv"), &metrics::summary_csv(rows))?;
-    w(&dir.join("fct_bins.csv"), &metrics::fct_bins_csv(rows))?;
-    w(&dir.join("ports.csv"), &metrics::ports_csv(rows))?;
-    let mut txt = format!("{}: {}\n\n", sc.name, sc.description.trim());
-    txt.push_str(table);
-    w(&dir.join("summary.txt"), &txt)?;
-    if sc.report.plots {
-        crate::plot::write_plots(sc, dir, results)?;
-    }
-    let _ = std::io::stdout().flush();
-    Ok(())
 }
