@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     let res = match cli.cmd {
         Cmd::Deps => deps::ensure().map(|_| 0),
         Cmd::Kernel(a) => kernel::ensure_profile(a.kernel).map(|k| {
-            println!("{}", k.bzimage.display());
+            println!("{}", k.image.display());
             0
         }),
         Cmd::Modules(a) => kernel::ensure_profile(a.kernel)

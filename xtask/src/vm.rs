@@ -328,7 +328,7 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
             .arg(format!("file:{}", p.display()));
     }
     c.args(["-nic", "none", "-kernel"])
-        .arg(&k.bzimage)
+        .arg(&k.image)
         .arg("-initrd")
         .arg(initrd);
     // loglevel=4: errors and worse reach the console live; everything is in dmesg, which the
