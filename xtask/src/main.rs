@@ -172,7 +172,8 @@ fn cmd_vm_uml(o: &VmArgs) -> Result<u8> {
     let interactive = o.cmd.is_empty();
     let job = vm_job(
         &o.cmd,
-        "echo \"rdcc UML: modules in /lib/modules/rdcc, selftests in $RDCC_SELFTESTS; \
+        "echo \"rdcc UML: our modules in $RDCC_MODULES, the kernel's in $RDCC_KMODULES, \
+         selftests in $RDCC_SELFTESTS; \
          the root is the host's / (read-write); exit to power off\"\n\
          /bin/busybox setsid /bin/busybox cttyhack sh -l\n",
     );

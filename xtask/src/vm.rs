@@ -562,15 +562,18 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
 /// The UML guest's /init (see [`uml_init`] for the placeholders). PID 1 of a kernel whose root
 /// is the host's / over hostfs, read-write: what the job writes outside the tmpfs mounts below
 /// lands in the host's file system (as the user running the harness). /tmp, /run, /var/tmp and
-/// /dev/shm are private tmpfs mounts; /lib/modules is a tmpfs holding `rdcc` (our modules) and
-/// `<release>` (the UML kernel's own, with modules.dep) as links, so `insmod
-/// /lib/modules/rdcc/X.ko`, `modprobe tcp_dctcp` and selftests/lib.sh's module search work as in
-/// the QEMU guest. The selftests stay where they are in the work tree ($RDCC_SELFTESTS): making
-/// /selftests would mean writing to the host's /. The guest powers off with busybox's
-/// `poweroff -f` (the host's poweroff is systemctl's; a reboot would restart UML).
+/// /dev/shm are private tmpfs mounts. Everything else stays at its host path, named in the
+/// environment: our modules in $RDCC_MODULES, the UML kernel's own (dctcp, bbr, …) under
+/// $RDCC_KMODULES, both in $RDCC_MODULE_DIRS where selftests/lib.sh's `load_cc` looks, the
+/// selftests in $RDCC_SELFTESTS. (/lib/modules/rdcc and /selftests as in the QEMU guest would
+/// need mount points in the host's / — a host without kernel packages has no /lib/modules — and
+/// creating them would write to the host.) The guest powers off with busybox's `poweroff -f`
+/// (the host's poweroff is systemctl's; a reboot would restart UML).
 const UML_INIT: &str = r#"#!/bin/sh
 export PATH=@STAGE@/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp TMPDIR=/tmp RDCC_SELFTESTS=@SELFTESTS@
+export RDCC_MODULES=@MODULES@ RDCC_KMODULES=@MODROOT@
+export RDCC_MODULE_DIRS="$RDCC_MODULES $RDCC_KMODULES"
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
@@ -583,9 +586,6 @@ mount -t tmpfs tmpfs /var/tmp
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
-mount -t tmpfs tmpfs /lib/modules
-ln -s @MODULES@ /lib/modules/rdcc
-ln -s @MODROOT@ /lib/modules/@RELEASE@
 hostname rdcc-uml
 ip link set lo up
 echo RDCC-BOOTED
@@ -609,7 +609,6 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
         .replace("@SELFTESTS@", &sh_path(&repo_root().join("selftests")))
         .replace("@MODULES@", &sh_path(&stage.join("modules")))
         .replace("@MODROOT@", &sh_path(&k.modroot))
-        .replace("@RELEASE@", &k.release)
 }
 
 /// The UML counterpart of [`build_initramfs`]: no image, since the guest's root is the host's /.
@@ -789,8 +788,9 @@ mod tests {
         assert!(!init.contains('@'), "{init}");
         for want in [
             "export PATH='/w/target/rdcc/uml'/bin:",
-            "ln -s '/w/target/rdcc/uml/modules' /lib/modules/rdcc",
-            "ln -s '/k/modroot/lib/modules/6.12.117' /lib/modules/6.12.117",
+            "RDCC_MODULES='/w/target/rdcc/uml/modules' ",
+            "RDCC_KMODULES='/k/modroot/lib/modules/6.12.117'",
+            "RDCC_MODULE_DIRS=\"$RDCC_MODULES $RDCC_KMODULES\"",
             "sh '/w/target/rdcc/uml'/job.sh",
             "mount -t tmpfs tmpfs /tmp",
             "mount -t tmpfs tmpfs /run",
