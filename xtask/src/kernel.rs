@@ -1,14 +1,16 @@
 //! `cargo xtask kernel [--kernel PROFILE]`: unpack Debian's linux-source-6.12, configure it for
 //! a profile (tinyconfig + the profile's fragments + olddefconfig), build the kernel image
-//! (bzImage, or the `linux` executable of User-Mode Linux) and modules with the profile's compiler, and cache the result outside the work tree, keyed by source
-//! version, toolchain and fragments. A second run with the same key is a no-op.
+//! (bzImage, or the `linux` executable of User-Mode Linux) and modules with the profile's
+//! compiler, and cache the result outside the work tree, keyed by source version, toolchain and
+//! fragments. A second run with the same key is a no-op.
 //!
 //! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel), `distro` (GCC,
 //! no KUnit, IPv6 and netfilter pieces as modules, HZ=250, voluntary preemption: as close to a
 //! distribution kernel as a 2-core build allows) and `debug` (the qemu kernel with KASAN, UBSAN,
 //! lockdep, PROVE_RCU, DEBUG_NET and slab debugging) on x86; `uml` (User-Mode Linux, `ARCH=um`,
-//! clang, KUnit: a Linux executable booted with the host's / over hostfs, see vm.rs). Each
-//! profile has its own cache directory, so building one never prunes another.
+//! clang, KUnit: a Linux executable booted with the host's / over hostfs, see vm.rs) and
+//! `uml-debug` (uml with debug's checkers, statically linked). Each profile has its own cache
+//! directory, so building one never prunes another.
 
 use crate::deps;
 use crate::progress::{self, Estimate, Follower};
@@ -97,6 +99,16 @@ pub struct Profile {
     pub about: &'static str,
 }
 
+/// The options of qemu/kernel.config UML 6.12 cannot have: it is uniprocessor (no SMP, NR_CPUS
+/// is 1), fixes HZ at 100 without a prompt, has no PCI and no eBPF JIT (BPF runs interpreted).
+const UML_LACKS: &[&str] = &[
+    "CONFIG_SMP",
+    "CONFIG_NR_CPUS",
+    "CONFIG_HZ_1000",
+    "CONFIG_PCI",
+    "CONFIG_BPF_JIT",
+];
+
 /// Every profile; the first is the default.
 pub const PROFILES: &[Profile] = &[
     Profile {
@@ -137,18 +149,29 @@ pub const PROFILES: &[Profile] = &[
         // clang like the qemu profile: the modules' Rust and C then share one toolchain.
         llvm: true,
         arch: Arch::Um,
-        // UML 6.12 is uniprocessor (no SMP, NR_CPUS is 1), fixes HZ at 100 without a prompt,
-        // has no PCI, and no eBPF JIT (BPF runs interpreted).
-        cannot_have: &[
-            "CONFIG_SMP",
-            "CONFIG_NR_CPUS",
-            "CONFIG_HZ_1000",
-            "CONFIG_PCI",
-            "CONFIG_BPF_JIT",
-        ],
+        cannot_have: UML_LACKS,
         cache: "kernel-uml",
         kunit: true,
         about: "User-Mode Linux (ARCH=um), clang, KUnit, tracing, hostfs root, time travel",
+    },
+    Profile {
+        name: "uml-debug",
+        // The uml kernel with the debug profile's checkers (qemu/debug.config, unchanged) and
+        // what UML needs beyond them (qemu/uml-debug.config).
+        fragments: &[
+            FRAGMENT,
+            "qemu/uml.config",
+            "qemu/debug.config",
+            "qemu/uml-debug.config",
+        ],
+        // clang: Rust in 6.12 allows KASAN only with clang (as for debug).
+        llvm: true,
+        arch: Arch::Um,
+        // As uml: the debug fragments ask for nothing else UML lacks.
+        cannot_have: UML_LACKS,
+        cache: "kernel-uml-debug",
+        kunit: true,
+        about: "uml with KASAN (static link), UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
 
@@ -640,6 +663,21 @@ mod tests {
         assert_eq!(get(uml, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
         assert_eq!(get(uml, "CONFIG_SERIAL_8250_CONSOLE").as_deref(), Some("n"));
         assert!(uml.llvm && uml.kunit);
+        let uml_debug = profile("uml-debug").unwrap();
+        for k in [
+            "CONFIG_KASAN",
+            "CONFIG_STATIC_LINK",
+            "CONFIG_UBSAN",
+            "CONFIG_PROVE_LOCKING",
+            "CONFIG_PROVE_RCU",
+            "CONFIG_DEBUG_NET",
+            "CONFIG_HOSTFS",
+            "CONFIG_KUNIT",
+        ] {
+            assert_eq!(get(uml_debug, k).as_deref(), Some("y"), "{k}");
+        }
+        assert_eq!(get(uml_debug, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
+        assert_eq!(uml_debug.cannot_have, uml.cannot_have);
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
         assert_eq!(
@@ -665,6 +703,7 @@ mod tests {
             ("distro", None, "bzImage", "arch/x86/boot/bzImage", None),
             ("debug", None, "bzImage", "arch/x86/boot/bzImage", None),
             ("uml", Some("um"), "linux", "linux", Some(uml_flags)),
+            ("uml-debug", Some("um"), "linux", "linux", Some(uml_flags)),
         ];
         assert_eq!(cases.len(), PROFILES.len(), "every profile is in the table");
         for &(name, arch, target, path, flags) in cases {
