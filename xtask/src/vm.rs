@@ -570,7 +570,7 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
 /// creating them would write to the host.) The guest powers off with busybox's `poweroff -f`
 /// (the host's poweroff is systemctl's; a reboot would restart UML).
 const UML_INIT: &str = r#"#!/bin/sh
-export PATH=@STAGE@/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH=@STAGE@/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:@STAGE@/busybox
 export HOME=/tmp TMPDIR=/tmp RDCC_SELFTESTS=@SELFTESTS@
 export RDCC_MODULES=@MODULES@ RDCC_KMODULES=@MODROOT@
 export RDCC_MODULE_DIRS="$RDCC_MODULES $RDCC_KMODULES"
@@ -612,8 +612,9 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
 }
 
 /// The UML counterpart of [`build_initramfs`]: no image, since the guest's root is the host's /.
-/// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`) and our binaries
-/// (`bin/`, first on the guest's PATH); returns that directory.
+/// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`), our binaries (`bin/`,
+/// first on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns
+/// that directory.
 pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     let dir = out_dir()?.join("uml");
     if dir.exists() {
@@ -629,6 +630,18 @@ pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
         let name = b.file_name().map(|n| n.to_owned()).unwrap_or_default();
         // fs::copy keeps the mode: the binaries stay executable.
         copy_file(b, &dir.join("bin").join(name))?;
+    }
+    // busybox's applets, last on the guest's PATH: the host's own tools win, busybox fills what
+    // the host lacks (a container without ping, say), as the QEMU guest's userspace is busybox
+    // plus iproute2 and iperf3.
+    let bb = Path::new("/bin/busybox");
+    if !bb.exists() {
+        return err("vm: /bin/busybox missing (Debian busybox-static; run `cargo xtask deps`)");
+    }
+    fs::create_dir_all(dir.join("busybox"))?;
+    let list = run_capture(Command::new(bb).arg("--list"))?;
+    for applet in list.lines().map(str::trim).filter(|a| !a.is_empty()) {
+        symlink(bb, dir.join("busybox").join(applet))?;
     }
     write_exec(&dir.join("init"), &uml_init(&dir, k))?;
     write_exec(&dir.join("job.sh"), &c.job)?;
@@ -788,6 +801,7 @@ mod tests {
         assert!(!init.contains('@'), "{init}");
         for want in [
             "export PATH='/w/target/rdcc/uml'/bin:",
+            ":/bin:'/w/target/rdcc/uml'/busybox\n",
             "RDCC_MODULES='/w/target/rdcc/uml/modules' ",
             "RDCC_KMODULES='/k/modroot/lib/modules/6.12.117'",
             "RDCC_MODULE_DIRS=\"$RDCC_MODULES $RDCC_KMODULES\"",
