@@ -9,7 +9,7 @@
 //! distribution kernel as a 2-core build allows) and `debug` (the qemu kernel with KASAN, UBSAN,
 //! lockdep, PROVE_RCU, DEBUG_NET and slab debugging) on x86; `uml` (User-Mode Linux, `ARCH=um`,
 //! clang, KUnit: a Linux executable booted with the host's / over hostfs, see vm.rs) and
-//! `uml-debug` (uml with debug's checkers, statically linked). Each profile has its own cache
+//! `uml-debug` (uml with debug's checkers). Each profile has its own cache
 //! directory, so building one never prunes another.
 
 use crate::deps;
@@ -171,7 +171,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: UML_LACKS,
         cache: "kernel-uml-debug",
         kunit: true,
-        about: "uml with KASAN (static link), UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
+        about: "uml with KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
 
@@ -666,7 +666,6 @@ mod tests {
         let uml_debug = profile("uml-debug").unwrap();
         for k in [
             "CONFIG_KASAN",
-            "CONFIG_STATIC_LINK",
             "CONFIG_UBSAN",
             "CONFIG_PROVE_LOCKING",
             "CONFIG_PROVE_RCU",
@@ -677,6 +676,9 @@ mod tests {
             assert_eq!(get(uml_debug, k).as_deref(), Some("y"), "{k}");
         }
         assert_eq!(get(uml_debug, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
+        for k in ["CONFIG_STATIC_LINK", "CONFIG_UBSAN_ALIGNMENT"] {
+            assert_eq!(get(uml_debug, k).as_deref(), Some("n"), "{k}");
+        }
         assert_eq!(uml_debug.cannot_have, uml.cannot_have);
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
