@@ -676,7 +676,11 @@ mod tests {
             assert_eq!(get(uml_debug, k).as_deref(), Some("y"), "{k}");
         }
         assert_eq!(get(uml_debug, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
-        for k in ["CONFIG_STATIC_LINK", "CONFIG_UBSAN_ALIGNMENT"] {
+        for k in [
+            "CONFIG_STATIC_LINK",
+            "CONFIG_UBSAN_ALIGNMENT",
+            "CONFIG_SLUB_DEBUG_ON",
+        ] {
             assert_eq!(get(uml_debug, k).as_deref(), Some("n"), "{k}");
         }
         assert_eq!(uml_debug.cannot_have, uml.cannot_have);
