@@ -362,6 +362,21 @@ impl Cli {
 
     /// The checks that need more than one value (or the files of the work tree).
     pub fn check(&self) -> Result<Checked, String> {
+        // The uml profile builds and boots (`kernel`, `modules`, `vm`); the test jobs, the
+        // experiments and the install checks assume the QEMU guest so far (issue #36).
+        let profile = match &self.cmd {
+            Cmd::Test(t) => t.kernel,
+            Cmd::Run(r) => Some(r.kernel),
+            Cmd::Dkms(d) => Some(d.kernel),
+            _ => None,
+        };
+        if let Some(p) = profile.filter(|p| p.arch != kernel::Arch::X86) {
+            return Err(format!(
+                "--kernel {}: only `cargo xtask kernel`, `modules` and `vm` support this \
+                 profile so far",
+                p.name
+            ));
+        }
         Ok(match &self.cmd {
             Cmd::Run(r) => {
                 let algos = r.check()?;
@@ -557,6 +572,16 @@ mod tests {
                 Err("is not a commit"),
             ),
             (&["deps"], Ok(&[])),
+            // The uml profile: kernel, modules and vm only (issue #36, first slice).
+            (&["vm", "--kernel", "uml", "--", "true"], Ok(&[])),
+            (&["kernel", "--kernel", "uml"], Ok(&[])),
+            (&["modules", "--kernel", "uml"], Ok(&[])),
+            (
+                &["test", "--kernel", "uml"],
+                Err("--kernel uml: only `cargo xtask kernel`, `modules` and `vm`"),
+            ),
+            (&["run", "--kernel", "uml"], Err("--kernel uml: only")),
+            (&["dkms", "--kernel", "uml"], Err("--kernel uml: only")),
         ];
         for (args, want) in cases {
             let got = parse(args).expect("parses").check();

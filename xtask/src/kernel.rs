@@ -1,13 +1,16 @@
 //! `cargo xtask kernel [--kernel PROFILE]`: unpack Debian's linux-source-6.12, configure it for
-//! a profile (tinyconfig + the profile's fragments + olddefconfig), build bzImage and modules
-//! with the profile's compiler, and cache the result outside the work tree, keyed by source
-//! version, toolchain and fragments. A second run with the same key is a no-op.
+//! a profile (tinyconfig + the profile's fragments + olddefconfig), build the kernel image
+//! (bzImage, or the `linux` executable of User-Mode Linux) and modules with the profile's
+//! compiler, and cache the result outside the work tree, keyed by source version, toolchain and
+//! fragments. A second run with the same key is a no-op.
 //!
 //! Profiles ([`PROFILES`]): `qemu` (clang, KUnit, the harness's test kernel), `distro` (GCC,
 //! no KUnit, IPv6 and netfilter pieces as modules, HZ=250, voluntary preemption: as close to a
 //! distribution kernel as a 2-core build allows) and `debug` (the qemu kernel with KASAN, UBSAN,
-//! lockdep, PROVE_RCU, DEBUG_NET and slab debugging). Each profile has its own cache directory, so
-//! building one never prunes another.
+//! lockdep, PROVE_RCU, DEBUG_NET and slab debugging) on x86; `uml` (User-Mode Linux, `ARCH=um`,
+//! clang, KUnit: a Linux executable booted with the host's / over hostfs, see vm.rs) and
+//! `uml-debug` (uml with debug's checkers). Each profile has its own cache
+//! directory, so building one never prunes another.
 
 use crate::deps;
 use crate::progress::{self, Estimate, Follower};
@@ -23,6 +26,56 @@ use std::time::{Duration, Instant};
 const TARBALL: &str = "/usr/src/linux-source-6.12.tar.xz";
 const FRAGMENT: &str = "qemu/kernel.config";
 
+/// The architecture a profile's kernel is built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arch {
+    /// x86-64, booted in QEMU (`ARCH` left to the kernel's default, the host's).
+    X86,
+    /// User-Mode Linux (`ARCH=um`): the kernel is a host executable. `SUBARCH` stays unset: the
+    /// kernel derives `x86` from the host itself, and `SUBARCH=x86_64` with `LLVM=1` stops in
+    /// scripts/Makefile.clang ("add '--target=' option").
+    Um,
+}
+
+impl Arch {
+    /// The `ARCH=` argument of every make (and merge_config.sh's `ARCH`), if any.
+    pub fn make_arch(self) -> Option<&'static str> {
+        match self {
+            Arch::X86 => None,
+            Arch::Um => Some("um"),
+        }
+    }
+
+    /// The make target that builds the bootable image.
+    pub fn image_target(self) -> &'static str {
+        match self {
+            Arch::X86 => "bzImage",
+            Arch::Um => "linux",
+        }
+    }
+
+    /// Where that target leaves the image, relative to the source tree.
+    pub fn image_path(self) -> &'static str {
+        match self {
+            Arch::X86 => "arch/x86/boot/bzImage",
+            Arch::Um => "linux",
+        }
+    }
+
+    /// `RUSTFLAGS_MODULE` for out-of-tree modules, if the architecture needs one. UML's
+    /// arch/um/Makefile compiles Rust with `-Crelocation-model=pie` (C is `-fno-PIE
+    /// -mcmodel=large`), so a Rust object carries `R_X86_64_GOTPCREL` relocations that the x86
+    /// module loader UML uses rejects ("Unknown rela relocation: 9"); `static` alone then
+    /// overflows 32-bit relocations at UML's module addresses (~0xec0xxxxx, above 2 GiB), hence
+    /// `static` with the large code model, as the C objects are built.
+    pub fn rustflags_module(self) -> Option<&'static str> {
+        match self {
+            Arch::X86 => None,
+            Arch::Um => Some("-Crelocation-model=static -Ccode-model=large"),
+        }
+    }
+}
+
 /// A kernel configuration the harness can build, boot and test.
 #[derive(Debug)]
 pub struct Profile {
@@ -32,6 +85,12 @@ pub struct Profile {
     pub fragments: &'static [&'static str],
     /// Build with clang/LLVM (`LLVM=1`) rather than GCC.
     pub llvm: bool,
+    /// The architecture (`ARCH=`).
+    pub arch: Arch,
+    /// Options the fragments request that this architecture cannot have: olddefconfig drops
+    /// them, and the lost-option check accepts exactly these (by name, whatever the value) and
+    /// still fails on any other loss. Each must be requested by a fragment (a test checks).
+    pub cannot_have: &'static [&'static str],
     /// Cache directory under the cache root.
     pub cache: &'static str,
     /// The kernel has KUnit (the test module `rdcc_kunit.ko` is built and loaded).
@@ -40,12 +99,24 @@ pub struct Profile {
     pub about: &'static str,
 }
 
+/// The options of qemu/kernel.config UML 6.12 cannot have: it is uniprocessor (no SMP, NR_CPUS
+/// is 1), fixes HZ at 100 without a prompt, has no PCI and no eBPF JIT (BPF runs interpreted).
+const UML_LACKS: &[&str] = &[
+    "CONFIG_SMP",
+    "CONFIG_NR_CPUS",
+    "CONFIG_HZ_1000",
+    "CONFIG_PCI",
+    "CONFIG_BPF_JIT",
+];
+
 /// Every profile; the first is the default.
 pub const PROFILES: &[Profile] = &[
     Profile {
         name: "qemu",
         fragments: &[FRAGMENT],
         llvm: true,
+        arch: Arch::X86,
+        cannot_have: &[],
         cache: "kernel",
         kunit: true,
         about: "clang, KUnit, tracing: the harness's test kernel (default)",
@@ -54,6 +125,8 @@ pub const PROFILES: &[Profile] = &[
         name: "distro",
         fragments: &[FRAGMENT, "qemu/distro.config"],
         llvm: false,
+        arch: Arch::X86,
+        cannot_have: &[],
         cache: "kernel-distro",
         kunit: false,
         about: "GCC, no KUnit, IPv6 and netfilter as modules, HZ=250, voluntary preemption",
@@ -62,9 +135,43 @@ pub const PROFILES: &[Profile] = &[
         name: "debug",
         fragments: &[FRAGMENT, "qemu/debug.config"],
         llvm: true,
+        arch: Arch::X86,
+        cannot_have: &[],
         cache: "kernel-debug",
         kunit: true,
         about: "clang, KUnit, KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
+    },
+    Profile {
+        name: "uml",
+        // qemu/kernel.config first, so the UML kernel has what the test kernel has (modules,
+        // networking, qdiscs, BPF, Rust, KUnit, tracing) and qemu/uml.config only what differs.
+        fragments: &[FRAGMENT, "qemu/uml.config"],
+        // clang like the qemu profile: the modules' Rust and C then share one toolchain.
+        llvm: true,
+        arch: Arch::Um,
+        cannot_have: UML_LACKS,
+        cache: "kernel-uml",
+        kunit: true,
+        about: "User-Mode Linux (ARCH=um), clang, KUnit, tracing, hostfs root, time travel",
+    },
+    Profile {
+        name: "uml-debug",
+        // The uml kernel with the debug profile's checkers (qemu/debug.config, unchanged) and
+        // what UML needs beyond them (qemu/uml-debug.config).
+        fragments: &[
+            FRAGMENT,
+            "qemu/uml.config",
+            "qemu/debug.config",
+            "qemu/uml-debug.config",
+        ],
+        // clang: Rust in 6.12 allows KASAN only with clang (as for debug).
+        llvm: true,
+        arch: Arch::Um,
+        // As uml: the debug fragments ask for nothing else UML lacks.
+        cannot_have: UML_LACKS,
+        cache: "kernel-uml-debug",
+        kunit: true,
+        about: "uml with KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
 
@@ -91,8 +198,8 @@ pub fn profile(name: &str) -> Result<&'static Profile> {
 pub struct Kernel {
     /// The configured, built source tree (`make -C` target for out-of-tree modules).
     pub src: PathBuf,
-    /// `arch/x86/boot/bzImage`.
-    pub bzimage: PathBuf,
+    /// The bootable image: `arch/x86/boot/bzImage`, or UML's `linux` executable.
+    pub image: PathBuf,
     /// `lib/modules/<release>` staged by `modules_install`.
     pub modroot: PathBuf,
     /// `uname -r` of the built kernel.
@@ -102,6 +209,20 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The architecture's arguments for a make in this tree (`ARCH=um`, and for UML the
+    /// `RUSTFLAGS_MODULE` out-of-tree Rust modules need; see [`Arch::rustflags_module`]).
+    pub fn make_args(&self) -> Vec<String> {
+        let a = self.profile.arch;
+        let mut v = Vec::new();
+        if let Some(arch) = a.make_arch() {
+            v.push(format!("ARCH={arch}"));
+        }
+        if let Some(f) = a.rustflags_module() {
+            v.push(format!("RUSTFLAGS_MODULE={f}"));
+        }
+        v
+    }
+
     /// The tree was built with clang (`CONFIG_CC_IS_CLANG=y`): modules need `LLVM=1`.
     pub fn is_clang(&self) -> bool {
         fs::read_to_string(self.src.join(".config"))
@@ -133,8 +254,13 @@ pub fn parse_fragment(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The options of `wanted` whose value in the final `.config` differs.
-pub fn lost_options(wanted: &[(String, String)], final_config: &str) -> Vec<String> {
+/// The options of `wanted` whose value in the final `.config` differs, except those named in
+/// `cannot_have` (options the architecture lacks; see [`Profile::cannot_have`]).
+pub fn lost_options(
+    wanted: &[(String, String)],
+    final_config: &str,
+    cannot_have: &[&str],
+) -> Vec<String> {
     let mut have = std::collections::HashMap::new();
     for line in final_config.lines() {
         if let Some((k, v)) = line.split_once('=') {
@@ -143,6 +269,7 @@ pub fn lost_options(wanted: &[(String, String)], final_config: &str) -> Vec<Stri
     }
     wanted
         .iter()
+        .filter(|(k, _)| !cannot_have.contains(&k.as_str()))
         .filter(|(k, v)| {
             let got = have.get(k).map(String::as_str).unwrap_or("n");
             got != v.as_str()
@@ -189,7 +316,7 @@ fn describe_kernel(dir: &Path, profile: &'static Profile) -> Result<Kernel> {
         .trim()
         .to_string();
     Ok(Kernel {
-        bzimage: src.join("arch/x86/boot/bzImage"),
+        image: src.join(profile.arch.image_path()),
         modroot: dir.join("modroot").join("lib/modules").join(&release),
         src,
         release,
@@ -268,6 +395,9 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
         if p.llvm {
             c.arg("LLVM=1");
         }
+        if let Some(arch) = p.arch.make_arch() {
+            c.arg(format!("ARCH={arch}"));
+        }
         c.args(args);
         c
     };
@@ -289,10 +419,23 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     if p.llvm {
         merge.env("LLVM", "1");
     }
+    if let Some(arch) = p.arch.make_arch() {
+        merge.env("ARCH", arch);
+    }
     run_capture(&mut merge)?;
     run_capture(&mut make(&["olddefconfig"]))?;
     let wanted = wanted_options(p)?;
-    let lost = lost_options(&wanted, &fs::read_to_string(src.join(".config"))?);
+    let fin = fs::read_to_string(src.join(".config"))?;
+    let lost = lost_options(&wanted, &fin, p.cannot_have);
+    let lacks = lost_options(&wanted, &fin, &[]).len() - lost.len();
+    if lacks > 0 {
+        say!(
+            "kernel: {} of the requested options are ones {} cannot have (accepted): {}",
+            lacks,
+            p.name,
+            p.cannot_have.join(" ")
+        );
+    }
     if !lost.is_empty() {
         return Err(Error {
             msg: format!(
@@ -317,7 +460,7 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     // Invocation 0 of an old build.log is this make, 1 is modules_install.
     let est = progress::estimate(root, &others, "build", 0);
     let steps = build_with_progress(
-        make(&[&format!("-j{jobs}"), "bzImage", "modules"]),
+        make(&[&format!("-j{jobs}"), p.arch.image_target(), "modules"]),
         &log_path,
         "build",
         est,
@@ -442,12 +585,22 @@ mod tests {
         assert_eq!(want.len(), 4);
         let fin = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_D=17\n# CONFIG_C is not set\n";
         assert_eq!(
-            lost_options(&want, fin),
+            lost_options(&want, fin, &[]),
+            vec!["CONFIG_B=m (got y)".to_string()]
+        );
+        // An option the architecture cannot have is accepted by name, whatever its value; the
+        // others are still reported.
+        assert_eq!(
+            lost_options(&want, fin, &["CONFIG_B"]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            lost_options(&want, fin, &["CONFIG_A"]),
             vec!["CONFIG_B=m (got y)".to_string()]
         );
         let fin2 = "CONFIG_B=m\nCONFIG_C=y\nCONFIG_D=17\n";
         assert_eq!(
-            lost_options(&want, fin2),
+            lost_options(&want, fin2, &[]),
             vec![
                 "CONFIG_A=y (got not set)".to_string(),
                 "CONFIG_C=n (got y)".to_string()
@@ -495,6 +648,42 @@ mod tests {
         }
         assert_eq!(get(debug, "CONFIG_SLUB_TINY").as_deref(), Some("n"));
         assert!(debug.llvm, "Rust allows KASAN only with clang");
+        let uml = profile("uml").unwrap();
+        assert_eq!(get(uml, "CONFIG_KUNIT").as_deref(), Some("y"));
+        assert_eq!(get(uml, "CONFIG_HOSTFS").as_deref(), Some("y"));
+        assert_eq!(
+            get(uml, "CONFIG_UML_TIME_TRAVEL_SUPPORT").as_deref(),
+            Some("y")
+        );
+        assert_eq!(
+            get(uml, "CONFIG_ENABLE_DEFAULT_TRACERS").as_deref(),
+            Some("y")
+        );
+        // uml.config overrides qemu/kernel.config: UML panics at boot with the 8250 built in.
+        assert_eq!(get(uml, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
+        assert_eq!(get(uml, "CONFIG_SERIAL_8250_CONSOLE").as_deref(), Some("n"));
+        assert!(uml.llvm && uml.kunit);
+        let uml_debug = profile("uml-debug").unwrap();
+        for k in [
+            "CONFIG_KASAN",
+            "CONFIG_UBSAN",
+            "CONFIG_PROVE_LOCKING",
+            "CONFIG_PROVE_RCU",
+            "CONFIG_DEBUG_NET",
+            "CONFIG_HOSTFS",
+            "CONFIG_KUNIT",
+        ] {
+            assert_eq!(get(uml_debug, k).as_deref(), Some("y"), "{k}");
+        }
+        assert_eq!(get(uml_debug, "CONFIG_SERIAL_8250").as_deref(), Some("n"));
+        for k in [
+            "CONFIG_STATIC_LINK",
+            "CONFIG_UBSAN_ALIGNMENT",
+            "CONFIG_SLUB_DEBUG_ON",
+        ] {
+            assert_eq!(get(uml_debug, k).as_deref(), Some("n"), "{k}");
+        }
+        assert_eq!(uml_debug.cannot_have, uml.cannot_have);
         assert!(profile("nosuch").is_err());
         let names: std::collections::HashSet<_> = PROFILES.iter().map(|p| p.cache).collect();
         assert_eq!(
@@ -502,6 +691,51 @@ mod tests {
             PROFILES.len(),
             "each profile has its own cache"
         );
+    }
+
+    /// (profile, ARCH=, image target, image path, RUSTFLAGS_MODULE).
+    #[test]
+    fn profile_architectures() {
+        let uml_flags = "-Crelocation-model=static -Ccode-model=large";
+        type Case = (
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+        );
+        let cases: &[Case] = &[
+            ("qemu", None, "bzImage", "arch/x86/boot/bzImage", None),
+            ("distro", None, "bzImage", "arch/x86/boot/bzImage", None),
+            ("debug", None, "bzImage", "arch/x86/boot/bzImage", None),
+            ("uml", Some("um"), "linux", "linux", Some(uml_flags)),
+            ("uml-debug", Some("um"), "linux", "linux", Some(uml_flags)),
+        ];
+        assert_eq!(cases.len(), PROFILES.len(), "every profile is in the table");
+        for &(name, arch, target, path, flags) in cases {
+            let a = profile(name).unwrap().arch;
+            assert_eq!(a.make_arch(), arch, "{name}");
+            assert_eq!(a.image_target(), target, "{name}");
+            assert_eq!(a.image_path(), path, "{name}");
+            assert_eq!(a.rustflags_module(), flags, "{name}");
+        }
+    }
+
+    /// Every option a profile accepts losing is one its fragments request (a stale entry would
+    /// hide nothing, but says something untrue), and the x86 profiles accept no loss.
+    #[test]
+    fn cannot_have_names_requested_options() {
+        for p in PROFILES {
+            let wanted = wanted_options(p).unwrap();
+            for k in p.cannot_have {
+                assert!(
+                    wanted.iter().any(|(w, _)| w == k),
+                    "{}: {k} is not requested",
+                    p.name
+                );
+            }
+            assert_eq!(p.cannot_have.is_empty(), p.arch == Arch::X86, "{}", p.name);
+        }
     }
 
     #[test]

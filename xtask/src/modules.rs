@@ -1,6 +1,8 @@
 //! `cargo xtask modules`: build the out-of-tree kernel modules under `modules/` with the
 //! top-level Kbuild (`make -C $KDIR M=<dir> [LLVM=1] modules`), exactly as a user would against
-//! their own kernel: `LLVM=1` only when the tree's config says `CONFIG_CC_IS_CLANG`.
+//! their own kernel: `LLVM=1` only when the tree's config says `CONFIG_CC_IS_CLANG`; for a UML
+//! tree also `ARCH=um` and the `RUSTFLAGS_MODULE` its module loader needs
+//! ([`crate::kernel::Kernel::make_args`]).
 //!
 //! The sources (`Kbuild`, `modules/`, `core/src/`) are mirrored into
 //! `target/rdcc/kbuild-<profile>/` and built there, so kernels of different profiles (clang and
@@ -135,6 +137,7 @@ pub fn build_tree(k: &Kernel, root: &Path, stage_name: &str, bench: bool) -> Res
     if k.is_clang() {
         c.arg("LLVM=1");
     }
+    c.args(k.make_args());
     if bench {
         c.arg("RDCC_BENCH=1");
     }
@@ -240,6 +243,7 @@ pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
     if k.is_clang() {
         c.arg("LLVM=1");
     }
+    c.args(k.make_args());
     c.arg(format!("INSTALL_MOD_PATH={}", dest.display()))
         .arg("modules_install");
     let mut s = crate::ktap::Summary::default();
@@ -258,6 +262,7 @@ pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
     if !k.is_clang() {
         wrong.arg("LLVM=1");
     }
+    wrong.args(k.make_args());
     wrong.arg("modules");
     let refused = match crate::util::run_capture(&mut wrong) {
         Ok(_) => false,

@@ -7,7 +7,7 @@
 //! systemd-less userspace into every test, and adds a Python dependency. A 25 MB initramfs of
 //! exactly the tools the tests use boots in seconds under TCG and is fully reproducible.
 
-use crate::kernel::Kernel;
+use crate::kernel::{Arch, Kernel};
 use crate::say;
 use crate::util::{cache_dir, err, fmt_dur, out_dir, repo_root, run_capture, Error, Result};
 use std::collections::BTreeSet;
@@ -287,6 +287,12 @@ pub struct Boot {
     /// file. The guest frames and checksums what it sends (`frames::read_frames`); the console
     /// stays free of bulk data.
     pub data_out: Option<PathBuf>,
+    /// The guest is a tree of host processes (UML: the kernel runs each guest process as a host
+    /// process of its own). It is started in a process group of its own (unless interactive:
+    /// a background group could not read the terminal) and the whole group is killed when the
+    /// run ends; its stdin is a pipe held open until then (its main console reads fd 0; a
+    /// pipe that never delivers EOF behaves as an idle terminal would).
+    pub host_process: bool,
 }
 
 impl Default for Boot {
@@ -300,6 +306,7 @@ impl Default for Boot {
             mem_mib: 1024,
             icount: false,
             data_out: None,
+            host_process: false,
         }
     }
 }
@@ -328,7 +335,7 @@ fn qemu_cmd(k: &Kernel, initrd: &Path, b: &Boot) -> Command {
             .arg(format!("file:{}", p.display()));
     }
     c.args(["-nic", "none", "-kernel"])
-        .arg(&k.bzimage)
+        .arg(&k.image)
         .arg("-initrd")
         .arg(initrd);
     // loglevel=4: errors and worse reach the console live; everything is in dmesg, which the
@@ -431,7 +438,19 @@ pub fn boot(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResult
 }
 
 fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResult> {
-    let mut cmd = qemu_cmd(k, initrd, b);
+    if k.profile.arch != Arch::X86 {
+        return err(format!(
+            "vm: the {} kernel is not a QEMU image (boot it with `boot_uml`)",
+            k.profile.name
+        ));
+    }
+    run_guest(qemu_cmd(k, initrd, b), "qemu-system-x86_64", "qemu", b, log)
+}
+
+/// Run a guest (QEMU, or UML's `linux`): stream and log its console, note the boot and
+/// exit-status markers, and kill it at the timeout. `what` names the program in errors, `tag`
+/// prefixes the lines of its stderr.
+fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> Result<RunResult> {
     let t0 = Instant::now();
     if b.interactive {
         let st = cmd.status()?;
@@ -444,12 +463,16 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
         });
     }
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(if b.host_process {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Error {
-            msg: format!("vm: cannot start qemu-system-x86_64: {e}"),
+            msg: format!("vm: cannot start {what}: {e}"),
             detail: vec![],
         })?;
     let (tx, rx) = mpsc::channel::<String>();
@@ -466,10 +489,11 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
             }
         }
     });
+    let tag = tag.to_string();
     let h2 = std::thread::spawn(move || {
         if let Some(err) = stderr {
             for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
-                if tx2.send(format!("qemu: {line}")).is_err() {
+                if tx2.send(format!("{tag}: {line}")).is_err() {
                     break;
                 }
             }
@@ -518,7 +542,10 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    // Always tear the VM down.
+    // Always tear the VM down (a UML guest with its helper processes: its process group).
+    if b.host_process {
+        kill_group(child.id());
+    }
     let _ = child.kill();
     let _ = child.wait();
     let _ = h1.join();
@@ -530,6 +557,146 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
         boot_time,
         timed_out,
     })
+}
+
+/// The UML guest's /init (see [`uml_init`] for the placeholders). PID 1 of a kernel whose root
+/// is the host's / over hostfs, read-write: what the job writes outside the tmpfs mounts below
+/// lands in the host's file system (as the user running the harness). /tmp, /run, /var/tmp and
+/// /dev/shm are private tmpfs mounts. Everything else stays at its host path, named in the
+/// environment: our modules in $RDCC_MODULES, the UML kernel's own (dctcp, bbr, …) under
+/// $RDCC_KMODULES, both in $RDCC_MODULE_DIRS where selftests/lib.sh's `load_cc` looks, the
+/// selftests in $RDCC_SELFTESTS. (/lib/modules/rdcc and /selftests as in the QEMU guest would
+/// need mount points in the host's / — a host without kernel packages has no /lib/modules — and
+/// creating them would write to the host.) The guest powers off with busybox's `poweroff -f`
+/// (the host's poweroff is systemctl's; a reboot would restart UML).
+const UML_INIT: &str = r#"#!/bin/sh
+export PATH=@STAGE@/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:@STAGE@/busybox
+export HOME=/tmp TMPDIR=/tmp RDCC_SELFTESTS=@SELFTESTS@
+export RDCC_MODULES=@MODULES@ RDCC_KMODULES=@MODROOT@
+export RDCC_MODULE_DIRS="$RDCC_MODULES $RDCC_KMODULES"
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /var/tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+hostname rdcc-uml
+ip link set lo up
+echo RDCC-BOOTED
+cd /
+sh @STAGE@/job.sh
+rc=$?
+sync
+echo "RDCC-EXIT-STATUS=$rc"
+exec /bin/busybox poweroff -f
+"#;
+
+/// Quote a path for sh.
+fn sh_path(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
+}
+
+/// [`UML_INIT`] for the stage directory `stage` and kernel `k`.
+fn uml_init(stage: &Path, k: &Kernel) -> String {
+    UML_INIT
+        .replace("@STAGE@", &sh_path(stage))
+        .replace("@SELFTESTS@", &sh_path(&repo_root().join("selftests")))
+        .replace("@MODULES@", &sh_path(&stage.join("modules")))
+        .replace("@MODROOT@", &sh_path(&k.modroot))
+}
+
+/// The UML counterpart of [`build_initramfs`]: no image, since the guest's root is the host's /.
+/// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`), our binaries (`bin/`,
+/// first on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns
+/// that directory.
+pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
+    let dir = out_dir()?.join("uml");
+    if dir.exists() {
+        fs::remove_dir_all(&dir)?;
+    }
+    fs::create_dir_all(dir.join("modules"))?;
+    fs::create_dir_all(dir.join("bin"))?;
+    for m in &c.our_modules {
+        let name = m.file_name().map(|n| n.to_owned()).unwrap_or_default();
+        copy_file(m, &dir.join("modules").join(name))?;
+    }
+    for b in &c.our_bins {
+        let name = b.file_name().map(|n| n.to_owned()).unwrap_or_default();
+        // fs::copy keeps the mode: the binaries stay executable.
+        copy_file(b, &dir.join("bin").join(name))?;
+    }
+    // busybox's applets, last on the guest's PATH: the host's own tools win, busybox fills what
+    // the host lacks (a container without ping, say), as the QEMU guest's userspace is busybox
+    // plus iproute2 and iperf3.
+    let bb = Path::new("/bin/busybox");
+    if !bb.exists() {
+        return err("vm: /bin/busybox missing (Debian busybox-static; run `cargo xtask deps`)");
+    }
+    fs::create_dir_all(dir.join("busybox"))?;
+    let list = run_capture(Command::new(bb).arg("--list"))?;
+    for applet in list.lines().map(str::trim).filter(|a| !a.is_empty()) {
+        symlink(bb, dir.join("busybox").join(applet))?;
+    }
+    write_exec(&dir.join("init"), &uml_init(&dir, k))?;
+    write_exec(&dir.join("job.sh"), &c.job)?;
+    Ok(dir)
+}
+
+/// UML's command line for a guest staged in `stage`.
+fn uml_cmd(k: &Kernel, stage: &Path, b: &Boot) -> Command {
+    let mut c = Command::new(&k.image);
+    c.arg(format!("mem={}M", b.mem_mib))
+        // The host's / as root, read-write (hostfs; `root=/dev/root` names no device).
+        .args(["root=/dev/root", "rootfstype=hostfs", "rootflags=/", "rw"])
+        .arg(format!("init={}", stage.join("init").display()))
+        // The main console on UML's stdin/stdout; the other consoles and serial lines nowhere
+        // (their defaults open xterms and ptys).
+        .args(["con0=fd:0,fd:1", "con=null", "ssl=null"])
+        // Virtual time that advances only while the guest is idle: timings do not depend on
+        // the host's load (the harness shares 2 cores with other work).
+        .arg("time-travel=inf-cpu")
+        // UML's per-instance directory (mconsole socket, pid file) under the stage, not ~/.uml.
+        .arg(format!("uml_dir={}", stage.display()))
+        // As the QEMU guest: errors and worse reach the console live, the rest is in dmesg.
+        .arg("loglevel=4");
+    c.args(b.append.split_whitespace());
+    if !b.interactive {
+        use std::os::unix::process::CommandExt;
+        c.process_group(0);
+    }
+    c
+}
+
+/// Boot the UML kernel `k` with the guest staged by [`stage_uml`] and run its job; the console
+/// is streamed, logged and parsed as a QEMU guest's is.
+pub fn boot_uml(k: &Kernel, stage: &Path, b: &Boot, log: &Path) -> Result<RunResult> {
+    if k.profile.arch != Arch::Um {
+        return err(format!(
+            "vm: the {} kernel is not a User-Mode Linux kernel",
+            k.profile.name
+        ));
+    }
+    let b = Boot {
+        host_process: true,
+        ..b.clone()
+    };
+    let what = k.image.display().to_string();
+    run_guest(uml_cmd(k, stage, &b), &what, "uml", &b, log)
+}
+
+/// Kill the process group `pgid` (a guest started with `host_process`, in a group of its own).
+fn kill_group(pgid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Should this machine use KVM? `RDCC_KVM=0|1` decides; otherwise a quick probe boot with KVM
@@ -616,6 +783,85 @@ pub fn sections(console: &str, begin: &str, end: &str) -> Vec<(String, String, O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn uml_kernel() -> Kernel {
+        Kernel {
+            src: PathBuf::from("/k/src"),
+            image: PathBuf::from("/k/src/linux"),
+            modroot: PathBuf::from("/k/modroot/lib/modules/6.12.117"),
+            release: "6.12.117".into(),
+            profile: crate::kernel::profile("uml").unwrap(),
+        }
+    }
+
+    /// The UML init: every placeholder filled, paths quoted, the exit marker before power-off.
+    #[test]
+    fn uml_init_is_filled() {
+        let init = uml_init(Path::new("/w/target/rdcc/uml"), &uml_kernel());
+        assert!(!init.contains('@'), "{init}");
+        for want in [
+            "export PATH='/w/target/rdcc/uml'/bin:",
+            ":/bin:'/w/target/rdcc/uml'/busybox\n",
+            "RDCC_MODULES='/w/target/rdcc/uml/modules' ",
+            "RDCC_KMODULES='/k/modroot/lib/modules/6.12.117'",
+            "RDCC_MODULE_DIRS=\"$RDCC_MODULES $RDCC_KMODULES\"",
+            "sh '/w/target/rdcc/uml'/job.sh",
+            "mount -t tmpfs tmpfs /tmp",
+            "mount -t tmpfs tmpfs /run",
+        ] {
+            assert!(init.contains(want), "missing {want:?} in\n{init}");
+        }
+        let exit = init.find("RDCC-EXIT-STATUS=$rc").unwrap();
+        assert!(exit < init.find("poweroff -f").unwrap());
+        assert_eq!(sh_path(Path::new("/a'b")), "'/a'\\''b'");
+    }
+
+    /// (interactive, extra append) -> UML's arguments.
+    #[test]
+    fn uml_command_line() {
+        let k = uml_kernel();
+        let cases: &[(bool, &str, &[&str])] = &[
+            (
+                false,
+                "",
+                &[
+                    "mem=2048M",
+                    "root=/dev/root",
+                    "rootfstype=hostfs",
+                    "rootflags=/",
+                    "rw",
+                    "init=/s/init",
+                    "con0=fd:0,fd:1",
+                    "con=null",
+                    "ssl=null",
+                    "time-travel=inf-cpu",
+                    "uml_dir=/s",
+                    "loglevel=4",
+                ],
+            ),
+            (true, "A=1 b", &["mem=2048M", "A=1", "b"]),
+        ];
+        for &(interactive, append, want) in cases {
+            let b = Boot {
+                interactive,
+                append: append.into(),
+                mem_mib: 2048,
+                ..Boot::default()
+            };
+            let c = uml_cmd(&k, Path::new("/s"), &b);
+            assert_eq!(c.get_program(), "/k/src/linux");
+            let args: Vec<String> = c
+                .get_args()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            for w in want {
+                assert!(args.iter().any(|a| a == w), "{w} not in {args:?}");
+            }
+            if !append.is_empty() {
+                assert_eq!(&args[args.len() - 2..], ["A=1", "b"]);
+            }
+        }
+    }
 
     #[test]
     fn sections_split() {

@@ -139,7 +139,7 @@ fn misuse_is_refused() {
         (&["sim", "sl_incast_16to1", "--timeout", "5"], "unexpected argument '--timeout'"),
         (&["vm", "sh"], "unexpected argument 'sh'"),
         // Unknown values, with the valid ones listed.
-        (&["kernel", "--kernel", "nosuch"], "[possible values: qemu, distro, debug]"),
+        (&["kernel", "--kernel", "nosuch"], "[possible values: qemu, distro, debug, uml, uml-debug]"),
         (
             &["run", "--algos", "nosuch"],
             "unknown algorithm \"nosuch\"; available: reno cubic dctcp vegas bbr swift swift_vaisf timely theta_powertcp",
