@@ -9,6 +9,8 @@ use rdcc_sim::Scenario;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use toml::Value;
+mod common;
+use common::outputs;
 
 /// The value at dotted `path` (array elements by index) of a TOML table.
 fn at<'a>(t: &'a toml::Table, path: &str) -> Option<&'a Value> {
@@ -461,27 +463,6 @@ fn sim(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("sim runs")
-}
-
-/// Every file under `dir` but the run record, relative path -> bytes.
-fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut v = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().unwrap() != RECORD_FILE {
-                v.push((
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    v.sort();
-    v
 }
 
 /// `text` with each `from` (which must occur once, as a whole line) replaced by `to`.

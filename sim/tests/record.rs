@@ -7,6 +7,8 @@ use rdcc_sim::record::{parse_run_info, RECORD_FILE};
 use rdcc_sim::Scenario;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+mod common;
+use common::outputs;
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
@@ -23,27 +25,6 @@ fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("rdcc-sim-record-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-/// Every file under `dir` but the run record, relative path -> bytes.
-fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut v = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().unwrap() != RECORD_FILE {
-                v.push((
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    v.sort();
-    v
 }
 
 #[test]

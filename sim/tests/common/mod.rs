@@ -17,3 +17,25 @@ pub fn scenario_file(name: &str) -> Scenario {
 pub fn run(sc: &Scenario, alg: &str) -> RunResult {
     sc.run_one(alg, false).unwrap()
 }
+
+/// Every file under `dir` but the run record, relative path -> bytes, sorted: what a replay
+/// must reproduce byte for byte (`record.rs`, `human_units.rs`).
+pub fn outputs(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().unwrap() != rdcc_sim::record::RECORD_FILE {
+                v.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    v.sort();
+    v
+}
