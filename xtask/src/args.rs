@@ -74,7 +74,7 @@ pub enum Cmd {
     /// Per-ACK cost of every congestion control in instructions, counted in the guest kernel
     /// under QEMU -icount (Documentation/results/cost.md).
     Bench(BenchArgs),
-    /// Run a simulator scenario (sim/scenarios/*.toml) in release: CSV, PNG and the summary
+    /// Run a simulator scenario (sim/scenarios/*.toml) in release: CSV, figures (PNG, SVG) and the summary
     /// table.
     Sim(SimArgs),
 }
@@ -166,7 +166,7 @@ pub struct RunArgs {
     pub duration: u32,
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy), a path to a TOML file, or `default`
-    /// (baseline and eight_flows, what `make` runs). Per-flow CSV, JSON and PNG land in
+    /// (baseline and eight_flows, what `make` runs). Per-flow CSV, JSON and figures (PNG, SVG) land in
     /// results/vm/SCENARIO/; --algos replaces the scenario's algorithms. The file is checked
     /// before anything is built.
     #[arg(long, value_name = "NAME|PATH")]
@@ -250,7 +250,7 @@ pub struct SimArgs {
     /// key's unit: --set cc.swift.base_target_ns=25us.
     #[arg(long, value_name = "KEY.PATH=VALUE", value_parser = parse_set)]
     pub set: Vec<String>,
-    /// Write CSV only, no PNG plots.
+    /// Write CSV only, no figures (PNG, SVG).
     #[arg(long)]
     pub no_plots: bool,
     /// No per-run progress lines (and a quiet cargo build).

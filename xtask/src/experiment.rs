@@ -148,7 +148,8 @@ pub fn run(
         print!("{}", crate::outputs::table(&s, &passes));
         println!("files in {}:", dir.display());
         for f in files.iter().filter(|f| {
-            f.extension().is_some_and(|e| e == "png" || e == "json")
+            f.extension()
+                .is_some_and(|e| e == "png" || e == "svg" || e == "json")
                 || f.file_name().is_some_and(|n| n == "summary.txt")
         }) {
             println!("  {}", f.display());

@@ -1,6 +1,6 @@
 //! What becomes of a scenario run's series: the table (medians over trials with their
-//! spread), CSV and JSON under `results/vm/<scenario>/`, and PNG plots drawn with the
-//! simulator's plotting code (`rdcc_sim::plot`).
+//! spread), CSV and JSON under `results/vm/<scenario>/`, and plots (PNG and SVG) drawn with
+//! the simulator's plotting code (`rdcc_sim::plot`).
 
 use crate::scenario::Scenario;
 use crate::series::{
@@ -308,7 +308,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
             })
             .collect();
         let path = dir.join(format!("{}-tput.png", p.algo));
-        chart(
+        files.extend(chart(
             &path,
             &format!(
                 "{}: {} goodput /100 ms, trial 1/{} ({label})",
@@ -321,8 +321,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
             &tput,
             Some(0.0),
             false,
-        )?;
-        files.push(path);
+        )?);
         // Window: the law's (bytes with fraction, in packets of 1448) where it reports it,
         // else the kernel's snd_cwnd.
         let win: Vec<Line> = tr
@@ -339,7 +338,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
             })
             .collect();
         let path = dir.join(format!("{}-cwnd.png", p.algo));
-        chart(
+        files.extend(chart(
             &path,
             &format!(
                 "{}: {} window, trial 1/{} ({label})",
@@ -352,8 +351,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
             &win,
             Some(0.0),
             false,
-        )?;
-        files.push(path);
+        )?);
     }
     // RTT CDF per algorithm: every per-ACK sRTT sample of every trial.
     let cdf: Vec<Line> = passes
@@ -379,7 +377,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         })
         .collect();
     let path = dir.join("rtt_cdf.png");
-    chart(
+    files.extend(chart(
         &path,
         &format!("{}: per-ACK sRTT CDF, all trials ({label})", sc.name),
         "RTT (ms)",
@@ -387,8 +385,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         &cdf,
         Some(0.0),
         false,
-    )?;
-    files.push(path);
+    )?);
     let q: Vec<Line> = passes
         .iter()
         .filter_map(|p| {
@@ -399,7 +396,7 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         })
         .collect();
     let path = dir.join("queue.png");
-    chart(
+    files.extend(chart(
         &path,
         &format!("{}: queue /100 ms, trial 1 ({label})", sc.name),
         "time (s)",
@@ -407,7 +404,6 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
         &q,
         Some(0.0),
         false,
-    )?;
-    files.push(path);
+    )?);
     Ok(files)
 }
