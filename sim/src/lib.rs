@@ -7,13 +7,14 @@
 //! [`cc`] (the core's laws and the DCTCP/Reno baselines behind one dispatch), [`engine`] (the
 //! event loop, switches, NICs, senders and receivers), [`workload`] (flow-size CDFs, Poisson
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
-//! loop), [`metrics`] (summaries and CSV), [`stats`] (Jain's index and nearest-rank percentiles, shared with xtask), [`plot`] (figures, PNG and SVG, shared with xtask), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
+//! loop), [`metrics`] (summaries and CSV), [`stats`] (Jain's index and nearest-rank percentiles, shared with xtask), [`plot`] (figures, PNG and SVG, shared with xtask), [`compare`] (`sim compare`: saved runs overlaid), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
 //! [`validate`] (range checks of every scenario field), [`names`] (the `--algos` list parser `sim` and
 //! xtask share), [`preflight`] (the size estimate and the warnings before a run).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod cc;
+pub mod compare;
 pub mod engine;
 mod event_queue;
 pub mod metrics;

@@ -49,6 +49,7 @@ fn run(label: &str, span_us: f64, dt_us: f64, flows: usize, bins: bool) -> RunDa
         } else {
             vec![]
         },
+        dashed: label.starts_with("b/"),
         t_us,
     }
 }

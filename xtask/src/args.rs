@@ -75,7 +75,7 @@ pub enum Cmd {
     /// under QEMU -icount (Documentation/results/cost.md).
     Bench(BenchArgs),
     /// Run a simulator scenario (sim/scenarios/*.toml) in release: CSV, figures (PNG, SVG) and the summary
-    /// table.
+    /// table. `cargo xtask sim compare RUN_DIR... --out DIR` overlays saved runs (`sim compare`).
     Sim(SimArgs),
 }
 

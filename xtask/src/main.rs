@@ -28,6 +28,17 @@ use std::time::{Duration, Instant};
 use util::{err, fmt_dur, out_dir, Result};
 
 fn main() -> ExitCode {
+    // `cargo xtask sim compare ...` goes to the simulator's own `sim compare` as it is.
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.len() >= 2 && argv[0] == "sim" && argv[1] == "compare" {
+        return match sim::compare(&argv[1..]) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprint!("xtask: error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     // Misuse exits 2 here, before anything is installed, built or booted.
     let (cli, checked) = Cli::parse_checked();
     let res = match cli.cmd {

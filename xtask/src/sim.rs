@@ -2,7 +2,8 @@
 //! [--quiet] [--force] [--allow-big]`: run a simulator scenario with the `sim` binary of
 //! `rdcc-sim`, built in release (the simulator is CPU-bound). The scenario (a name in `sim/scenarios/` or a path) was
 //! resolved by the argument parser; the `sim` binary parses and validates it, with the
-//! overrides, before it runs anything.
+//! overrides, before it runs anything. `cargo xtask sim compare RUN_DIR... --out DIR` runs
+//! `sim compare` (saved runs overlaid, one table) with the same words.
 //!
 //! The build is `cargo build --release` with cargo's own progress (its bar on a terminal, its
 //! `Compiling` lines otherwise), so the first build (about 1.5 minutes on 2 cores, plotters and
@@ -13,24 +14,39 @@ use crate::say;
 use crate::util::{err, repo_root, Result};
 use std::process::Command;
 
-pub fn run(a: &SimArgs) -> Result<u8> {
+/// Build the `sim` binary in release; its path.
+fn build(quiet: bool) -> Result<std::path::PathBuf> {
     let root = repo_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut build = Command::new(cargo);
     build
         .current_dir(&root)
         .args(["build", "--release", "-p", "rdcc-sim", "--bin", "sim"]);
-    if a.quiet {
+    if quiet {
         build.arg("--quiet");
     } else {
         say!("sim: building the simulator (release)");
     }
     match build.status() {
-        Ok(s) if s.success() => {}
-        Ok(s) => return err(format!("sim: cargo build failed ({s})\n")),
-        Err(e) => return err(format!("sim: cannot run cargo: {e}\n")),
+        Ok(s) if s.success() => Ok(root.join("target/release/sim")),
+        Ok(s) => err(format!("sim: cargo build failed ({s})\n")),
+        Err(e) => err(format!("sim: cannot run cargo: {e}\n")),
     }
-    let mut sim = Command::new(root.join("target/release/sim"));
+}
+
+/// `cargo xtask sim compare RUN_DIR... --out DIR [--force]`: the simulator's `sim compare`
+/// with these words (`args` from `compare` on), run in the caller's directory.
+pub fn compare(args: &[String]) -> Result<u8> {
+    let bin = build(true)?;
+    match Command::new(bin).args(args).status() {
+        Ok(s) => Ok(s.code().unwrap_or(1).clamp(0, 255) as u8),
+        Err(e) => err(format!("sim: cannot run the simulator: {e}\n")),
+    }
+}
+
+pub fn run(a: &SimArgs) -> Result<u8> {
+    let root = repo_root();
+    let mut sim = Command::new(build(a.quiet)?);
     sim.current_dir(&root).arg(&a.scenario);
     if let Some(out) = &a.out {
         sim.arg("--out").arg(out);

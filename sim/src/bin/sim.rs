@@ -4,7 +4,8 @@
 //! `results/sim/<scenario name>`), print the summary table. A run record is a scenario too:
 //! `sim DIR/run.toml --out OTHER` replays the run. Any invalid input, or a non-empty DIR
 //! without `--force`, or a scenario estimated too big for this machine without `--allow-big`,
-//! exits 2 before anything runs (`sim --help`).
+//! exits 2 before anything runs (`sim --help`). `sim compare RUN_DIR... --out DIR` overlays
+//! saved runs (`sim compare --help`).
 
 use clap::Parser;
 use rdcc_sim::preflight::{self, Verdict};
@@ -90,6 +91,10 @@ fn refuse(msg: String) -> ExitCode {
 
 fn main() -> ExitCode {
     let command: Vec<String> = std::env::args().collect();
+    // `sim compare RUN_DIR... --out DIR`: saved runs overlaid (rdcc_sim::compare).
+    if command.get(1).is_some_and(|a| a == "compare") {
+        return rdcc_sim::compare::main(command.into_iter().skip(1));
+    }
     let cli = Cli::parse();
     // Fields and names first: nothing is built until the size estimate has passed.
     let mut sc = match Scenario::load_fields(&cli.scenario, &cli.sets) {

@@ -56,6 +56,9 @@ pub struct RunData {
     pub flows: Vec<FlowTimes>,
     /// FCT size bins.
     pub bins: Vec<Bin>,
+    /// Draw its lines dashed (every second run of a comparison, so that equal runs both
+    /// show).
+    pub dashed: bool,
 }
 
 impl RunData {
@@ -100,6 +103,7 @@ impl RunData {
                     p99: (b.n > 0 && b.p99.is_finite()).then_some(b.p99),
                 })
                 .collect(),
+            dashed: false,
             t_us,
         }
     }
@@ -163,6 +167,7 @@ impl RunData {
             flow_gbps: by_flow.into_values().collect(),
             flows,
             bins,
+            dashed: false,
             t_us,
         })
     }

@@ -61,7 +61,14 @@ pub fn standard(scenario: &str, runs: &[RunData], which: Which) -> Vec<Figure> {
     let per_run = |f: &dyn Fn(&RunData) -> Vec<(f64, f64)>| -> Vec<Series> {
         runs.iter()
             .enumerate()
-            .map(|(i, r)| Series::new(r.label.clone(), Mark::Line { color: i }, f(r)))
+            .map(|(i, r)| {
+                let mark = if r.dashed {
+                    Mark::Dashed { color: i, width: 2 }
+                } else {
+                    Mark::Line { color: i }
+                };
+                Series::new(r.label.clone(), mark, f(r))
+            })
             .collect()
     };
     let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
@@ -266,10 +273,10 @@ fn distribution(ts: &[f64], flows: &[Vec<f64>], bins: usize) -> Vec<Series> {
             Mark::Band { color: 0, hi: p90 },
             p10,
         ),
-        Series::new("min, max", Mark::Dashed { color: 0 }, min),
+        Series::new("min, max", Mark::Dashed { color: 0, width: 1 }, min),
         Series {
             name: None,
-            mark: Mark::Dashed { color: 0 },
+            mark: Mark::Dashed { color: 0, width: 1 },
             pts: max,
         },
         Series::new("median", Mark::Line { color: 0 }, med),

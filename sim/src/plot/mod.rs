@@ -89,10 +89,12 @@ pub enum Mark {
         /// The upper edge, at the same x values.
         hi: Vec<(f64, f64)>,
     },
-    /// A thin dashed line (an envelope).
+    /// A dashed line: `width` 1 for an envelope, 2 for a second run in a comparison.
     Dashed {
         /// Palette index.
         color: usize,
+        /// Stroke width, pixels.
+        width: u32,
     },
     /// One bar per category (x = the category's index), grouped with the panel's other bars.
     Bars {

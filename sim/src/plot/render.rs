@@ -424,13 +424,13 @@ fn draw_series<DB: DrawingBackend>(
                     bitmap,
                 )?;
             }
-            Mark::Dashed { color: i } => {
+            Mark::Dashed { color: i, width } => {
                 for piece in clip_polyline(&s.pts, xr, yr) {
                     c.draw_series(DashedLineSeries::new(
                         piece,
                         6,
                         4,
-                        color(*i).stroke_width(1),
+                        color(*i).stroke_width(*width),
                     ))
                     .map_err(e)?;
                 }
@@ -439,9 +439,12 @@ fn draw_series<DB: DrawingBackend>(
                 // A marker on the plot area's edge shrinks to stay inside it.
                 let col = color(*i);
                 let (px, py) = c.plotting_area().get_pixel_range();
+                // Odd series get rings, so that coinciding points of two series both show.
+                let ring = i % 2 == 1;
+                let size = if ring { 6 } else { 4 };
                 let radius = |p: &(f64, f64)| {
                     let (x, y) = c.backend_coord(p);
-                    4.min(x - px.start)
+                    size.min(x - px.start)
                         .min(px.end - 1 - x)
                         .min(y - py.start)
                         .min(py.end - 1 - y)
@@ -451,7 +454,14 @@ fn draw_series<DB: DrawingBackend>(
                     .pts
                     .iter()
                     .filter(|p| inside(p))
-                    .map(|&p| Circle::new(p, radius(&p), col.filled()))
+                    .map(|&p| {
+                        let style = if ring {
+                            col.stroke_width(2)
+                        } else {
+                            col.filled()
+                        };
+                        Circle::new(p, radius(&p), style)
+                    })
                     .collect();
                 c.draw_series(marks).map_err(e)?;
             }
@@ -577,17 +587,24 @@ fn draw_legend<DB: DrawingBackend>(
                     BLACK.stroke_width(3),
                 ))
                 .map_err(e)?,
-            Mark::Dashed { color: c } => area
+            Mark::Dashed { color: c, width } => area
                 .draw(&DashedPathElement::new(
                     vec![(gx0, gy), (gx1, gy)],
                     6,
                     4,
-                    color(*c).stroke_width(1),
+                    color(*c).stroke_width(*width),
                 ))
                 .map_err(e)?,
-            Mark::Points { color: c } => area
-                .draw(&Circle::new(((gx0 + gx1) / 2, gy), 4, color(*c).filled()))
-                .map_err(e)?,
+            Mark::Points { color: c } => {
+                let style = if c % 2 == 1 {
+                    color(*c).stroke_width(2)
+                } else {
+                    color(*c).filled()
+                };
+                let r = if c % 2 == 1 { 6 } else { 4 };
+                area.draw(&Circle::new(((gx0 + gx1) / 2, gy), r, style))
+                    .map_err(e)?
+            }
             Mark::Band { color: c, .. } => area
                 .draw(&Rectangle::new(
                     [(gx0, gy - 6), (gx1, gy + 6)],
