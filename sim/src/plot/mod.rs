@@ -1,5 +1,5 @@
 //! Figures, for the simulator and the VM harness alike (xtask draws its plots with this module
-//! too): one renderer ([`render`]) that writes every figure as PNG and SVG side by side
+//! too): one renderer (`render.rs`, lines clipped in `clip.rs`) that writes every figure as PNG and SVG side by side
 //! (plotters' bitmap and SVG backends, 960x560), the simulator's standard figures built from a
 //! run's series ([`figures`], [`data`]; the same code draws a run in memory and the saved runs
 //! `sim compare` overlays), and the papers' numbers drawn on our figures ([`paper`]).
