@@ -418,3 +418,45 @@ fn the_harness_chart_writes_png_and_svg() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_harness_goodput_figure_totals_the_flows_and_shows_many_as_a_distribution() {
+    use rdcc_sim::plot::figures::goodput_figure;
+    // (flows, expected legend of the flows' panel); flow k sends from 0.1 k s for 2 s.
+    let cases: &[(usize, &[&str])] = &[
+        (3, &["flow 0", "flow 1", "flow 2"]),
+        (17, &["p10-p90 of 17 flows", "min, max", "median"]),
+    ];
+    for &(n, want) in cases {
+        let flows: Vec<(String, Vec<(f64, f64)>)> = (0..n)
+            .map(|k| {
+                let pts = (k..k + 20)
+                    .map(|i| (i as f64 * 0.1, 5.0 + (i % 4) as f64))
+                    .collect();
+                (format!("flow {k}"), pts)
+            })
+            .collect();
+        let span = (n + 20) as f64 * 0.1;
+        let fig = goodput_figure(
+            "x-tput",
+            "x: goodput",
+            ("time (s)", span),
+            "Mbit/s",
+            &flows,
+            0.1,
+        );
+        let names: Vec<&str> = fig.panels[1]
+            .series
+            .iter()
+            .filter_map(|s| s.name.as_deref())
+            .collect();
+        assert_eq!(names, want, "{n} flows");
+        // The total per 0.1 s bin is the flows' sum: at 0.1 s flows 0 and 1, 6 Mbit/s each.
+        let total = &fig.panels[0].series[0];
+        assert_eq!(total.mark, Mark::Total);
+        let at = |t: f64| total.pts.iter().find(|p| (p.0 - t).abs() < 1e-9).unwrap().1;
+        assert_eq!(at(0.1), 12.0);
+        let (_, l) = check(&fig);
+        assert_eq!(l.x_range, (0.0, span));
+    }
+}

@@ -286,9 +286,10 @@ pub fn write_outputs(
     Ok(files)
 }
 
-/// The plots: per algorithm (trial 1) per-flow throughput and window over time; across
+/// The plots: per algorithm (trial 1) the total and per-flow goodput, and the window over time; across
 /// algorithms the RTT CDF (every trial's per-ACK samples) and the queue over time (trial 1).
 fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
+    use rdcc_sim::plot::figures::goodput_figure;
     use rdcc_sim::plot::{chart, Line};
     let mut files = Vec::new();
     let ntr = |p: &Pass| p.trials.len();
@@ -298,30 +299,37 @@ fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<
             name: format!("flow {} ({})", f.idx, f.algo),
             pts,
         };
-        let tput: Vec<Line> = tr
+        // Goodput per 100 ms bin: the total, and the flows (as their distribution beyond 8).
+        let tput: Vec<(String, Vec<(f64, f64)>)> = tr
             .flows
             .iter()
             .filter_map(|f| {
-                tr.acks
-                    .get(&f.idx)
-                    .map(|a| flows_line(f, throughput_bins(a, 0.1)))
+                tr.acks.get(&f.idx).map(|a| {
+                    (
+                        format!("flow {} ({})", f.idx, f.algo),
+                        throughput_bins(a, 0.1),
+                    )
+                })
             })
             .collect();
-        let path = dir.join(format!("{}-tput.png", p.algo));
-        files.extend(chart(
-            &path,
+        let span = tput
+            .iter()
+            .flat_map(|(_, p)| p.last().map(|x| x.0 + 0.1))
+            .fold(0.0, f64::max);
+        let fig = goodput_figure(
+            &format!("{}-tput", p.algo),
             &format!(
                 "{}: {} goodput /100 ms, trial 1/{} ({label})",
                 sc.name,
                 p.algo,
                 ntr(p)
             ),
-            "time (s)",
+            ("time (s)", span),
             "Mbit/s",
             &tput,
-            Some(0.0),
-            false,
-        )?);
+            0.1,
+        );
+        files.extend(fig.write(dir)?);
         // Window: the law's (bytes with fraction, in packets of 1448) where it reports it,
         // else the kernel's snd_cwnd.
         let win: Vec<Line> = tr

@@ -243,7 +243,7 @@ pub const DIST_BINS: usize = 100;
 
 /// Many flows' series as their distribution, per group of samples (at most `bins` groups;
 /// each flow's mean over the group): the p10-p90 band, the median and the min-max envelope.
-fn distribution(ts: &[f64], flows: &[Vec<f64>], bins: usize) -> Vec<Series> {
+pub fn distribution(ts: &[f64], flows: &[Vec<f64>], bins: usize) -> Vec<Series> {
     let per = ts.len().div_ceil(bins.max(1)).max(1);
     let mut q: [Vec<(f64, f64)>; 5] = Default::default();
     for (g, chunk) in ts.chunks(per).enumerate() {
@@ -281,6 +281,78 @@ fn distribution(ts: &[f64], flows: &[Vec<f64>], bins: usize) -> Vec<Series> {
         },
         Series::new("median", Mark::Line { color: 0 }, med),
     ]
+}
+
+/// A goodput figure of named flows whose points sit on a common grid of `step` (e.g. the VM
+/// harness' 100 ms bins; a flow may lack some): the total per grid point (black, thick) over
+/// `x` = (its label, the span), and below it the flows as lines, or as their distribution
+/// beyond [`MAX_FLOW_LINES`] (a flow without a point at a time is not in that time's).
+pub fn goodput_figure(
+    file: &str,
+    title: &str,
+    x: (&str, f64),
+    unit: &str,
+    flows: &[(String, Vec<(f64, f64)>)],
+    step: f64,
+) -> Figure {
+    let key = |t: f64| (t / step).round() as i64;
+    let mut grid: Vec<i64> = flows
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(t, _)| key(t)))
+        .collect();
+    grid.sort_unstable();
+    grid.dedup();
+    let ts: Vec<f64> = grid.iter().map(|&k| k as f64 * step).collect();
+    let aligned: Vec<Vec<f64>> = flows
+        .iter()
+        .map(|(_, pts)| {
+            let mut v = vec![f64::NAN; ts.len()];
+            for &(t, y) in pts {
+                if let Ok(i) = grid.binary_search(&key(t)) {
+                    v[i] = y;
+                }
+            }
+            v
+        })
+        .collect();
+    let total: Vec<(f64, f64)> = ts
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let vals = aligned.iter().map(|f| f[i]).filter(|y| y.is_finite());
+            (t, vals.sum())
+        })
+        .collect();
+    let n = flows.len();
+    let lines = if n <= MAX_FLOW_LINES {
+        flows
+            .iter()
+            .enumerate()
+            .map(|(i, (name, pts))| Series::new(name.clone(), Mark::Line { color: i }, pts.clone()))
+            .collect()
+    } else {
+        distribution(&ts, &aligned, ts.len())
+    };
+    Figure {
+        file: file.into(),
+        title: title.into(),
+        x: XAxis::Value {
+            desc: x.0.into(),
+            range: Some((0.0, x.1)),
+        },
+        panels: vec![
+            Panel {
+                y_desc: format!("total {unit}"),
+                y_floor: Some(0.0),
+                series: vec![Series::new("total (all flows)", Mark::Total, total)],
+            },
+            Panel {
+                y_desc: format!("per flow {unit}"),
+                y_floor: Some(0.0),
+                series: lines,
+            },
+        ],
+    }
 }
 
 /// `fct_p99_slowdown`: the p99 slowdown per size bin, bins as categories, one bar per run.
