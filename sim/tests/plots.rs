@@ -351,6 +351,16 @@ fn many_flows_are_drawn_as_a_distribution_and_few_as_lines() {
             .filter_map(|s| s.name.as_deref())
             .collect();
         assert_eq!(names, want, "{flows} flows");
+        // 1000 samples of 100 µs in groups of 10: each flow's mean over 1 ms.
+        let y = &figs[0].panels[1].y_desc;
+        assert_eq!(
+            y,
+            if flows == 2 {
+                "per flow Gbit/s"
+            } else {
+                "per flow Gbit/s (means over 1 ms)"
+            }
+        );
     }
 }
 

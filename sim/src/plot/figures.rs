@@ -209,7 +209,9 @@ fn throughput(scenario: &str, r: &RunData) -> Figure {
         let y_desc = if n <= MAX_FLOW_LINES || ts.len() <= DIST_BINS {
             "per flow Gbit/s".to_string()
         } else {
-            let w = r.span_us / DIST_BINS as f64;
+            // The samples each group of `distribution` averages.
+            let per = ts.len().div_ceil(DIST_BINS);
+            let w = per as f64 * r.span_us / ts.len() as f64;
             let (u, f) = if w < 1000.0 {
                 ("µs", 1.0)
             } else {
