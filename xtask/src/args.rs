@@ -362,18 +362,17 @@ impl Cli {
 
     /// The checks that need more than one value (or the files of the work tree).
     pub fn check(&self) -> Result<Checked, String> {
-        // The uml profile builds and boots (`kernel`, `modules`, `vm`); the test jobs, the
-        // experiments and the install checks assume the QEMU guest so far (issue #36).
+        // The uml profiles build, boot and test (`kernel`, `modules`, `vm`, `test`); the
+        // experiments and DKMS assume the QEMU guest so far (issue #36).
         let profile = match &self.cmd {
-            Cmd::Test(t) => t.kernel,
             Cmd::Run(r) => Some(r.kernel),
             Cmd::Dkms(d) => Some(d.kernel),
             _ => None,
         };
         if let Some(p) = profile.filter(|p| p.arch != kernel::Arch::X86) {
             return Err(format!(
-                "--kernel {}: only `cargo xtask kernel`, `modules` and `vm` support this \
-                 profile so far",
+                "--kernel {}: only `cargo xtask kernel`, `modules`, `vm` and `test` support \
+                 this profile so far",
                 p.name
             ));
         }
@@ -572,15 +571,15 @@ mod tests {
                 Err("is not a commit"),
             ),
             (&["deps"], Ok(&[])),
-            // The uml profile: kernel, modules and vm only (issue #36, first slice).
+            // The uml profiles: kernel, modules, vm and test (issue #36).
             (&["vm", "--kernel", "uml", "--", "true"], Ok(&[])),
             (&["kernel", "--kernel", "uml"], Ok(&[])),
             (&["modules", "--kernel", "uml"], Ok(&[])),
+            (&["test", "--kernel", "uml-debug"], Ok(&[])),
             (
-                &["test", "--kernel", "uml"],
-                Err("--kernel uml: only `cargo xtask kernel`, `modules` and `vm`"),
+                &["run", "--kernel", "uml"],
+                Err("--kernel uml: only `cargo xtask kernel`, `modules`, `vm` and `test`"),
             ),
-            (&["run", "--kernel", "uml"], Err("--kernel uml: only")),
             (&["dkms", "--kernel", "uml"], Err("--kernel uml: only")),
         ];
         for (args, want) in cases {
