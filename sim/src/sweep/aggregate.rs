@@ -282,7 +282,7 @@ impl Aggregate {
             t.push(row);
         }
         let mut out = format!(
-            "sweep {}: {} point(s), seeds {}; {METHOD}; every figure in aggregate.csv\n\n",
+            "sweep {}: {} point(s), seeds {}; every figure in aggregate.csv\n{METHOD}\n\n",
             self.scenario,
             groups.iter().map(|g| g.2).sum::<usize>(),
             self.seeds
