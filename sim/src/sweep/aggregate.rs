@@ -292,9 +292,10 @@ impl Aggregate {
                 .join(",")
         );
         out.push_str(&align(&t, left));
-        // FCT slowdown per size bin, bins in order of appearance.
+        // FCT slowdown per size bin, bins in order of appearance; a bin no group completed a
+        // flow in is left out (and the table, when no bin is left).
         let mut bins: Vec<&str> = Vec::new();
-        for r in &self.rows {
+        for r in self.rows.iter().filter(|r| r.mean.is_some()) {
             if let Some(b) = r
                 .figure
                 .strip_prefix("slowdown_p99[")
@@ -399,4 +400,142 @@ fn align(rows: &[Vec<String>], left: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::{expand, GridKey, SweepInfo};
+
+    fn file(seeds: &[u64]) -> SweepFile {
+        let grid = vec![GridKey {
+            key: "topology.x".into(),
+            values: vec!["1".into(), "2".into()],
+        }];
+        let algos = vec!["swift".to_string()];
+        SweepFile {
+            points: expand(&algos, &grid, seeds),
+            sweep: SweepInfo {
+                command: vec![],
+                scenario_file: "t.toml".into(),
+                seeds: seeds.to_vec(),
+                algorithms: algos,
+                sets: vec![],
+                plots: false,
+                allow_big: false,
+                grid,
+            },
+            base: toml::from_str("name = \"t\"").unwrap(),
+        }
+    }
+
+    /// Point i's files: goodput i, an undefined RTT but for point 0, one size bin.
+    fn write_points(dir: &Path, f: &SweepFile) {
+        for (i, p) in f.points.iter().enumerate() {
+            let d = SweepFile::point_dir(dir, p);
+            std::fs::create_dir_all(&d).unwrap();
+            let rtt = if i == 0 { "5.5" } else { "" };
+            std::fs::write(
+                d.join("summary.csv"),
+                format!("algorithm,goodput_gbps,rtt_p99_us\nswift,{i},{rtt}\n"),
+            )
+            .unwrap();
+            std::fs::write(
+                d.join("fct_bins.csv"),
+                format!("algorithm,size_bin,flows_done,slowdown_p99\nswift,<10KB,{i},2.5\n"),
+            )
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn groups_are_algorithm_and_grid_values_over_the_seeds() {
+        let dir = std::env::temp_dir().join(format!("rdcc-agg-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let f = file(&[1, 2, 3]);
+        write_points(&dir, &f);
+        let a = aggregate(&dir, &f).unwrap();
+        // (x, figure, n, mean, half-width)
+        type Want<'a> = (&'a str, &'a str, usize, Option<f64>, Option<f64>);
+        let t2 = crate::stats::T_975[1];
+        let want: &[Want] = &[
+            ("1", "goodput_gbps", 3, Some(1.0), round6(t2 / 3f64.sqrt())),
+            ("1", "rtt_p99_us", 1, Some(5.5), None),
+            (
+                "1",
+                "flows_done[<10KB]",
+                3,
+                Some(1.0),
+                round6(t2 / 3f64.sqrt()),
+            ),
+            ("1", "slowdown_p99[<10KB]", 3, Some(2.5), Some(0.0)),
+            ("2", "goodput_gbps", 3, Some(4.0), round6(t2 / 3f64.sqrt())),
+            ("2", "rtt_p99_us", 0, None, None),
+        ];
+        for &(x, fig, n, mean, half) in want {
+            let r = a
+                .rows
+                .iter()
+                .find(|r| r.grid["topology.x"] == x && r.figure == fig)
+                .unwrap_or_else(|| panic!("{x} {fig}"));
+            assert_eq!(
+                (r.points, r.n, r.mean, r.ci95_half),
+                (3, n, mean, half),
+                "{x} {fig}"
+            );
+        }
+        assert_eq!(a.rows.len(), 8);
+        let csv = a.csv().unwrap();
+        assert_eq!(
+            csv.lines().next(),
+            Some("algorithm,topology.x,figure,points,n,mean,stddev,ci95_half,ci95_low,ci95_high")
+        );
+        assert!(csv.contains("\nswift,2,rtt_p99_us,3,0,,,,,\n"), "{csv}");
+        let text = a.text();
+        assert!(
+            text.contains("swift      1               3   1.00 ± 2.48"),
+            "{text}"
+        );
+        assert!(text.contains("FCT slowdown"), "{text}");
+        // A point that did not run is named.
+        std::fs::remove_file(SweepFile::point_dir(&dir, &f.points[4]).join("summary.csv")).unwrap();
+        let e = aggregate(&dir, &f).unwrap_err();
+        assert!(
+            e.contains("1 of 6 points") && e.contains("point 4 (swift, seed 2, topology.x=2)"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cells_and_alignment() {
+        let row = |mean, half| Row {
+            algorithm: "a".into(),
+            grid: BTreeMap::new(),
+            figure: "f".into(),
+            points: 2,
+            n: 2,
+            mean,
+            stddev: None,
+            ci95_half: half,
+            ci95_low: None,
+            ci95_high: None,
+        };
+        let cases = [
+            (row(Some(1234.6), Some(10.0)), "1235 ± 10"),
+            (row(Some(123.45), Some(1.0)), "123.5 ± 1.0"),
+            (row(Some(9.5), Some(0.25)), "9.50 ± 0.25"),
+            (row(Some(0.5), None), "0.500"),
+            (row(None, None), "-"),
+        ];
+        for (r, want) in cases {
+            assert_eq!(pm(Some(&r)), want);
+        }
+        assert_eq!(pm(None), "-");
+        let t = [
+            vec!["a".to_string(), "bb".into()],
+            vec!["ccc".to_string(), "d".into()],
+        ];
+        assert_eq!(align(&t, 1), "a    bb\nccc   d\n");
+    }
 }
