@@ -63,7 +63,7 @@ impl Shown {
             let b = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
             b.set_style(
                 ProgressStyle::with_template(
-                    "sweep [{bar:30}] {pos}/{len} points, {elapsed} elapsed, ~{eta} left {msg}",
+                    "sweep [{bar:20}] {pos}/{len} points, {elapsed} elapsed, ~{eta} left {msg}",
                 )
                 .expect("a valid template")
                 .progress_chars("#>-"),
