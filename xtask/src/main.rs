@@ -53,6 +53,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => cmd_run(&a, &checked.algos),
         Cmd::Bench(a) => bench::run(&checked.algos, a.before.as_deref(), a.timeout, a.quiet),
         Cmd::Sim(a) => sim::run(&a),
+        Cmd::Sweep(a) => sim::sweep(&a),
     };
     match res {
         Ok(code) => ExitCode::from(code),
@@ -393,7 +394,7 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
     // 1. Host tests.
     say!("test: host tests (cargo test --workspace)");
     let th = Instant::now();
-    let host = report::cargo_test()?;
+    let host = report::cargo_test(&["--workspace", "--no-fail-fast"])?;
     say!(
         "test: host: {} passed, {} failed, {} ignored in {}",
         host.passed,
@@ -402,6 +403,19 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         fmt_dur(th.elapsed())
     );
     total.extend("host/", host);
+    // The simulator's sweep on a real single-node Slurm (Debian's slurm-wlm daemons, started
+    // by the test with its own configuration; deps installs them): the job array, its outputs
+    // and the collect step, against the same sweep run locally.
+    say!("test: sweep on Slurm (cargo test -p rdcc-sim --test sweep -- --ignored)");
+    let ts = Instant::now();
+    let slurm = report::cargo_test(&["-p", "rdcc-sim", "--test", "sweep", "--", "--ignored"])?;
+    say!(
+        "test: Slurm: {} passed, {} failed in {}",
+        slurm.passed,
+        slurm.failed,
+        fmt_dur(ts.elapsed())
+    );
+    total.extend("slurm/", slurm);
     let td = Instant::now();
     let doc = report::cargo_doc()?;
     say!(
