@@ -432,6 +432,8 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
     // 2. The VMs: the default (qemu) profile and the debug boot (uml-debug) run every selftest,
     //    the distro profile the functional ones; --kernel picks one profile, with everything.
     let plan: Vec<(&'static kernel::Profile, Job)> = match o.kernel {
+        // uml-debug is the default plan's debug boot: the same job as there.
+        Some(p) if p.name == "uml-debug" => vec![(p, Job::Full(DEBUG_ENV))],
         Some(p) => vec![(p, Job::Full(""))],
         None => vec![
             (&kernel::PROFILES[0], Job::Full("")),
