@@ -179,7 +179,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: UML_LACKS,
         cache: "kernel-uml-debug",
         kunit: true,
-        patches: &["qemu/patches/uml-kasan-module-shadow.patch"],
+        patches: &["qemu/patches/uml-kasan-vfree-shadow.patch"],
         about: "uml with KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
@@ -754,7 +754,7 @@ mod tests {
             }
         }
         let ud = profile("uml-debug").unwrap();
-        assert_eq!(ud.patches, ["qemu/patches/uml-kasan-module-shadow.patch"]);
+        assert_eq!(ud.patches, ["qemu/patches/uml-kasan-vfree-shadow.patch"]);
         assert!(profile("uml").unwrap().patches.is_empty());
     }
 
