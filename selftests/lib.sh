@@ -15,7 +15,8 @@
 #   checks:    require_root, rdcc_check_env (resolves $IP $TC $SS $IPERF3: real iproute2 and
 #              iperf3, never busybox applets), rdcc_fcmp A OP B, rdcc_is_uint
 #   topology:  rdcc_topo_setup, rdcc_topo_teardown, rdcc_server_start
-#   traffic:   rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag
+#   traffic:   rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag,
+#              rdcc_flow_start ALGO [DST PORT] / rdcc_flow_stop (a flow that lasts until stopped)
 #   CC:        load_cc NAME, rdcc_cc_available NAME, rdcc_ns_cc_get, rdcc_ns_cc_set NAME,
 #              rdcc_cc_allow NAME, rdcc_cc_allow_restore
 #
@@ -593,6 +594,53 @@ rdcc_server_restart() {
 	[ -n "$RDCC_SERVER_PID" ] && rdcc_kill "$RDCC_SERVER_PID"
 	RDCC_SERVER_PID=""
 	rdcc_server_start
+}
+
+# ----------------------------------------------------------------------------------------------
+# a flow that lasts until it is stopped
+
+# rdcc_flow_start ALGO [DST PORT] : an iperf3 client with -C ALGO to DST:PORT (default
+# RDCC_RCV_IP4:RDCC_PORT) in the background (RDCC_FLOW_PID). It has no end of its own (-t of an
+# hour): rdcc_flow_stop ends it, so a check made during the flow cannot find it over on a slow
+# guest (a debug kernel moves a few Mbit/s under TCG). Returns 0 once the sender has an
+# established connection to PORT carrying ALGO that has had RDCC_FLOW_ACKED bytes [1000000]
+# acknowledged: the law has then taken decisions on hundreds of ACKs, however fast the guest.
+# The wait is bounded by RDCC_FLOW_WAIT_S [120] only so that a broken path fails; nothing is
+# decided by how long it took. Returns 1 (with diagnostics) otherwise.
+: "${RDCC_FLOW_ACKED:=1000000}"
+: "${RDCC_FLOW_WAIT_S:=120}"
+RDCC_FLOW_PID=""
+rdcc_flow_start() {
+	local algo="$1" dst="${2:-$RDCC_RCV_IP4}" port="${3:-$RDCC_PORT}" i=0 acked
+	"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$dst" -p "$port" -C "$algo" -t 3600 \
+		>"$RDCC_TMP/flow-$algo-$port.out" 2>&1 &
+	RDCC_FLOW_PID=$!
+	rdcc_track "$RDCC_FLOW_PID"
+	while [ "$i" -lt $((RDCC_FLOW_WAIT_S * RDCC_TICKS_PER_S)) ]; do
+		acked=$("$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$port )" 2>/dev/null |
+			awk -v a="$algo" '
+				/^[^ \t]/ { next }
+				{ mine = 0; b = 0
+				  for (k = 1; k <= NF; k++) {
+					if ($k == a) mine = 1
+					if ($k ~ /^bytes_acked:/) { split($k, v, ":"); b = v[2] + 0 }
+				  }
+				  if (mine && b > m) m = b }
+				END { printf "%d", m }')
+		[ "${acked:-0}" -ge "$RDCC_FLOW_ACKED" ] && return 0
+		rdcc_alive "$RDCC_FLOW_PID" || break
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
+	tap_diag "no $algo connection to $dst port $port with $RDCC_FLOW_ACKED bytes acknowledged (${acked:-0} after $((i / RDCC_TICKS_PER_S)) s; client alive: $(rdcc_alive "$RDCC_FLOW_PID" && echo yes || echo no))"
+	tap_diag_file "$RDCC_TMP/flow-$algo-$port.out" 5
+	return 1
+}
+
+# rdcc_flow_stop : end the flow of rdcc_flow_start (if any).
+rdcc_flow_stop() {
+	rdcc_kill "$RDCC_FLOW_PID"
+	RDCC_FLOW_PID=""
 }
 
 # ----------------------------------------------------------------------------------------------

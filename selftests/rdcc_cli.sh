@@ -62,35 +62,6 @@ json_field() {
 	sed -n "s/.*\"$1\":\"\\{0,1\\}\\([^,\"}]*\\).*/\\1/p"
 }
 
-# start_flow ALGO [DST PORT] : an iperf3 client with -C ALGO for 20 s to DST:PORT (default
-# RDCC_RCV_IP4:RDCC_PORT) in the background (FLOW_PID); waits until the sender has an established
-# connection to PORT carrying ALGO (at most 10 s), then 2 s more for the law to take a few
-# decisions.
-start_flow() {
-	local i=0 dst="${2:-$RDCC_RCV_IP4}" port="${3:-$RDCC_PORT}"
-	"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$dst" -p "$port" -C "$1" -t 20 \
-		>"$RDCC_TMP/flow-$1-$port.out" 2>&1 &
-	FLOW_PID=$!
-	rdcc_track "$FLOW_PID"
-	while [ "$i" -lt $((10 * RDCC_TICKS_PER_S)) ]; do
-		if "$SS" -N "$RDCC_NS_SND" -tinH state established "( dport = :$port )" 2>/dev/null |
-			grep -q " $1 "; then
-			sleep 2
-			return 0
-		fi
-		sleep "$RDCC_TICK"
-		i=$((i + 1))
-	done
-	tap_diag "no established $1 connection to $dst port $port after 10 s"
-	tap_diag_file "$RDCC_TMP/flow-$1-$port.out" 5
-	return 1
-}
-
-stop_flow() {
-	rdcc_kill "$FLOW_PID"
-	FLOW_PID=""
-}
-
 # swift_profile : load tcp_swift if needed and set the VM profile's parameters (0644; the old
 # values are kept in SWIFT_SAVED and put back by swift_restore).
 swift_profile() {
@@ -136,14 +107,14 @@ fi
 rdcc_server_start || tap_diag "iperf3 server not running"
 
 # 3. cubic only.
-if start_flow cubic; then
+if rdcc_flow_start cubic; then
 	rc_t=0 rc_j=0
 	rdcc_cli ss || rc_t=$?
 	cp "$RDCC_TMP/cli.out" "$RDCC_TMP/cubic-table.out"
 	table_lines=$(wc -l <"$RDCC_TMP/cli.out")
 	rdcc_cli ss --json || rc_j=$?
 	json=$(cat "$RDCC_TMP/cli.out")
-	stop_flow
+	rdcc_flow_stop
 	if [ "$rc_t" -eq 0 ] && [ "$table_lines" -eq 0 ] && [ "$rc_j" -eq 0 ] && [ "$json" = "[]" ]; then
 		tap_ok "cubic flow only: rdcc ss lists nothing and exits 0 (table and --json)"
 	else
@@ -153,7 +124,7 @@ if start_flow cubic; then
 		cli_diag
 	fi
 else
-	stop_flow
+	rdcc_flow_stop
 	tap_not_ok "cubic flow only: rdcc ss lists nothing and exits 0 (no cubic flow to test with)"
 fi
 
@@ -168,8 +139,8 @@ else
 fi
 
 # 5-9. a swift flow.
-if ! start_flow swift; then
-	stop_flow
+if ! rdcc_flow_start swift; then
+	rdcc_flow_stop
 	for k in 5 6 7 8 9 10 11; do tap_not_ok "swift check $k (no swift flow)"; done
 	swift_restore
 	tap_finish
@@ -259,7 +230,7 @@ rdcc_cli ss --dport "$RDCC_PORT" --algo swift --json || rc_f=$?
 rows_f=$(grep -c '"algo":"swift"' "$RDCC_TMP/cli.out")
 rdcc_cli ss --algo timely --json || rc_n=$?
 none=$(cat "$RDCC_TMP/cli.out")
-stop_flow
+rdcc_flow_stop
 tap_diag "rdcc ss:"
 tap_diag_file "$RDCC_TMP/swift-table.out" 6
 if [ "$rc_t" -eq 0 ] && [ "$head_ok" = 1 ] && [ "$rows_t" -ge 1 ] && [ "$rc_f" -eq 0 ] &&
@@ -282,11 +253,11 @@ while ! "$SS" -N "$RDCC_NS_RCV" -ltnH "( sport = :$port6 )" 2>/dev/null | grep -
 	i=$((i + 1))
 done
 rc=1
-if start_flow swift "$RDCC_RCV_IP6" "$port6"; then
+if rdcc_flow_start swift "$RDCC_RCV_IP6" "$port6"; then
 	rc=0
 	rdcc_cli ss --dport "$port6" --json || rc=$?
 fi
-stop_flow
+rdcc_flow_stop
 rdcc_kill "$srv6"
 row6=$(grep '"family":"ipv6"' "$RDCC_TMP/cli.out" | grep "\"local_addr\":\"$RDCC_SND_IP6\"" |
 	grep "\"peer_addr\":\"$RDCC_RCV_IP6\"" | grep '"algo":"swift"' | grep -v '"law":null' | head -n 1)

@@ -284,12 +284,20 @@ fi
 # replaces by a receive stamp only in ip_local_deliver_finish, after the hook; the hook uses
 # only realtime receive stamps, so it measures none here (Documentation/remote-delay.md).
 # shellcheck disable=SC2086 # RQD_ALLOW is a word list
-"$RXSTAMP" run "$CG" --pin "$PIN" $RQD_ALLOW --rx-stamps --secs $((RDCC_DURATION + 5)) >"$RDCC_TMP/rxrun.log" 2>&1 &
+# It runs until SIGTERM (then prints its counters): from attach to after the flow, however long
+# the flow takes to start and run on a slow guest.
+"$RXSTAMP" run "$CG" --pin "$PIN" $RQD_ALLOW --rx-stamps >"$RDCC_TMP/rxrun.log" 2>&1 &
 rx_pid=$!
 rdcc_track "$rx_pid"
-sleep 2
+i=0
+while ! grep -q '^rxstamp: attached' "$RDCC_TMP/rxrun.log" && rdcc_alive "$rx_pid" &&
+	[ "$i" -lt $((60 * RDCC_TICKS_PER_S)) ]; do
+	sleep "$RDCC_TICK"
+	i=$((i + 1))
+done
 flow_with_counters rxstamps "$RDCC_RCV_IP4"
 local_rx=$(delta "$RDCC_TMP/rxstamps.a" "$RDCC_TMP/rxstamps.b" local_rx)
+kill -TERM "$rx_pid" 2>/dev/null
 wait "$rx_pid" 2>/dev/null
 rdcc_untrack "$rx_pid"
 sw=$(cnt "$RDCC_TMP/rxrun.log" ing_src_sw_rx)

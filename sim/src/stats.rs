@@ -10,6 +10,11 @@
 //!   that was observed, never an interpolation. The median is the 50th percentile, so of an
 //!   even count it is the lower of the two middle values. [`percentile`] ignores NaN and
 //!   infinite values; [`percentile_sorted`] takes an ascending slice as it is.
+//! - **Mean with a 95 % confidence interval** over repeated runs (a sweep's seeds,
+//!   [`mean_ci`]): the sample mean x̄, the sample standard deviation s (divisor n − 1) and
+//!   x̄ ± t · s / √n with t the 0.975 quantile of Student's t with n − 1 degrees of freedom
+//!   ([`t_975`]: [`T_975`] for 1 to 30, the Cornish-Fisher expansion beyond), which assumes the
+//!   runs' values are independent and roughly normal. One value has a mean and no interval.
 
 /// Fewest values whose fairness a table reports ([`fairness`]).
 pub const MIN_FAIRNESS_FLOWS: usize = 2;
@@ -80,6 +85,111 @@ pub fn median(vals: &[f64]) -> Option<f64> {
     percentile(vals, 50.0)
 }
 
+/// The 0.975 quantile of Student's t distribution with 1 to 30 degrees of freedom (index 0 is
+/// 1 degree), to 9 decimals: the two-sided 95 % interval's factor. `tests::t_table_is_the_quantile`
+/// checks every entry against the distribution function, integrated numerically.
+pub const T_975: [f64; 30] = [
+    12.706204736,
+    4.302652730,
+    3.182446305,
+    2.776445105,
+    2.570581836,
+    2.446911851,
+    2.364624252,
+    2.306004135,
+    2.262157163,
+    2.228138852,
+    2.200985160,
+    2.178812830,
+    2.160368656,
+    2.144786688,
+    2.131449546,
+    2.119905299,
+    2.109815578,
+    2.100922040,
+    2.093024054,
+    2.085963447,
+    2.079613845,
+    2.073873068,
+    2.068657610,
+    2.063898562,
+    2.059538553,
+    2.055529439,
+    2.051830516,
+    2.048407142,
+    2.045229642,
+    2.042272456,
+];
+
+/// The 0.975 quantile of the standard normal distribution.
+pub const Z_975: f64 = 1.959_963_984_540_054;
+
+/// The 0.975 quantile of Student's t with `df` ≥ 1 degrees of freedom: [`T_975`] up to 30, the
+/// Cornish-Fisher expansion in 1/df (Abramowitz & Stegun 26.7.5, four terms) beyond, which is
+/// within 1e-6 of the quantile there. `None` for 0 degrees of freedom.
+pub fn t_975(df: u64) -> Option<f64> {
+    match df {
+        0 => None,
+        1..=30 => Some(T_975[df as usize - 1]),
+        _ => Some(t_975_expansion(df as f64)),
+    }
+}
+
+/// The Cornish-Fisher expansion of [`t_975`] for `v` degrees of freedom.
+fn t_975_expansion(v: f64) -> f64 {
+    let z = Z_975;
+    let g1 = (z.powi(3) + z) / 4.0;
+    let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
+    let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
+    let g4 = (79.0 * z.powi(9) + 776.0 * z.powi(7) + 1482.0 * z.powi(5)
+        - 1920.0 * z.powi(3)
+        - 945.0 * z)
+        / 92160.0;
+    z + g1 / v + g2 / v.powi(2) + g3 / v.powi(3) + g4 / v.powi(4)
+}
+
+/// The mean of repeated runs' values with its 95 % confidence interval ([`mean_ci`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanCi {
+    /// Values (finite ones).
+    pub n: usize,
+    /// Sample mean.
+    pub mean: f64,
+    /// Sample standard deviation (divisor n − 1); `None` for one value.
+    pub stddev: Option<f64>,
+    /// Half-width of the 95 % interval, t · s / √n; `None` for one value.
+    pub ci95_half: Option<f64>,
+}
+
+/// Mean, standard deviation and 95 % confidence interval (Student's t, see the module) of the
+/// finite values of `xs`, summed in the order given (equal inputs give equal bits); `None`
+/// when no value is finite.
+pub fn mean_ci(xs: &[f64]) -> Option<MeanCi> {
+    let v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    let n = v.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = v.iter().sum::<f64>() / n as f64;
+    if n == 1 {
+        return Some(MeanCi {
+            n,
+            mean,
+            stddev: None,
+            ci95_half: None,
+        });
+    }
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+    let s = var.sqrt();
+    let t = t_975(n as u64 - 1).expect("n >= 2");
+    Some(MeanCi {
+        n,
+        mean,
+        stddev: Some(s),
+        ci95_half: Some(t * s / (n as f64).sqrt()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,7 +239,105 @@ mod tests {
         assert_eq!(median(&[10.0, 30.0, 20.0, 40.0]), Some(20.0));
     }
 
+    /// P(T <= t) of Student's t with `df` degrees of freedom, by Simpson's rule from 0.
+    fn t_cdf(t: f64, df: u64) -> f64 {
+        // ln Γ(k/2) for an integer k, by Γ(x+1) = xΓ(x) from Γ(1/2) = √π, Γ(1) = 1.
+        let ln_gamma_half = |k: u64| -> f64 {
+            let (mut g, mut x) = if k % 2 == 0 {
+                (0.0, 1.0)
+            } else {
+                (std::f64::consts::PI.sqrt().ln(), 0.5)
+            };
+            while x < k as f64 / 2.0 {
+                g += f64::ln(x);
+                x += 1.0;
+            }
+            g
+        };
+        let v = df as f64;
+        let c =
+            (ln_gamma_half(df + 1) - ln_gamma_half(df)).exp() / (v * std::f64::consts::PI).sqrt();
+        let pdf = |x: f64| c * (1.0 + x * x / v).powf(-(v + 1.0) / 2.0);
+        let steps = 20_000;
+        let h = t / steps as f64;
+        let mut sum = pdf(0.0) + pdf(t);
+        for i in 1..steps {
+            sum += pdf(i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+        }
+        0.5 + sum * h / 3.0
+    }
+
+    #[test]
+    fn t_table_is_the_quantile() {
+        for df in 1..=30u64 {
+            let t = t_975(df).unwrap();
+            let p = t_cdf(t, df);
+            assert!((p - 0.975).abs() < 1e-8, "df {df}: P(T <= {t}) = {p}");
+        }
+        // The expansion beyond the table, and where it meets the table.
+        assert!((t_975_expansion(30.0) - T_975[29]).abs() < 1e-5);
+        for df in [31u64, 40, 60, 120, 1000] {
+            let t = t_975(df).unwrap();
+            let p = t_cdf(t, df);
+            assert!((p - 0.975).abs() < 1e-6, "df {df}: P(T <= {t}) = {p}");
+        }
+        assert_eq!(t_975(0), None);
+        assert!(t_975(1_000_000).unwrap() - Z_975 < 1e-5);
+    }
+
+    #[test]
+    fn mean_ci_cases() {
+        // (values, n, mean, stddev, half-width)
+        type Case<'a> = (&'a [f64], usize, f64, Option<f64>, Option<f64>);
+        let cases: &[Case] = &[
+            (&[5.0], 1, 5.0, None, None),
+            (&[1.0, 3.0], 2, 2.0, Some(2f64.sqrt()), Some(12.706204736)),
+            (
+                &[2.0, 4.0, 6.0],
+                3,
+                4.0,
+                Some(2.0),
+                Some(4.302652730 * 2.0 / 3f64.sqrt()),
+            ),
+            (&[7.0, 7.0, 7.0, 7.0], 4, 7.0, Some(0.0), Some(0.0)),
+            (
+                &[1.0, f64::NAN, 3.0],
+                2,
+                2.0,
+                Some(2f64.sqrt()),
+                Some(12.706204736),
+            ),
+        ];
+        for &(xs, n, mean, sd, half) in cases {
+            let m = mean_ci(xs).unwrap();
+            assert_eq!(m.n, n, "{xs:?}");
+            assert!((m.mean - mean).abs() < 1e-12, "{xs:?}: {}", m.mean);
+            let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+                (a, b) => a == b,
+            };
+            assert!(close(m.stddev, sd), "{xs:?}: {:?}", m.stddev);
+            assert!(close(m.ci95_half, half), "{xs:?}: {:?}", m.ci95_half);
+        }
+        assert_eq!(mean_ci(&[]), None);
+        assert_eq!(mean_ci(&[f64::INFINITY]), None);
+    }
+
     proptest! {
+        /// The mean lies within the values and inside its interval; the interval narrows as
+        /// the degrees of freedom grow (t decreases towards z).
+        #[test]
+        fn mean_ci_brackets(xs in proptest::collection::vec(-1e6f64..1e6, 1..40), df in 1u64..200) {
+            let m = mean_ci(&xs).unwrap();
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            prop_assert!(m.mean >= lo - 1e-6 && m.mean <= hi + 1e-6);
+            prop_assert!(m.ci95_half.unwrap_or(0.0) >= 0.0);
+            prop_assert_eq!(m.stddev.is_some(), xs.len() > 1);
+            let (a, b) = (t_975(df).unwrap(), t_975(df + 1).unwrap());
+            prop_assert!(a > b && b > Z_975, "t({df}) = {a}, t({}) = {b}", df + 1);
+        }
+
         /// Jain's index lies in [1/n, 1]; the accumulator equals the slice form.
         #[test]
         fn jain_is_between_one_over_n_and_one(xs in proptest::collection::vec(0.0f64..1e11, 1..64)) {

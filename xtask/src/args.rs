@@ -77,6 +77,14 @@ pub enum Cmd {
     /// Run a simulator scenario (sim/scenarios/*.toml) in release: CSV, figures (PNG, SVG) and the summary
     /// table. `cargo xtask sim compare RUN_DIR... --out DIR` overlays saved runs (`sim compare`).
     Sim(SimArgs),
+    /// A simulator sweep: seeds × scenario keys × algorithms on all cores (or a Slurm job
+    /// array with --slurm), aggregated into one table of means with 95 % confidence intervals.
+    #[command(
+        after_help = "Example: cargo xtask sweep websearch_leafspine_60 --seeds 1-3 --algos swift,dctcp \
+        --set duration_us=20000 --set workload.stop_us=10000 --no-plots\n\
+        The sim binary's own help: target/release/sim sweep --help"
+    )]
+    Sweep(SweepArgs),
 }
 
 /// The kernel profiles as clap values, with their one-line descriptions for `--help`.
@@ -265,6 +273,49 @@ pub struct SimArgs {
     pub allow_big: bool,
 }
 
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// A scenario name in sim/scenarios or a path to a TOML file.
+    #[arg(value_name = "SCENARIO", value_parser = parse_scenario)]
+    pub scenario: PathBuf,
+    /// Seeds: numbers and inclusive ranges separated by commas (1,2,5 or 1-3); default: the
+    /// scenario's seed.
+    #[arg(long, value_name = "SEEDS")]
+    pub seeds: Option<String>,
+    /// Algorithms, separated by spaces or commas (default: the scenario's).
+    #[arg(long, value_name = "\"A B\"")]
+    pub algos: Option<String>,
+    /// Sweep one scenario key over values (repeatable), e.g. --grid
+    /// topology.bottleneck_rate_gbps=10,25.
+    #[arg(long, value_name = "KEY.PATH=V1,V2")]
+    pub grid: Vec<String>,
+    /// Override one scenario value of every point (repeatable).
+    #[arg(long, value_name = "KEY.PATH=VALUE", value_parser = parse_set)]
+    pub set: Vec<String>,
+    /// The sweep's directory (default results/sim/SCENARIO-sweep, in the repository).
+    #[arg(long, value_name = "DIR", value_parser = absolute)]
+    pub out: Option<PathBuf>,
+    /// Points run at once (default: the cores available).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub jobs: Option<u32>,
+    /// Write DIR/sweep.sbatch (a Slurm job array) instead of running; then `sbatch
+    /// DIR/sweep.sbatch` and `target/release/sim sweep-collect DIR`.
+    #[arg(long)]
+    pub slurm: bool,
+    /// Write CSV only, no PNG plots.
+    #[arg(long)]
+    pub no_plots: bool,
+    /// No progress display (and a quiet cargo build).
+    #[arg(long)]
+    pub quiet: bool,
+    /// Empty a non-empty output directory first.
+    #[arg(long)]
+    pub force: bool,
+    /// Run points estimated to need more memory or set-up time than this machine has.
+    #[arg(long)]
+    pub allow_big: bool,
+}
+
 /// The scenario files under sim/scenarios, by name.
 pub fn scenario_names() -> Vec<String> {
     let dir = crate::util::repo_root().join("sim/scenarios");
@@ -357,23 +408,23 @@ impl Cli {
             Cmd::Run(_) => "run",
             Cmd::Bench(_) => "bench",
             Cmd::Sim(_) => "sim",
+            Cmd::Sweep(_) => "sweep",
         }
     }
 
     /// The checks that need more than one value (or the files of the work tree).
     pub fn check(&self) -> Result<Checked, String> {
-        // The uml profile builds and boots (`kernel`, `modules`, `vm`); the test jobs, the
-        // experiments and the install checks assume the QEMU guest so far (issue #36).
+        // The uml profiles build, boot and test (`kernel`, `modules`, `vm`, `test`); the
+        // experiments and DKMS assume the QEMU guest so far (issue #36).
         let profile = match &self.cmd {
-            Cmd::Test(t) => t.kernel,
             Cmd::Run(r) => Some(r.kernel),
             Cmd::Dkms(d) => Some(d.kernel),
             _ => None,
         };
         if let Some(p) = profile.filter(|p| p.arch != kernel::Arch::X86) {
             return Err(format!(
-                "--kernel {}: only `cargo xtask kernel`, `modules` and `vm` support this \
-                 profile so far",
+                "--kernel {}: only `cargo xtask kernel`, `modules`, `vm` and `test` support \
+                 this profile so far",
                 p.name
             ));
         }
@@ -489,6 +540,31 @@ mod tests {
                 &["sim", "sl_incast_16to1", "--rate", "5"],
                 Some(UnknownArgument),
             ),
+            (&["sweep"], Some(MissingRequiredArgument)),
+            (
+                &[
+                    "sweep",
+                    "sl_incast_16to1",
+                    "--seeds",
+                    "1-3",
+                    "--algos",
+                    "swift,dctcp",
+                ],
+                None,
+            ),
+            (
+                &["sweep", "sl_incast_16to1", "--grid", "a.b=1,2", "--slurm"],
+                None,
+            ),
+            (&["sweep", "nosuch_scenario"], Some(ValueValidation)),
+            (
+                &["sweep", "sl_incast_16to1", "--jobs", "0"],
+                Some(ValueValidation),
+            ),
+            (
+                &["sweep", "sl_incast_16to1", "--set", "x"],
+                Some(ValueValidation),
+            ),
             (&["nosuch"], Some(InvalidSubcommand)),
             (&[], Some(DisplayHelpOnMissingArgumentOrSubcommand)),
             (&["run", "--help"], Some(DisplayHelp)),
@@ -572,15 +648,15 @@ mod tests {
                 Err("is not a commit"),
             ),
             (&["deps"], Ok(&[])),
-            // The uml profile: kernel, modules and vm only (issue #36, first slice).
+            // The uml profiles: kernel, modules, vm and test (issue #36).
             (&["vm", "--kernel", "uml", "--", "true"], Ok(&[])),
             (&["kernel", "--kernel", "uml"], Ok(&[])),
             (&["modules", "--kernel", "uml"], Ok(&[])),
+            (&["test", "--kernel", "uml-debug"], Ok(&[])),
             (
-                &["test", "--kernel", "uml"],
-                Err("--kernel uml: only `cargo xtask kernel`, `modules` and `vm`"),
+                &["run", "--kernel", "uml"],
+                Err("--kernel uml: only `cargo xtask kernel`, `modules`, `vm` and `test`"),
             ),
-            (&["run", "--kernel", "uml"], Err("--kernel uml: only")),
             (&["dkms", "--kernel", "uml"], Err("--kernel uml: only")),
         ];
         for (args, want) in cases {

@@ -40,6 +40,13 @@ const PACKAGES: &[&str] = &[
     // rxstamp/bpf/rqd.bpf.c, and bpftool for inspecting it (copied into the VM when present).
     "libbpf-dev",
     "bpftool",
+    // `sim sweep --slurm`'s job array on a real single-node Slurm (sim/tests/sweep.rs,
+    // real_slurm_array; sim/tests/slurm/cluster.sh starts the daemons with its own config):
+    // Debian's slurm-wlm daemons and client, and munge for their authentication.
+    "slurmctld",
+    "slurmd",
+    "slurm-client",
+    "munge",
 ];
 
 /// Packages of the Rust toolchain the kernel builds with, installed together at one version.

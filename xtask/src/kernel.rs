@@ -95,6 +95,10 @@ pub struct Profile {
     pub cache: &'static str,
     /// The kernel has KUnit (the test module `rdcc_kunit.ko` is built and loaded).
     pub kunit: bool,
+    /// Patches (repository paths) applied to the unpacked source with `git apply` before it is
+    /// configured, in order; their text is part of the cache key. Each says at its top what it
+    /// fixes and why the profile needs it.
+    pub patches: &'static [&'static str],
     /// One line for `--help`.
     pub about: &'static str,
 }
@@ -119,6 +123,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: &[],
         cache: "kernel",
         kunit: true,
+        patches: &[],
         about: "clang, KUnit, tracing: the harness's test kernel (default)",
     },
     Profile {
@@ -129,6 +134,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: &[],
         cache: "kernel-distro",
         kunit: false,
+        patches: &[],
         about: "GCC, no KUnit, IPv6 and netfilter as modules, HZ=250, voluntary preemption",
     },
     Profile {
@@ -139,6 +145,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: &[],
         cache: "kernel-debug",
         kunit: true,
+        patches: &[],
         about: "clang, KUnit, KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
     Profile {
@@ -152,6 +159,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: UML_LACKS,
         cache: "kernel-uml",
         kunit: true,
+        patches: &[],
         about: "User-Mode Linux (ARCH=um), clang, KUnit, tracing, hostfs root, time travel",
     },
     Profile {
@@ -171,6 +179,7 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: UML_LACKS,
         cache: "kernel-uml-debug",
         kunit: true,
+        patches: &["qemu/patches/uml-kasan-vfree-shadow.patch"],
         about: "uml with KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
@@ -284,7 +293,7 @@ pub fn lost_options(
 fn key(p: &Profile) -> Result<(String, String)> {
     let tool = deps::toolchain_fingerprint();
     let mut parts: Vec<Vec<u8>> = Vec::new();
-    for f in p.fragments {
+    for f in p.fragments.iter().chain(p.patches) {
         parts.push(fs::read(repo_root().join(f))?);
     }
     if p.name != PROFILES[0].name {
@@ -388,6 +397,17 @@ fn build_locked(p: &'static Profile, root: &Path, k: &str, tool: &str) -> Result
     fs::rename(dir.join("linux-source-6.12"), dir.join("src"))?;
     say!("kernel: unpacked in {}", fmt_dur(t.elapsed()));
     let src = dir.join("src");
+    for patch in p.patches {
+        say!("kernel: applying {patch}");
+        run_capture(
+            Command::new("git")
+                .current_dir(&src)
+                // Outside any repository, whatever encloses the cache: paths are src-relative.
+                .env("GIT_CEILING_DIRECTORIES", &dir)
+                .args(["apply", "--verbose"])
+                .arg(repo_root().join(patch)),
+        )?;
+    }
 
     let make = |args: &[&str]| -> Command {
         let mut c = kernel_cmd("make");
@@ -723,6 +743,21 @@ mod tests {
 
     /// Every option a profile accepts losing is one its fragments request (a stale entry would
     /// hide nothing, but says something untrue), and the x86 profiles accept no loss.
+    #[test]
+    fn patches_exist_and_say_why() {
+        for p in PROFILES {
+            for f in p.patches {
+                let text = fs::read_to_string(repo_root().join(f)).unwrap();
+                let (head, body) = text.split_once("\n--- a/").expect(f);
+                assert!(head.trim().len() > 80, "{f}: a description first");
+                assert!(body.contains("\n+++ b/") && body.contains("\n@@ "), "{f}");
+            }
+        }
+        let ud = profile("uml-debug").unwrap();
+        assert_eq!(ud.patches, ["qemu/patches/uml-kasan-vfree-shadow.patch"]);
+        assert!(profile("uml").unwrap().patches.is_empty());
+    }
+
     #[test]
     fn cannot_have_names_requested_options() {
         for p in PROFILES {

@@ -34,13 +34,20 @@ pub fn parse_cargo(text: &str) -> (usize, usize, usize) {
     (p, f, i)
 }
 
-/// Run `cargo test --workspace`, echoing its output, and count its results.
-pub fn cargo_test() -> Result<Summary> {
+/// Run `cargo test ARGS` (`--workspace --no-fail-fast` for the host tests: one failing test
+/// binary must not hide the others' results; a failure in core/tests stopped the count at 106
+/// of ~300 host tests once), echoing its output, and count its results.
+pub fn cargo_test(args: &[&str]) -> Result<Summary> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let (before, after) = match args.iter().position(|a| *a == "--") {
+        Some(i) => (&args[..i], &args[i..]),
+        None => (args, &[][..]),
+    };
     let mut child = Command::new(cargo)
-        // --no-fail-fast: one failing test binary must not hide the others' results (a
-        // failure in core/tests stopped the count at 106 of ~300 host tests once).
-        .args(["test", "--workspace", "--no-fail-fast", "--color", "never"])
+        .arg("test")
+        .args(before)
+        .args(["--color", "never"])
+        .args(after)
         .current_dir(repo_root())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -8,14 +8,19 @@
 //! The build is `cargo build --release` with cargo's own progress (its bar on a terminal, its
 //! `Compiling` lines otherwise), so the first build (about 1.5 minutes on 2 cores, plotters and
 //! its font stack included) is visible; then the binary runs directly.
+//!
+//! `cargo xtask sweep SCENARIO [--seeds S] [--algos "A B"] [--grid KEY=V1,V2]... [--set ...]...
+//! [--out DIR] [--jobs N] [--slurm] [--no-plots] [--quiet] [--force] [--allow-big]`: the same
+//! build, then `sim sweep` with the same options.
 
-use crate::args::SimArgs;
+use crate::args::{SimArgs, SweepArgs};
 use crate::say;
 use crate::util::{err, repo_root, Result};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// Build the `sim` binary in release; its path.
-fn build(quiet: bool) -> Result<std::path::PathBuf> {
+fn build(quiet: bool) -> Result<PathBuf> {
     let root = repo_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut build = Command::new(cargo);
@@ -37,17 +42,22 @@ fn build(quiet: bool) -> Result<std::path::PathBuf> {
 /// `cargo xtask sim compare RUN_DIR... --out DIR [--force]`: the simulator's `sim compare`
 /// with these words (`args` from `compare` on), run in the caller's directory.
 pub fn compare(args: &[String]) -> Result<u8> {
-    let bin = build(true)?;
-    match Command::new(bin).args(args).status() {
+    let mut sim = Command::new(build(true)?);
+    sim.args(args);
+    status(sim)
+}
+
+/// Run the built simulator with `cmd`'s arguments; its exit status.
+fn status(mut cmd: Command) -> Result<u8> {
+    match cmd.status() {
         Ok(s) => Ok(s.code().unwrap_or(1).clamp(0, 255) as u8),
         Err(e) => err(format!("sim: cannot run the simulator: {e}\n")),
     }
 }
 
 pub fn run(a: &SimArgs) -> Result<u8> {
-    let root = repo_root();
     let mut sim = Command::new(build(a.quiet)?);
-    sim.current_dir(&root).arg(&a.scenario);
+    sim.current_dir(repo_root()).arg(&a.scenario);
     if let Some(out) = &a.out {
         sim.arg("--out").arg(out);
     }
@@ -69,8 +79,42 @@ pub fn run(a: &SimArgs) -> Result<u8> {
     if a.allow_big {
         sim.arg("--allow-big");
     }
-    match sim.status() {
-        Ok(s) => Ok(s.code().unwrap_or(1).clamp(0, 255) as u8),
-        Err(e) => err(format!("sim: cannot run the simulator: {e}\n")),
+    status(sim)
+}
+
+/// `cargo xtask sweep`: `sim sweep` with the same options.
+pub fn sweep(a: &SweepArgs) -> Result<u8> {
+    let mut sim = Command::new(build(a.quiet)?);
+    sim.current_dir(repo_root()).arg("sweep").arg(&a.scenario);
+    let opts = [("--seeds", &a.seeds), ("--algos", &a.algos)];
+    for (flag, v) in opts {
+        if let Some(v) = v {
+            sim.args([flag, v]);
+        }
     }
+    for g in &a.grid {
+        sim.args(["--grid", g]);
+    }
+    for s in &a.set {
+        sim.args(["--set", s]);
+    }
+    if let Some(out) = &a.out {
+        sim.arg("--out").arg(out);
+    }
+    if let Some(j) = a.jobs {
+        sim.args(["--jobs", &j.to_string()]);
+    }
+    let flags = [
+        ("--slurm", a.slurm),
+        ("--no-plots", a.no_plots),
+        ("--quiet", a.quiet),
+        ("--force", a.force),
+        ("--allow-big", a.allow_big),
+    ];
+    for (flag, on) in flags {
+        if on {
+            sim.arg(flag);
+        }
+    }
+    status(sim)
 }

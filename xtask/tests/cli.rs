@@ -84,6 +84,22 @@ fn help_per_command() {
             ],
             &["--rate", "--kernel", "--timeout"],
         ),
+        (
+            "sweep",
+            &[
+                "<SCENARIO>",
+                "--seeds",
+                "--algos",
+                "--grid",
+                "--set",
+                "--out",
+                "--jobs",
+                "--slurm",
+                "--no-plots",
+                "--force",
+            ],
+            &["--rate", "--kernel", "--timeout"],
+        ),
     ];
     for (cmd, has, lacks) in cases {
         let o = xtask(&[cmd, "--help"]);
@@ -108,7 +124,7 @@ fn help_per_command() {
     assert_eq!(top.status.code(), Some(0));
     let text = String::from_utf8_lossy(&top.stdout);
     for cmd in [
-        "deps", "kernel", "modules", "dkms", "vm", "test", "run", "bench", "sim",
+        "deps", "kernel", "modules", "dkms", "vm", "test", "run", "bench", "sim", "sweep",
     ] {
         assert!(
             text.contains(&format!("  {cmd} ")),
@@ -152,6 +168,9 @@ fn misuse_is_refused() {
         (&["sim", "nosuch_scenario"], "sl_incast_16to1"),
         (&["sim"], "<SCENARIO>"),
         (&["sim", "sl_incast_16to1", "--set", "novalue"], "is not KEY.PATH=VALUE"),
+        (&["sweep"], "<SCENARIO>"),
+        (&["sweep", "sl_incast_16to1", "--jobs", "0"], "0 is not in 1..=4096"),
+        (&["sweep", "sl_incast_16to1", "--timeout", "5"], "unexpected argument '--timeout'"),
         // Ranges.
         (&["run", "--rate", "0"], "0 is not in 1..=10000"),
         (&["run", "--rate", "10001"], "10001 is not in 1..=10000"),

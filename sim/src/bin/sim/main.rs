@@ -4,10 +4,17 @@
 //! `results/sim/<scenario name>`), print the summary table. A run record is a scenario too:
 //! `sim DIR/run.toml --out OTHER` replays the run. Any invalid input, or a non-empty DIR
 //! without `--force`, or a scenario estimated too big for this machine without `--allow-big`,
-//! exits 2 before anything runs (`sim --help`). `sim compare RUN_DIR... --out DIR` overlays
-//! saved runs (`sim compare --help`).
+//! exits 2 before anything runs (`sim --help`).
+//!
+//! `sim sweep`, `sim sweep-point` and `sim sweep-collect` run a grid of seeds × scenario keys ×
+//! algorithms, locally in parallel or as a Slurm job array (`sweep.rs`). They are told apart
+//! by the first argument, so a scenario's command line stays as it was.
+//!
+//! `sim compare RUN_DIR... --out DIR` overlays saved runs (`sim compare --help`).
 
-use clap::Parser;
+mod sweep;
+
+use clap::{Parser, Subcommand};
 use rdcc_sim::preflight::{self, Verdict};
 use rdcc_sim::scenario::summary_header;
 use rdcc_sim::{record, Scenario};
@@ -30,7 +37,9 @@ use std::process::ExitCode;
         DIR/run.toml records the run (command line, the final scenario in full, seed, git \
         commit and dirty state, compiler, host, start and wall time); it is a scenario \
         itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
-    after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\""
+    after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\"\n\n\
+        Sweeps (sim sweep --help): sim sweep SCENARIO.toml [--seeds 1-3] [--algos A,B] [--grid KEY=V1,V2]... \
+        [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR"
 )]
 struct Cli {
     /// The scenario file (TOML), or a run record (DIR/run.toml) to replay.
@@ -63,7 +72,7 @@ struct Cli {
     allow_big: bool,
 }
 
-fn existing_file(s: &str) -> Result<PathBuf, String> {
+pub(crate) fn existing_file(s: &str) -> Result<PathBuf, String> {
     let p = PathBuf::from(s);
     if p.is_file() {
         Ok(p)
@@ -72,7 +81,7 @@ fn existing_file(s: &str) -> Result<PathBuf, String> {
     }
 }
 
-fn key_value(s: &str) -> Result<String, String> {
+pub(crate) fn key_value(s: &str) -> Result<String, String> {
     match s.split_once('=') {
         Some((k, _)) if !k.trim().is_empty() && !k.split('.').any(str::is_empty) => {
             Ok(s.to_string())
@@ -84,16 +93,44 @@ fn key_value(s: &str) -> Result<String, String> {
 /// Invalid input found after the command line was parsed (a bad value in the scenario, an
 /// override, --algos, the output directory, the size estimate): the message alone, without
 /// clap's usage text (the command line was fine), exit 2.
-fn refuse(msg: String) -> ExitCode {
+pub(crate) fn refuse(msg: String) -> ExitCode {
     eprintln!("sim: error: {msg}");
     ExitCode::from(2)
 }
+
+/// The sweep commands, told apart from a scenario run by the first argument.
+#[derive(Parser, Debug)]
+#[command(name = "sim", version)]
+struct SweepCli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    Sweep(sweep::SweepArgs),
+    SweepPoint(sweep::PointArgs),
+    SweepCollect(sweep::CollectArgs),
+}
+
+/// The first arguments that name a sweep command.
+const SWEEP_COMMANDS: [&str; 3] = ["sweep", "sweep-point", "sweep-collect"];
 
 fn main() -> ExitCode {
     let command: Vec<String> = std::env::args().collect();
     // `sim compare RUN_DIR... --out DIR`: saved runs overlaid (rdcc_sim::compare).
     if command.get(1).is_some_and(|a| a == "compare") {
         return rdcc_sim::compare::main(command.into_iter().skip(1));
+    }
+    if command
+        .get(1)
+        .is_some_and(|a| SWEEP_COMMANDS.contains(&a.as_str()))
+    {
+        return match SweepCli::parse().cmd {
+            Cmd::Sweep(a) => sweep::sweep(&a, command),
+            Cmd::SweepPoint(a) => sweep::point(&a, command),
+            Cmd::SweepCollect(a) => sweep::collect(&a),
+        };
     }
     let cli = Cli::parse();
     // Fields and names first: nothing is built until the size estimate has passed.

@@ -1,0 +1,541 @@
+//! A sweep's aggregated table: the points' summaries (`points/<id>/summary.csv` and
+//! `fct_bins.csv`, as the points wrote them) grouped by algorithm and grid values (every seed
+//! of a group together), each figure's mean, standard deviation and 95 % confidence interval
+//! by [`stats::mean_ci`]. Read from the files, in point order, so a local sweep and a Slurm
+//! array's collect step give the same bytes from the same points.
+//!
+//! Figures: every numeric column of `summary.csv` (`goodput_gbps`, `rtt_p99_us`, ...), and of
+//! `fct_bins.csv` per size bin as `COLUMN[BIN]` (`slowdown_p99[<10KB]`). An undefined value
+//! (empty field) is left out of its figure's statistics; `n` counts the values used.
+
+use super::{SweepFile, POINTS_DIR};
+use crate::stats;
+use crate::tables::to_json;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The aggregated table's files in a sweep directory.
+pub const FILES: [&str; 3] = ["aggregate.csv", "aggregate.json", "aggregate.txt"];
+
+/// The statement of method printed with the table and written into `aggregate.json`.
+pub const METHOD: &str = "mean ± half-width of the 95 % confidence interval over the seeds \
+    (Student's t with n-1 degrees of freedom × sample standard deviation / √n; rdcc_sim::stats::mean_ci)";
+
+/// One figure of one group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// Algorithm.
+    pub algorithm: String,
+    /// Grid key -> value of the group.
+    pub grid: BTreeMap<String, String>,
+    /// Figure: a `summary.csv` column, or `COLUMN[BIN]` of `fct_bins.csv`.
+    pub figure: String,
+    /// Points (seeds) in the group.
+    pub points: usize,
+    /// Values defined (used in the statistics).
+    pub n: usize,
+    /// Mean.
+    pub mean: Option<f64>,
+    /// Sample standard deviation (n >= 2).
+    pub stddev: Option<f64>,
+    /// Half-width of the 95 % interval (n >= 2).
+    pub ci95_half: Option<f64>,
+    /// mean - ci95_half.
+    pub ci95_low: Option<f64>,
+    /// mean + ci95_half.
+    pub ci95_high: Option<f64>,
+}
+
+/// The aggregated table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Aggregate {
+    /// The method ([`METHOD`]).
+    pub method: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The grid's keys, in order.
+    pub grid_keys: Vec<String>,
+    /// The seeds of every group.
+    pub seeds: Vec<u64>,
+    /// The rows: groups in point order, figures in file order.
+    pub rows: Vec<Row>,
+}
+
+/// `x` rounded to 6 decimals (fixed, so equal inputs give equal bytes); `None` if not finite.
+fn round6(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 1e6).round() / 1e6)
+}
+
+/// The figures of one point's run: (figure, value) in file order.
+fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>, String> {
+    let mut out = Vec::new();
+    for (file, key_col) in [("summary.csv", None), ("fct_bins.csv", Some("size_bin"))] {
+        let p = dir.join(file);
+        let mut r = csv::Reader::from_path(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let head = r
+            .headers()
+            .map_err(|e| format!("{}: {e}", p.display()))?
+            .clone();
+        for rec in r.records() {
+            let rec = rec.map_err(|e| format!("{}: {e}", p.display()))?;
+            let bin =
+                key_col.and_then(|k| head.iter().position(|h| h == k).and_then(|i| rec.get(i)));
+            for (h, v) in head.iter().zip(rec.iter()) {
+                if h == "algorithm" || Some(h) == key_col {
+                    continue;
+                }
+                let val = if v.is_empty() {
+                    None
+                } else {
+                    Some(v.parse::<f64>().map_err(|_| {
+                        format!("{}: column {h}: {v:?} is not a number", p.display())
+                    })?)
+                };
+                let name = match bin {
+                    Some(b) => format!("{h}[{b}]"),
+                    None => h.to_string(),
+                };
+                out.push((name, val));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Aggregate the points of the sweep in `dir`. Every point must have run: a missing point is
+/// an error naming it.
+pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate, String> {
+    // Groups in point order: (algorithm, values) -> figure -> values.
+    type Figures = Vec<(String, Vec<Option<f64>>)>;
+    let mut groups: Vec<((String, Vec<String>), usize, Figures)> = Vec::new();
+    let mut missing = Vec::new();
+    for p in &file.points {
+        let pd = SweepFile::point_dir(dir, p);
+        let figs = match point_figures(&pd) {
+            Ok(f) => f,
+            Err(e) => {
+                missing.push(format!("point {} ({}): {e}", p.id, file.describe(p)));
+                continue;
+            }
+        };
+        let key = (p.algorithm.clone(), p.values.clone());
+        let gi = match groups.iter().position(|g| g.0 == key) {
+            Some(i) => i,
+            None => {
+                groups.push((key, 0, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[gi];
+        let seen = g.1;
+        g.1 += 1;
+        for (name, v) in figs {
+            match g.2.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, vals)) => vals.push(v),
+                None => {
+                    // A figure the earlier points lacked (a size bin they had no row for).
+                    let mut vals = vec![None; seen];
+                    vals.push(v);
+                    g.2.push((name, vals));
+                }
+            }
+        }
+        for (_, vals) in g.2.iter_mut() {
+            vals.resize(g.1, None);
+        }
+    }
+    if !missing.is_empty() {
+        return Err(format!(
+            "{} of {} points have no summary in {}/ (did they run?):\n{}",
+            missing.len(),
+            file.points.len(),
+            dir.join(POINTS_DIR).display(),
+            missing.join("\n")
+        ));
+    }
+    let keys: Vec<String> = file.sweep.grid.iter().map(|g| g.key.clone()).collect();
+    let mut rows = Vec::new();
+    for ((algorithm, values), points, figs) in groups {
+        let grid: BTreeMap<String, String> = keys.iter().cloned().zip(values).collect();
+        for (figure, vals) in figs {
+            let xs: Vec<f64> = vals.iter().flatten().copied().collect();
+            let m = stats::mean_ci(&xs);
+            let half = m.and_then(|m| m.ci95_half);
+            rows.push(Row {
+                algorithm: algorithm.clone(),
+                grid: grid.clone(),
+                figure,
+                points,
+                n: m.map_or(0, |m| m.n),
+                mean: m.and_then(|m| round6(m.mean)),
+                stddev: m.and_then(|m| m.stddev).and_then(round6),
+                ci95_half: half.and_then(round6),
+                ci95_low: m.zip(half).and_then(|(m, h)| round6(m.mean - h)),
+                ci95_high: m.zip(half).and_then(|(m, h)| round6(m.mean + h)),
+            });
+        }
+    }
+    let scenario = file
+        .base
+        .get("name")
+        .and_then(|v| v.as_str())
+        .unwrap_or("?")
+        .to_string();
+    Ok(Aggregate {
+        method: METHOD.into(),
+        scenario,
+        grid_keys: keys,
+        seeds: file.sweep.seeds.clone(),
+        rows,
+    })
+}
+
+fn cell(x: Option<f64>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl Aggregate {
+    /// `aggregate.csv`: `algorithm,<grid keys>,figure,points,n,mean,stddev,ci95_half,ci95_low,ci95_high`.
+    pub fn csv(&self) -> Result<String, String> {
+        let err = |e: &dyn std::fmt::Display| format!("aggregate.csv: {e}");
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut head = vec!["algorithm".to_string()];
+        head.extend(self.grid_keys.iter().cloned());
+        head.extend(
+            [
+                "figure",
+                "points",
+                "n",
+                "mean",
+                "stddev",
+                "ci95_half",
+                "ci95_low",
+                "ci95_high",
+            ]
+            .map(String::from),
+        );
+        w.write_record(&head).map_err(|e| err(&e))?;
+        for r in &self.rows {
+            let mut row = vec![r.algorithm.clone()];
+            row.extend(self.grid_keys.iter().map(|k| r.grid[k].clone()));
+            row.extend([
+                r.figure.clone(),
+                r.points.to_string(),
+                r.n.to_string(),
+                cell(r.mean),
+                cell(r.stddev),
+                cell(r.ci95_half),
+                cell(r.ci95_low),
+                cell(r.ci95_high),
+            ]);
+            w.write_record(&row).map_err(|e| err(&e))?;
+        }
+        String::from_utf8(w.into_inner().map_err(|e| err(&e))?).map_err(|e| err(&e))
+    }
+
+    fn find(&self, algorithm: &str, grid: &BTreeMap<String, String>, figure: &str) -> Option<&Row> {
+        self.rows
+            .iter()
+            .find(|r| r.algorithm == algorithm && &r.grid == grid && r.figure == figure)
+    }
+
+    /// The groups (algorithm, grid values, points), in order.
+    fn groups(&self) -> Vec<(&str, &BTreeMap<String, String>, usize)> {
+        let mut g: Vec<(&str, &BTreeMap<String, String>, usize)> = Vec::new();
+        for r in &self.rows {
+            if !g.iter().any(|(a, v, _)| *a == r.algorithm && *v == &r.grid) {
+                g.push((&r.algorithm, &r.grid, r.points));
+            }
+        }
+        g
+    }
+
+    /// The printed table (`aggregate.txt`): the headline figures of every group, mean ± the
+    /// interval's half-width, then FCT slowdown per size bin when the runs had finite flows.
+    pub fn text(&self) -> String {
+        const HEAD: [(&str, &str); 7] = [
+            ("goodput_gbps", "goodput_Gbps"),
+            ("bottleneck_utilization", "util"),
+            ("rtt_p50_us", "RTTp50_us"),
+            ("rtt_p99_us", "RTTp99_us"),
+            ("jain_index_mean", "Jain_mean"),
+            ("bottleneck_queue_p99_kb", "Qp99_KB"),
+            ("dropped_packets", "drops"),
+        ];
+        let groups = self.groups();
+        let lead = |a: &str, g: &BTreeMap<String, String>, pts: usize| {
+            let mut v = vec![a.to_string()];
+            v.extend(self.grid_keys.iter().map(|k| g[k].clone()));
+            v.push(pts.to_string());
+            v
+        };
+        let mut head = vec!["algorithm".to_string()];
+        head.extend(self.grid_keys.iter().cloned());
+        head.push("seeds".into());
+        let left = head.len() - 1;
+        let mut t = vec![head.clone()];
+        t[0].extend(HEAD.map(|(_, h)| h.to_string()));
+        for &(a, g, pts) in &groups {
+            let mut row = lead(a, g, pts);
+            row.extend(HEAD.map(|(f, _)| pm(self.find(a, g, f))));
+            t.push(row);
+        }
+        let mut out = format!(
+            "sweep {}: {} point(s), seeds {}; every figure in aggregate.csv\n{METHOD}\n\n",
+            self.scenario,
+            groups.iter().map(|g| g.2).sum::<usize>(),
+            self.seeds
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        out.push_str(&align(&t, left));
+        // FCT slowdown per size bin, bins in order of appearance; a bin no group completed a
+        // flow in is left out (and the table, when no bin is left).
+        let mut bins: Vec<&str> = Vec::new();
+        for r in self.rows.iter().filter(|r| r.mean.is_some()) {
+            if let Some(b) = r
+                .figure
+                .strip_prefix("slowdown_p99[")
+                .and_then(|b| b.strip_suffix(']'))
+            {
+                if !bins.contains(&b) {
+                    bins.push(b);
+                }
+            }
+        }
+        if !bins.is_empty() {
+            let mut h = head;
+            h.extend(
+                [
+                    "size",
+                    "flows_done",
+                    "slowdown_p50",
+                    "slowdown_p99",
+                    "slowdown_p999",
+                ]
+                .map(String::from),
+            );
+            let mut t = vec![h];
+            for &(a, g, pts) in &groups {
+                for b in &bins {
+                    let mut row = lead(a, g, pts);
+                    row.push(b.to_string());
+                    for f in [
+                        "flows_done",
+                        "slowdown_p50",
+                        "slowdown_p99",
+                        "slowdown_p999",
+                    ] {
+                        row.push(pm(self.find(a, g, &format!("{f}[{b}]"))));
+                    }
+                    t.push(row);
+                }
+            }
+            out.push_str("\nFCT slowdown (FCT / ideal) per flow size:\n");
+            out.push_str(&align(&t, left));
+        }
+        out
+    }
+
+    /// Write `aggregate.csv`, `aggregate.json` and `aggregate.txt` into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        let texts = [self.csv()?, to_json(self)?, self.text()];
+        for (name, text) in FILES.iter().zip(texts) {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Decimals to show of a value of this size.
+fn decimals(x: f64) -> usize {
+    match x.abs() {
+        a if a >= 1000.0 => 0,
+        a if a >= 100.0 => 1,
+        a if a >= 1.0 => 2,
+        _ => 3,
+    }
+}
+
+/// `mean ± half` of a row; `mean` alone for one value; `-` when undefined.
+fn pm(r: Option<&Row>) -> String {
+    match r.and_then(|r| r.mean.map(|m| (m, r.ci95_half))) {
+        None => "-".into(),
+        Some((m, None)) => format!("{m:.*}", decimals(m)),
+        Some((m, Some(h))) => format!("{m:.*} ± {h:.*}", decimals(m), decimals(m)),
+    }
+}
+
+/// Rows of cells as aligned text: the first `left` columns left-aligned, the rest right.
+fn align(rows: &[Vec<String>], left: usize) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, s)| {
+                let pad = " ".repeat(width[c] - s.chars().count());
+                if c < left {
+                    format!("{s}{pad}")
+                } else {
+                    format!("{pad}{s}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::{expand, GridKey, SweepInfo};
+
+    fn file(seeds: &[u64]) -> SweepFile {
+        let grid = vec![GridKey {
+            key: "topology.x".into(),
+            values: vec!["1".into(), "2".into()],
+        }];
+        let algos = vec!["swift".to_string()];
+        SweepFile {
+            points: expand(&algos, &grid, seeds),
+            sweep: SweepInfo {
+                command: vec![],
+                scenario_file: "t.toml".into(),
+                seeds: seeds.to_vec(),
+                algorithms: algos,
+                sets: vec![],
+                plots: false,
+                allow_big: false,
+                grid,
+            },
+            base: toml::from_str("name = \"t\"").unwrap(),
+        }
+    }
+
+    /// Point i's files: goodput i, an undefined RTT but for point 0, one size bin.
+    fn write_points(dir: &Path, f: &SweepFile) {
+        for (i, p) in f.points.iter().enumerate() {
+            let d = SweepFile::point_dir(dir, p);
+            std::fs::create_dir_all(&d).unwrap();
+            let rtt = if i == 0 { "5.5" } else { "" };
+            std::fs::write(
+                d.join("summary.csv"),
+                format!("algorithm,goodput_gbps,rtt_p99_us\nswift,{i},{rtt}\n"),
+            )
+            .unwrap();
+            std::fs::write(
+                d.join("fct_bins.csv"),
+                format!("algorithm,size_bin,flows_done,slowdown_p99\nswift,<10KB,{i},2.5\n"),
+            )
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn groups_are_algorithm_and_grid_values_over_the_seeds() {
+        let dir = std::env::temp_dir().join(format!("rdcc-agg-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let f = file(&[1, 2, 3]);
+        write_points(&dir, &f);
+        let a = aggregate(&dir, &f).unwrap();
+        // (x, figure, n, mean, half-width)
+        type Want<'a> = (&'a str, &'a str, usize, Option<f64>, Option<f64>);
+        let t2 = crate::stats::T_975[1];
+        let want: &[Want] = &[
+            ("1", "goodput_gbps", 3, Some(1.0), round6(t2 / 3f64.sqrt())),
+            ("1", "rtt_p99_us", 1, Some(5.5), None),
+            (
+                "1",
+                "flows_done[<10KB]",
+                3,
+                Some(1.0),
+                round6(t2 / 3f64.sqrt()),
+            ),
+            ("1", "slowdown_p99[<10KB]", 3, Some(2.5), Some(0.0)),
+            ("2", "goodput_gbps", 3, Some(4.0), round6(t2 / 3f64.sqrt())),
+            ("2", "rtt_p99_us", 0, None, None),
+        ];
+        for &(x, fig, n, mean, half) in want {
+            let r = a
+                .rows
+                .iter()
+                .find(|r| r.grid["topology.x"] == x && r.figure == fig)
+                .unwrap_or_else(|| panic!("{x} {fig}"));
+            assert_eq!(
+                (r.points, r.n, r.mean, r.ci95_half),
+                (3, n, mean, half),
+                "{x} {fig}"
+            );
+        }
+        assert_eq!(a.rows.len(), 8);
+        let csv = a.csv().unwrap();
+        assert_eq!(
+            csv.lines().next(),
+            Some("algorithm,topology.x,figure,points,n,mean,stddev,ci95_half,ci95_low,ci95_high")
+        );
+        assert!(csv.contains("\nswift,2,rtt_p99_us,3,0,,,,,\n"), "{csv}");
+        let text = a.text();
+        assert!(
+            text.contains("swift      1               3   1.00 ± 2.48"),
+            "{text}"
+        );
+        assert!(text.contains("FCT slowdown"), "{text}");
+        // A point that did not run is named.
+        std::fs::remove_file(SweepFile::point_dir(&dir, &f.points[4]).join("summary.csv")).unwrap();
+        let e = aggregate(&dir, &f).unwrap_err();
+        assert!(
+            e.contains("1 of 6 points") && e.contains("point 4 (swift, seed 2, topology.x=2)"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cells_and_alignment() {
+        let row = |mean, half| Row {
+            algorithm: "a".into(),
+            grid: BTreeMap::new(),
+            figure: "f".into(),
+            points: 2,
+            n: 2,
+            mean,
+            stddev: None,
+            ci95_half: half,
+            ci95_low: None,
+            ci95_high: None,
+        };
+        let cases = [
+            (row(Some(1234.6), Some(10.0)), "1235 ± 10"),
+            (row(Some(123.45), Some(1.0)), "123.5 ± 1.0"),
+            (row(Some(9.5), Some(0.25)), "9.50 ± 0.25"),
+            (row(Some(0.5), None), "0.500"),
+            (row(None, None), "-"),
+        ];
+        for (r, want) in cases {
+            assert_eq!(pm(Some(&r)), want);
+        }
+        assert_eq!(pm(None), "-");
+        let t = [
+            vec!["a".to_string(), "bb".into()],
+            vec!["ccc".to_string(), "d".into()],
+        ];
+        assert_eq!(align(&t, 1), "a    bb\nccc   d\n");
+    }
+}
