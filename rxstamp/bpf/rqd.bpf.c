@@ -468,9 +468,15 @@ int rqd_sockops(struct bpf_sock_ops *skops)
 		/* The ACK number this segment carries: the header is written before this callback
 		 * (bpf.h, skb_data); tp->rcv_nxt if the header is out of reach. */
 		th_out = (struct tcphdr *)(long)skops->skb_data;
-		if ((void *)(th_out + 1) <= (void *)(long)skops->skb_data_end)
-			ack = bpf_ntohl(th_out->ack_seq);
-		else
+		if ((void *)(th_out + 1) <= (void *)(long)skops->skb_data_end) {
+			/* Byte by byte: skb_data need not be 4-byte aligned (NET_IP_ALIGN), and
+			 * the verifier of a kernel without efficient unaligned access (UML, and
+			 * arm or riscv without it) refuses a 4-byte packet load there
+			 * ("misaligned packet access off 2+0+0+8 size 4"). Network order. */
+			const __u8 *a = (const __u8 *)&th_out->ack_seq;
+
+			ack = (__u32)a[0] << 24 | (__u32)a[1] << 16 | (__u32)a[2] << 8 | a[3];
+		} else
 			ack = skops->rcv_nxt;
 		s = stats();
 		/* The newest stamped segment this ACK covers (end_seq <= ack, modulo 2^32), copied
