@@ -10,10 +10,10 @@
 use crate::plot::data::{algorithms, read_csv, RunData};
 use crate::plot::figures::{standard, Which};
 use crate::record;
+use crate::text_table::{render, Cell, Col};
 use clap::Parser;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -172,32 +172,30 @@ fn table_rows(runs: &[Saved]) -> Result<Vec<Vec<String>>, String> {
     Ok(rows)
 }
 
-/// Fixed-width text of the rows (first column left-aligned, the others right-aligned).
+/// The rows (header first, as in `compare.csv`) as aligned text ([`crate::text_table`]): the
+/// run, commit, scenario and algorithm as text, the figures (already at their column's
+/// decimals) right-aligned; `_us` in a header reads `_µs`.
 fn text_table(rows: &[Vec<String>]) -> String {
-    let n = rows.first().map_or(0, Vec::len);
-    let w: Vec<usize> = (0..n)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for (k, r) in rows.iter().enumerate() {
-        let mut l = String::new();
-        for (i, c) in r.iter().enumerate() {
-            let pad = w[i] - c.chars().count();
+    let Some((head, body)) = rows.split_first() else {
+        return String::new();
+    };
+    let cols: Vec<Col> = head
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let h = h.replace("_us", "_µs");
             if i < 4 {
-                let _ = write!(l, "{c}{}  ", " ".repeat(pad));
+                Col::text(&h)
             } else {
-                let _ = write!(l, "{}{c}  ", " ".repeat(pad));
+                Col::num(&h, 0)
             }
-        }
-        out.push_str(l.trim_end());
-        out.push('\n');
-        if k == 0 {
-            let dashes: Vec<String> = w.iter().map(|n| "-".repeat(*n)).collect();
-            out.push_str(&dashes.join("  "));
-            out.push('\n');
-        }
-    }
-    out
+        })
+        .collect();
+    let cells: Vec<Vec<Cell>> = body
+        .iter()
+        .map(|r| r.iter().map(|c| Cell::from(c.as_str())).collect())
+        .collect();
+    render(&cols, &cells, true)
 }
 
 /// Compare the runs in `dirs`: figures and the table into `out` (which must be absent or

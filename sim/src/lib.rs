@@ -29,6 +29,7 @@ mod series;
 pub mod stats;
 pub mod sweep;
 pub mod tables;
+pub mod text_table;
 pub mod topo;
 pub mod validate;
 pub mod workload;

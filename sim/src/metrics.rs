@@ -4,7 +4,7 @@
 
 use crate::engine::RunOutput;
 use crate::stats;
-use std::fmt::Write;
+use crate::text_table::{render, Cell, Col};
 
 /// Nearest-rank percentile of an ascending slice ([`crate::stats::percentile_sorted`]); NaN
 /// when empty (the table and CSV print it as missing).
@@ -95,18 +95,6 @@ pub struct PortSummary {
     pub drops: u64,
     /// Time the port's transmitter was paused by PFC, µs.
     pub paused_us: f64,
-}
-
-/// A number in the text table: `-` when there is none (not finite).
-struct T(f64, usize);
-impl std::fmt::Display for T {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.is_finite() {
-            f.pad(&format!("{:.*}", self.1, self.0))
-        } else {
-            f.pad("-")
-        }
-    }
 }
 
 fn kb(b: f64) -> f64 {
@@ -297,117 +285,134 @@ pub fn summarize(
     }
 }
 
-fn opt(x: Option<f64>) -> String {
-    x.map_or("-".into(), |v| format!("{v:.1}"))
-}
-
-/// The summary table (one row per algorithm) as aligned text.
+/// The summary table (one row per algorithm) as aligned text ([`crate::text_table`]).
 pub fn table(rows: &[Summary]) -> String {
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
-        "algorithm",
-        "goodput_Gbps",
-        "util",
-        "RTTmean_us",
-        "RTTp50_us",
-        "RTTp99_us",
-        "Jain_mean",
-        "Jain_of_means",
-        "Jain>=0.9_at_us",
-        "Jain>=0.9_from_us",
-        "Qmean_KB",
-        "Qp99_KB",
-        "Qmax_KB",
-        "drops",
-        "RTOs",
-        "done"
+    let mut t = render(
+        &[
+            Col::text("algorithm"),
+            Col::num("goodput_Gbps", 2),
+            Col::num("util", 3),
+            Col::num("RTTmean_µs", 1),
+            Col::num("RTTp50_µs", 1),
+            Col::num("RTTp99_µs", 1),
+            Col::num("Jain_mean", 3),
+            Col::num("Jain_of_means", 3),
+            Col::num("Jain>=0.9_at_µs", 1),
+            Col::num("Jain>=0.9_from_µs", 1),
+            Col::num("Qmean_KB", 1),
+            Col::num("Qp99_KB", 1),
+            Col::num("Qmax_KB", 1),
+            Col::num("drops", 0),
+            Col::num("RTOs", 0),
+            Col::num("done", 0),
+        ],
+        &rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.as_str().into(),
+                    r.goodput_gbps.into(),
+                    r.utilization.into(),
+                    r.rtt_mean_us.into(),
+                    r.rtt_p50_us.into(),
+                    r.rtt_p99_us.into(),
+                    r.jain_mean.into(),
+                    r.jain_window.into(),
+                    r.jain09_first_us.into(),
+                    r.jain09_settled_us.into(),
+                    r.queue_mean_kb.into(),
+                    r.queue_p99_kb.into(),
+                    r.queue_max_kb.into(),
+                    r.drops.into(),
+                    r.timeouts.into(),
+                    format!("{}/{}", r.flows_done, r.flows_finite).into(),
+                ]
+            })
+            .collect::<Vec<Vec<Cell>>>(),
+        true,
     );
-    for r in rows {
-        let _ = writeln!(
-            t,
-            "{:<16} {:>12} {:>6} {:>10} {:>9} {:>9} {:>9} {:>13} {:>15} {:>17} {:>9} {:>8} {:>8} {:>6} {:>5} {:>9}",
-            r.name,
-            T(r.goodput_gbps, 2),
-            T(r.utilization, 3),
-            T(r.rtt_mean_us, 1),
-            T(r.rtt_p50_us, 1),
-            T(r.rtt_p99_us, 1),
-            T(r.jain_mean, 3),
-            T(r.jain_window, 3),
-            opt(r.jain09_first_us),
-            opt(r.jain09_settled_us),
-            T(r.queue_mean_kb, 1),
-            T(r.queue_p99_kb, 1),
-            T(r.queue_max_kb, 1),
-            r.drops,
-            r.timeouts,
-            format!("{}/{}", r.flows_done, r.flows_finite)
-        );
-    }
     if rows.iter().any(|r| r.ports.len() > 1 || r.pfc_pauses > 0) {
-        let _ = writeln!(
-            t,
-            "\nPer bottleneck port (util = wire bytes sent / rate x window):"
-        );
-        let _ = writeln!(
-            t,
-            "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
-            "algorithm", "port", "util", "Qmean_KB", "Qp99_KB", "Qmax_KB", "drops", "paused_us"
-        );
-        for r in rows {
-            for p in &r.ports {
-                let _ = writeln!(
-                    t,
-                    "{:<16} {:<18} {:>6} {:>8} {:>8} {:>8} {:>6} {:>10}",
-                    r.name,
-                    p.name,
-                    T(p.utilization, 3),
-                    T(p.queue_mean_kb, 1),
-                    T(p.queue_p99_kb, 1),
-                    T(p.queue_max_kb, 1),
-                    p.drops,
-                    T(p.paused_us, 1)
-                );
-            }
-        }
-        let _ = writeln!(
-            t,
-            "\nPFC: pause frames sent, time paused summed over all ports:"
-        );
-        for r in rows {
-            let _ = writeln!(
-                t,
-                "{:<16} {:>8} pauses {:>12} us paused",
-                r.name,
-                r.pfc_pauses,
-                T(r.pfc_paused_us, 1)
-            );
-        }
+        t.push_str("\nPer bottleneck port (util = wire bytes sent / rate x window):\n");
+        t.push_str(&render(
+            &[
+                Col::text("algorithm"),
+                Col::text("port"),
+                Col::num("util", 3),
+                Col::num("Qmean_KB", 1),
+                Col::num("Qp99_KB", 1),
+                Col::num("Qmax_KB", 1),
+                Col::num("drops", 0),
+                Col::num("paused_µs", 1),
+            ],
+            &rows
+                .iter()
+                .flat_map(|r| {
+                    r.ports.iter().map(|p| {
+                        vec![
+                            r.name.as_str().into(),
+                            p.name.as_str().into(),
+                            p.utilization.into(),
+                            p.queue_mean_kb.into(),
+                            p.queue_p99_kb.into(),
+                            p.queue_max_kb.into(),
+                            p.drops.into(),
+                            p.paused_us.into(),
+                        ]
+                    })
+                })
+                .collect::<Vec<Vec<Cell>>>(),
+            true,
+        ));
+        t.push_str("\nPFC: pause frames sent, time paused summed over all ports:\n");
+        t.push_str(&render(
+            &[
+                Col::text("algorithm"),
+                Col::num("pauses", 0),
+                Col::num("paused_µs", 1),
+            ],
+            &rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.name.as_str().into(),
+                        r.pfc_pauses.into(),
+                        r.pfc_paused_us.into(),
+                    ]
+                })
+                .collect::<Vec<Vec<Cell>>>(),
+            true,
+        ));
     }
     if rows.iter().any(|r| r.bins.iter().any(|b| b.n > 0)) {
-        let _ = writeln!(t, "\nFCT slowdown (FCT / ideal) per flow size:");
-        let _ = writeln!(
-            t,
-            "{:<16} {:<14} {:>6} {:>6} {:>9} {:>9} {:>9}",
-            "algorithm", "size", "flows", "unfin", "p50", "p99", "p99.9"
-        );
-        for r in rows {
-            for b in &r.bins {
-                let _ = writeln!(
-                    t,
-                    "{:<16} {:<14} {:>6} {:>6} {:>9} {:>9} {:>9}",
-                    r.name,
-                    b.label,
-                    b.n,
-                    b.unfinished,
-                    T(b.p50, 2),
-                    T(b.p99, 2),
-                    T(b.p999, 2)
-                );
-            }
-        }
+        t.push_str("\nFCT slowdown (FCT / ideal) per flow size:\n");
+        t.push_str(&render(
+            &[
+                Col::text("algorithm"),
+                Col::text("size"),
+                Col::num("flows", 0),
+                Col::num("unfin", 0),
+                Col::num("p50", 2),
+                Col::num("p99", 2),
+                Col::num("p99.9", 2),
+            ],
+            &rows
+                .iter()
+                .flat_map(|r| {
+                    r.bins.iter().map(|b| {
+                        vec![
+                            r.name.as_str().into(),
+                            b.label.as_str().into(),
+                            b.n.into(),
+                            b.unfinished.into(),
+                            b.p50.into(),
+                            b.p99.into(),
+                            b.p999.into(),
+                        ]
+                    })
+                })
+                .collect::<Vec<Vec<Cell>>>(),
+            true,
+        ));
     }
     t
 }

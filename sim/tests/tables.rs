@@ -204,8 +204,8 @@ fn every_file_is_written_with_its_documented_header() {
         for h in [
             "goodput_Gbps",
             "Jain_of_means",
-            "Jain>=0.9_at_us",
-            "Jain>=0.9_from_us",
+            "Jain>=0.9_at_µs",
+            "Jain>=0.9_from_µs",
         ] {
             assert!(txt.contains(h), "{name}: summary.txt lacks {h}");
         }

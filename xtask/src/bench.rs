@@ -10,6 +10,7 @@
 
 use crate::util::{err, fmt_dur, out_dir, repo_root, run_capture, Result};
 use crate::{kernel, modules, say, vm};
+use rdcc_sim::text_table::{render, Cell, Col};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -130,32 +131,33 @@ pub fn table(r: &Report) -> String {
     for st in first_seen(r.rows.iter().map(|x| x.stream.as_str())) {
         let rows: Vec<&Row> = r.rows.iter().filter(|x| x.stream == st).collect();
         let _ = writeln!(s, "stream {st} ({} ACKs each)", rows[0].acks);
-        let _ = write!(s, "  {:<16}", "algorithm");
+        let mut cols = vec![Col::text("algorithm")];
         for set in &sets {
-            let _ = write!(s, " {:>14} {:>8}", format!("{set} insn/ACK"), "÷ dctcp");
+            cols.push(Col::num(&format!("{set} insn/ACK"), 1));
+            cols.push(Col::num("÷ dctcp", 2));
         }
-        let _ = writeln!(s);
-        for algo in first_seen(rows.iter().map(|x| x.algo.as_str())) {
-            let _ = write!(s, "  {algo:<16}");
-            for set in &sets {
-                let get = |a: &str| {
-                    rows.iter()
-                        .find(|x| x.set == *set && x.algo == a)
-                        .map(|x| x.per_ack())
-                };
-                match (get(algo), get("dctcp")) {
-                    (Some(v), Some(d)) if d > 0.0 => {
-                        let _ = write!(s, " {v:>14.1} {:>8.2}", v / d);
-                    }
-                    (Some(v), _) => {
-                        let _ = write!(s, " {v:>14.1} {:>8}", "-");
-                    }
-                    _ => {
-                        let _ = write!(s, " {:>14} {:>8}", "-", "-");
-                    }
+        let body: Vec<Vec<Cell>> = first_seen(rows.iter().map(|x| x.algo.as_str()))
+            .into_iter()
+            .map(|algo| {
+                let mut row = vec![Cell::from(algo)];
+                for set in &sets {
+                    let get = |a: &str| {
+                        rows.iter()
+                            .find(|x| x.set == *set && x.algo == a)
+                            .map(|x| x.per_ack())
+                    };
+                    let v = get(algo);
+                    row.push(v.into());
+                    row.push(match (v, get("dctcp")) {
+                        (Some(v), Some(d)) if d > 0.0 => Cell::Num(v / d),
+                        _ => Cell::None,
+                    });
                 }
-            }
-            let _ = writeln!(s);
+                row
+            })
+            .collect();
+        for l in render(&cols, &body, true).lines() {
+            let _ = writeln!(s, "  {l}");
         }
     }
     s

@@ -7,6 +7,7 @@ use crate::series::{
     fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
 };
 use rdcc_sim::stats::percentile;
+use rdcc_sim::text_table::{render, Cell, Col};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -89,31 +90,17 @@ pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
             ]
         })
         .collect();
-    let w: Vec<usize> = (0..hdr.len())
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].len())
-                .chain([hdr[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
+    let cols: Vec<Col> = hdr
+        .iter()
+        .enumerate()
+        .map(|(i, h)| if i == 0 { Col::text(h) } else { Col::num(h, 0) })
         .collect();
-    let line = |cells: &[String]| {
-        let mut l = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i == 0 {
-                let _ = write!(l, "{:<w$}  ", c, w = w[i]);
-            } else {
-                let _ = write!(l, "{:>w$}  ", c, w = w[i]);
-            }
-        }
-        l.trim_end().to_string() + "\n"
-    };
-    let mut out = line(&hdr.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    out.push_str(&line(&w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>()));
-    for r in &rows {
-        out.push_str(&line(r));
-    }
+    let body: Vec<Vec<Cell>> = rows
+        .into_iter()
+        .map(|r| r.into_iter().map(Cell::from).collect())
+        .collect();
+    // The figures are text already at their column's decimals (median [min-max]).
+    let mut out = render(&cols, &body, true);
     // Flows that started late are named: their figures cover less of the window, and a Jain
     // index over them measures the start, not the law.
     for p in passes {

@@ -4,6 +4,7 @@
 use crate::ktap::{self, Summary};
 use crate::util::{repo_root, Error, Result};
 use crate::vm::{self, RunResult};
+use rdcc_sim::text_table::{render, Cell, Col};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -279,69 +280,54 @@ pub fn parse_results(console: &str) -> Vec<Row> {
         .collect()
 }
 
-/// A fixed-width table of the rows.
+/// The rows as an aligned table ([`rdcc_sim::text_table`]); a figure the guest did not report
+/// in any row (a column of `-`) is left out.
 pub fn table(rows: &[Row]) -> String {
-    let cols: &[(&str, &str)] = &[
-        ("algo", "algorithm"),
-        ("mode", "selection"),
-        ("tput_mbit", "Mbit/s"),
-        ("util", "% of rate"),
-        ("retrans", "retrans"),
-        ("rtt_mean_us", "RTT mean us"),
-        ("rtt_p99_us", "RTT p99 us"),
-        ("bound_us", "RTT bound us"),
-        ("jain4", "Jain 4 flows"),
-        ("tput8_mbit", "8 flows Mbit/s"),
-        ("rtt8_mean_us", "8 flows RTT us"),
-        ("jain8", "Jain 8 flows"),
-        ("delay_us", "delay us"),
+    // (key, header, decimals; None = text)
+    let cols: &[(&str, &str, Option<usize>)] = &[
+        ("algo", "algorithm", None),
+        ("mode", "selection", None),
+        ("tput_mbit", "Mbit/s", Some(1)),
+        ("util", "% of rate", Some(1)),
+        ("retrans", "retrans", Some(0)),
+        ("rtt_mean_us", "RTT mean µs", Some(0)),
+        ("rtt_p99_us", "RTT p99 µs", Some(0)),
+        ("bound_us", "RTT bound µs", Some(0)),
+        ("jain4", "Jain 4 flows", Some(3)),
+        ("tput8_mbit", "8 flows Mbit/s", Some(1)),
+        ("rtt8_mean_us", "8 flows RTT µs", Some(0)),
+        ("jain8", "Jain 8 flows", Some(3)),
+        ("delay_us", "delay µs", Some(0)),
     ];
-    let cell = |r: &Row, k: &str| -> String {
+    let num = |r: &Row, k: &str| -> Option<f64> { r.get(k).and_then(|v| v.parse().ok()) };
+    let cell = |r: &Row, k: &str, d: Option<usize>| -> Cell {
         if k == "util" {
-            let t: f64 = r
-                .get("tput_mbit")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0.0);
-            let rate: f64 = r
-                .get("rate_mbit")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0.0);
+            let t = num(r, "tput_mbit").unwrap_or(0.0);
+            let rate = num(r, "rate_mbit").unwrap_or(0.0);
             return if rate > 0.0 {
-                format!("{:.1}", 100.0 * t / rate)
+                Cell::Num(100.0 * t / rate)
             } else {
-                "-".into()
+                Cell::None
             };
         }
-        r.get(k).cloned().unwrap_or_else(|| "-".into())
+        match (r.get(k), d) {
+            (None, _) => Cell::None,
+            (Some(v), Some(_)) => Cell::parse(v),
+            (Some(v), None) => v.as_str().into(),
+        }
     };
-    let widths: Vec<usize> = cols
+    let head: Vec<Col> = cols
         .iter()
-        .map(|(k, h)| {
-            rows.iter()
-                .map(|r| cell(r, k).len())
-                .chain([h.len()])
-                .max()
-                .unwrap_or(0)
+        .map(|&(_, h, d)| match d {
+            Some(d) => Col::num(h, d),
+            None => Col::text(h),
         })
         .collect();
-    let mut out = String::new();
-    let line = |cells: Vec<String>| -> String {
-        let mut l = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i == 0 || i == 1 {
-                l.push_str(&format!("{:<w$}  ", c, w = widths[i]));
-            } else {
-                l.push_str(&format!("{:>w$}  ", c, w = widths[i]));
-            }
-        }
-        l.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(cols.iter().map(|(_, h)| h.to_string()).collect()));
-    out.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect()));
-    for r in rows {
-        out.push_str(&line(cols.iter().map(|(k, _)| cell(r, k)).collect()));
-    }
-    out
+    let body: Vec<Vec<Cell>> = rows
+        .iter()
+        .map(|r| cols.iter().map(|&(k, _, d)| cell(r, k, d)).collect())
+        .collect();
+    render(&head, &body, true)
 }
 
 #[cfg(test)]
@@ -420,7 +406,13 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0]["algo"], "cubic");
         let t = table(&rows);
-        assert!(t.contains("95.0"));
-        assert!(t.contains(" 95.0  "), "{t}");
+        // One precision per column, absent figures' columns left out and named.
+        assert_eq!(
+            t,
+            "algorithm selection  Mbit/s % of rate retrans RTT mean µs RTT p99 µs\n\
+             --------- ---------- ------ --------- ------- ----------- ----------\n\
+             cubic     per-socket   95.0      95.0       0         300        900\n\
+             (no value: RTT bound µs, Jain 4 flows, 8 flows Mbit/s, 8 flows RTT µs, Jain 8 flows, delay µs)\n"
+        );
     }
 }

@@ -11,6 +11,7 @@
 use super::{SweepFile, POINTS_DIR};
 use crate::stats;
 use crate::tables::to_json;
+use crate::text_table::{render, Cell, Col};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -254,31 +255,32 @@ impl Aggregate {
     /// The printed table (`aggregate.txt`): the headline figures of every group, mean ± the
     /// interval's half-width, then FCT slowdown per size bin when the runs had finite flows.
     pub fn text(&self) -> String {
-        const HEAD: [(&str, &str); 7] = [
-            ("goodput_gbps", "goodput_Gbps"),
-            ("bottleneck_utilization", "util"),
-            ("rtt_p50_us", "RTTp50_us"),
-            ("rtt_p99_us", "RTTp99_us"),
-            ("jain_index_mean", "Jain_mean"),
-            ("bottleneck_queue_p99_kb", "Qp99_KB"),
-            ("dropped_packets", "drops"),
+        // (figure, header, decimals of the mean and the half-width)
+        const HEAD: [(&str, &str, usize); 7] = [
+            ("goodput_gbps", "goodput_Gbps", 2),
+            ("bottleneck_utilization", "util", 3),
+            ("rtt_p50_us", "RTTp50_µs", 2),
+            ("rtt_p99_us", "RTTp99_µs", 2),
+            ("jain_index_mean", "Jain_mean", 3),
+            ("bottleneck_queue_p99_kb", "Qp99_KB", 2),
+            ("dropped_packets", "drops", 1),
         ];
         let groups = self.groups();
         let lead = |a: &str, g: &BTreeMap<String, String>, pts: usize| {
-            let mut v = vec![a.to_string()];
-            v.extend(self.grid_keys.iter().map(|k| g[k].clone()));
-            v.push(pts.to_string());
+            let mut v: Vec<Cell> = vec![a.into()];
+            v.extend(self.grid_keys.iter().map(|k| g[k].as_str().into()));
+            v.push(pts.into());
             v
         };
-        let mut head = vec!["algorithm".to_string()];
-        head.extend(self.grid_keys.iter().cloned());
-        head.push("seeds".into());
-        let left = head.len() - 1;
-        let mut t = vec![head.clone()];
-        t[0].extend(HEAD.map(|(_, h)| h.to_string()));
+        let mut head = vec![Col::text("algorithm")];
+        head.extend(self.grid_keys.iter().map(|k| Col::text(k)));
+        head.push(Col::num("seeds", 0));
+        let mut cols = head.clone();
+        cols.extend(HEAD.map(|(_, h, d)| Col::num(h, d)));
+        let mut t = Vec::new();
         for &(a, g, pts) in &groups {
             let mut row = lead(a, g, pts);
-            row.extend(HEAD.map(|(f, _)| pm(self.find(a, g, f))));
+            row.extend(HEAD.map(|(f, _, d)| pm(self.find(a, g, f), d)));
             t.push(row);
         }
         let mut out = format!(
@@ -291,7 +293,7 @@ impl Aggregate {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        out.push_str(&align(&t, left));
+        out.push_str(&render(&cols, &t, true));
         // FCT slowdown per size bin, bins in order of appearance; a bin no group completed a
         // flow in is left out (and the table, when no bin is left).
         let mut bins: Vec<&str> = Vec::new();
@@ -307,35 +309,28 @@ impl Aggregate {
             }
         }
         if !bins.is_empty() {
-            let mut h = head;
-            h.extend(
-                [
-                    "size",
-                    "flows_done",
-                    "slowdown_p50",
-                    "slowdown_p99",
-                    "slowdown_p999",
-                ]
-                .map(String::from),
-            );
-            let mut t = vec![h];
+            const FIGS: [(&str, usize); 4] = [
+                ("flows_done", 1),
+                ("slowdown_p50", 2),
+                ("slowdown_p99", 2),
+                ("slowdown_p999", 2),
+            ];
+            let mut cols = head;
+            cols.push(Col::text("size"));
+            cols.extend(FIGS.map(|(f, d)| Col::num(f, d)));
+            let mut t = Vec::new();
             for &(a, g, pts) in &groups {
                 for b in &bins {
                     let mut row = lead(a, g, pts);
-                    row.push(b.to_string());
-                    for f in [
-                        "flows_done",
-                        "slowdown_p50",
-                        "slowdown_p99",
-                        "slowdown_p999",
-                    ] {
-                        row.push(pm(self.find(a, g, &format!("{f}[{b}]"))));
+                    row.push((*b).into());
+                    for (f, d) in FIGS {
+                        row.push(pm(self.find(a, g, &format!("{f}[{b}]")), d));
                     }
                     t.push(row);
                 }
             }
             out.push_str("\nFCT slowdown (FCT / ideal) per flow size:\n");
-            out.push_str(&align(&t, left));
+            out.push_str(&render(&cols, &t, true));
         }
         out
     }
@@ -351,55 +346,14 @@ impl Aggregate {
     }
 }
 
-/// Decimals to show of a value of this size.
-fn decimals(x: f64) -> usize {
-    match x.abs() {
-        a if a >= 1000.0 => 0,
-        a if a >= 100.0 => 1,
-        a if a >= 1.0 => 2,
-        _ => 3,
-    }
-}
-
-/// `mean ± half` of a row; `mean` alone for one value; `-` when undefined.
-fn pm(r: Option<&Row>) -> String {
+/// `mean ± half` of a row with `d` decimals (the column's); `mean` alone for one value; `-`
+/// when undefined.
+fn pm(r: Option<&Row>, d: usize) -> Cell {
     match r.and_then(|r| r.mean.map(|m| (m, r.ci95_half))) {
-        None => "-".into(),
-        Some((m, None)) => format!("{m:.*}", decimals(m)),
-        Some((m, Some(h))) => format!("{m:.*} ± {h:.*}", decimals(m), decimals(m)),
+        None => Cell::None,
+        Some((m, None)) => Cell::Num(m),
+        Some((m, Some(h))) => format!("{m:.d$} ± {h:.d$}").into(),
     }
-}
-
-/// Rows of cells as aligned text: the first `left` columns left-aligned, the rest right.
-fn align(rows: &[Vec<String>], left: usize) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for r in rows {
-        let cells: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(c, s)| {
-                let pad = " ".repeat(width[c] - s.chars().count());
-                if c < left {
-                    format!("{s}{pad}")
-                } else {
-                    format!("{pad}{s}")
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -493,7 +447,7 @@ mod tests {
         assert!(csv.contains("\nswift,2,rtt_p99_us,3,0,,,,,\n"), "{csv}");
         let text = a.text();
         assert!(
-            text.contains("swift      1               3   1.00 ± 2.48"),
+            text.contains("swift     1              3  1.00 ± 2.48      5.50"),
             "{text}"
         );
         assert!(text.contains("FCT slowdown"), "{text}");
@@ -521,21 +475,18 @@ mod tests {
             ci95_low: None,
             ci95_high: None,
         };
+        // Every cell of a column gets the column's decimals, whatever its size.
         let cases = [
-            (row(Some(1234.6), Some(10.0)), "1235 ± 10"),
-            (row(Some(123.45), Some(1.0)), "123.5 ± 1.0"),
-            (row(Some(9.5), Some(0.25)), "9.50 ± 0.25"),
-            (row(Some(0.5), None), "0.500"),
-            (row(None, None), "-"),
+            (row(Some(1234.6), Some(10.0)), 1, "1234.6 ± 10.0"),
+            (row(Some(123.45), Some(1.0)), 2, "123.45 ± 1.00"),
+            (row(Some(9.5), Some(0.25)), 2, "9.50 ± 0.25"),
+            (row(Some(0.5), None), 3, "0.500"),
         ];
-        for (r, want) in cases {
-            assert_eq!(pm(Some(&r)), want);
+        for (r, d, want) in cases {
+            let t = render(&[Col::num("x", d)], &[vec![pm(Some(&r), d)]], false);
+            assert_eq!(t.lines().last().map(str::trim), Some(want), "{t}");
         }
-        assert_eq!(pm(None), "-");
-        let t = [
-            vec!["a".to_string(), "bb".into()],
-            vec!["ccc".to_string(), "d".into()],
-        ];
-        assert_eq!(align(&t, 1), "a    bb\nccc   d\n");
+        assert_eq!(pm(Some(&row(None, None)), 2), Cell::None);
+        assert_eq!(pm(None, 1), Cell::None);
     }
 }
