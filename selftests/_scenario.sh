@@ -12,7 +12,8 @@
 # SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
 # algorithm), SCN_REF (test runs: a reference algorithm; a pass "ref" of it runs first) and
 # SCN_REF_FLOWS (that pass's flows, as SCN_FLOWS: one flow "REF:0:t:secs", or the scenario's
-# own, under_test running the reference algorithm).
+# own, under_test running the reference algorithm), SCN_PARAMS (profile: our modules take
+# lib_profile.sh's parameters; defaults: their own) and SCN_SET_<algo> (more parameters).
 #
 # Path (lib.sh's three namespaces, then changed):
 #   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
@@ -57,7 +58,9 @@ RDCC_QLIMIT_PKTS=$SCN_QLIMIT_PKTS
 
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || T=/sys/kernel/debug/tracing
-DATA=/dev/ttyS1
+# The data channel: the QEMU guest's second serial port, or the host file a UML guest appends
+# to over hostfs (xtask/src/vm.rs `uml_cmd` names it in RDCC_DATA_OUT).
+DATA=${RDCC_DATA_OUT:-/dev/ttyS1}
 OURS=" swift swift_vaisf timely theta_powertcp "
 
 say() { printf 'RDCC-SCN %s: %s\n' "$SCN_NAME" "$*"; }
@@ -79,9 +82,14 @@ send() {
 require_root
 rdcc_find_tools
 rdcc_check_env >/dev/null || fail "environment (iproute2, iperf3)"
-[ -c "$DATA" ] || fail "no data channel $DATA"
-stty -F "$DATA" raw -echo 2>/dev/null || fail "stty raw $DATA"
-exec 3>"$DATA"
+if [ -n "${RDCC_DATA_OUT:-}" ]; then
+	[ -f "$DATA" ] || fail "no data channel file $DATA"
+	exec 3>>"$DATA"
+else
+	[ -c "$DATA" ] || fail "no data channel $DATA"
+	stty -F "$DATA" raw -echo 2>/dev/null || fail "stty raw $DATA"
+	exec 3>"$DATA"
+fi
 
 rdcc_topo_setup >"$RDCC_TMP/topo.log" 2>&1 || {
 	cat "$RDCC_TMP/topo.log"
@@ -110,10 +118,14 @@ fi
 say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
 
 # Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
-# ACK per segment is ~52 k).
+# ACK per segment is ~52 k). Faster paths get 4 KiB per Mbit/s and trial second: at 10 Gbit/s
+# one swift flow's ACKs (GRO'd, ~12 segments each) came at 71 k/s, a tcp_probe and a decision
+# event each, and 16 MiB held the first 0.78 s of a 3 s trial (UML, 2 GiB of memory).
+buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 4))
+[ "$buf_kb" -lt 16384 ] && buf_kb=16384
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
-echo 16384 >"$T/buffer_size_kb" || fail "trace buffer"
+echo "$buf_kb" >"$T/buffer_size_kb" || fail "trace buffer ($buf_kb KiB)"
 echo 'dport >= 5201 && dport < 5300' >"$T/events/tcp/tcp_probe/filter" || fail "tcp_probe filter"
 echo 1 >"$T/events/tcp/tcp_probe/enable" || fail "tcp_probe (CONFIG_TRACEPOINTS)"
 
@@ -176,7 +188,16 @@ compact() {
 	}'
 }
 
-# load ALGO : make ALGO available; our modules with the VM profile's parameters.
+# params ALGO : insmod parameters of our module tcp_ALGO: the VM profile's (lib_profile.sh) or
+# none (SCN_PARAMS=defaults: the modules' own, the papers'), then the scenario's SCN_SET_ALGO.
+params() {
+	local set
+	[ "${SCN_PARAMS:-profile}" = defaults ] || profile_params "$1"
+	eval "set=\${SCN_SET_$1:-}"
+	echo "$set"
+}
+
+# load ALGO : make ALGO available; our modules with the scenario's parameters (params).
 load() {
 	local ko="" d
 	case $OURS in
@@ -184,7 +205,7 @@ load() {
 		rmmod "tcp_$1" 2>/dev/null
 		for d in $RDCC_MODULE_DIRS; do [ -f "$d/tcp_$1.ko" ] && ko="$d/tcp_$1.ko" && break; done
 		# shellcheck disable=SC2046 # the parameters are a word list
-		[ -n "$ko" ] && insmod "$ko" $(profile_params "$1") ss_info=2 && rdcc_cc_available "$1"
+		[ -n "$ko" ] && insmod "$ko" $(params "$1") ss_info=2 && rdcc_cc_available "$1"
 		;;
 	*) load_cc "$1" >/dev/null ;;
 	esac
