@@ -118,10 +118,12 @@ fi
 say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
 
 # Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
-# ACK per segment is ~52 k). Faster paths get 4 KiB per Mbit/s and trial second: at 10 Gbit/s
-# one swift flow's ACKs (GRO'd, ~12 segments each) came at 71 k/s, a tcp_probe and a decision
-# event each, and 16 MiB held the first 0.78 s of a 3 s trial (UML, 2 GiB of memory).
-buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 4))
+# ACK per segment is ~52 k). Faster paths get 12 KiB per Mbit/s and trial second: at 10 Gbit/s
+# one swift flow's ACKs (GRO'd, ~12 segments each) came at 71 k/s, eight flows' at 250 k/s, a
+# tcp_probe and a decision event each; 16 MiB held the first 0.78 s of one flow's 3 s trial,
+# 120 MiB (4 KiB per Mbit/s and s) 406 k ACKs of eight (UML, 2 GiB of memory). A trial that
+# loses events anyway fails (`lost_events`).
+buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 12))
 [ "$buf_kb" -lt 16384 ] && buf_kb=16384
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
@@ -157,6 +159,11 @@ qsampler() {
 		root && /dropped/ { d = $7; sub(/,/, "", d) }
 		root && /backlog/ { b = $2; p = $3; sub(/b$/, "", b); sub(/p$/, "", p) }
 		/ce_mark/ { for (i = 1; i < NF; i++) if ($i == "ce_mark") m = $(i + 1) }'
+}
+
+# lost_events : events the trace buffer lost since it was cleared (overrun or dropped, every CPU).
+lost_events() {
+	cat "$T"/per_cpu/cpu*/stats 2>/dev/null | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }'
 }
 
 # compact < trace > lines: "P t_ns sport dport una_hex cwnd srtt_us ssthresh",
@@ -331,6 +338,12 @@ run_trial() {
 	: >"$RDCC_TMP/qstop"
 	sleep 0.3
 	echo 0 >"$T/tracing_on"
+	# A full buffer keeps only part of the trial: the figures would be wrong, not just noisy.
+	lost=$(lost_events)
+	[ "$lost" -eq 0 ] || {
+		say "FAILED: $pass trial $k: the trace buffer ($buf_kb KiB) lost $lost events"
+		SCN_RC=1
+	}
 	# Per-flow summary: index algo port start_ms kind amount rc tput_mbit retrans bytes err.
 	i=0
 	while read -r i a port st kind amt; do
@@ -379,3 +392,4 @@ done
 echo 0 >"$T/events/tcp/tcp_probe/enable"
 printf 'RDCC-DATA-DONE %s\n' "$SCN_NAME" >&3
 say "done"
+exit "${SCN_RC:-0}"

@@ -618,6 +618,13 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
 /// that directory.
 pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     let dir = out_dir()?.join("uml");
+    if let Some(m) = hidden_in_uml(&dir) {
+        return err(format!(
+            "vm: the UML stage {} is under {m}, which the guest mounts a tmpfs on (UML_INIT): \
+             use a work tree outside {m}",
+            dir.display()
+        ));
+    }
     if dir.exists() {
         fs::remove_dir_all(&dir)?;
     }
@@ -647,6 +654,14 @@ pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     write_exec(&dir.join("init"), &uml_init(&dir, k))?;
     write_exec(&dir.join("job.sh"), &c.job)?;
     Ok(dir)
+}
+
+/// The tmpfs mount of [`UML_INIT`] that hides host path `p` from the guest, if any (a work
+/// tree under /tmp: the guest found no job.sh).
+fn hidden_in_uml(p: &Path) -> Option<&'static str> {
+    ["/tmp", "/run", "/var/tmp", "/dev/shm"]
+        .into_iter()
+        .find(|m| p.starts_with(m))
 }
 
 /// UML's command line for a guest staged in `stage`.
@@ -881,6 +896,12 @@ mod tests {
             }
             assert!(!args.iter().any(|a| a.starts_with("RDCC_DATA_OUT=")));
         }
+        assert_eq!(
+            hidden_in_uml(Path::new("/tmp/x/target/rdcc/uml")),
+            Some("/tmp")
+        );
+        assert_eq!(hidden_in_uml(Path::new("/tmpx/target/rdcc/uml")), None);
+        assert_eq!(hidden_in_uml(Path::new("/work/target/rdcc/uml")), None);
         // The data channel: a host file named in init's environment.
         let b = Boot {
             data_out: Some("/t/run-data.bin".into()),
