@@ -118,12 +118,12 @@ fi
 say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
 
 # Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
-# ACK per segment is ~52 k). Faster paths get 12 KiB per Mbit/s and trial second: at 10 Gbit/s
+# ACK per segment is ~52 k). Faster paths get 16 KiB per Mbit/s and trial second: at 10 Gbit/s
 # one swift flow's ACKs (GRO'd, ~12 segments each) came at 71 k/s, eight flows' at 250 k/s, a
 # tcp_probe and a decision event each; 16 MiB held the first 0.78 s of one flow's 3 s trial,
-# 120 MiB (4 KiB per Mbit/s and s) 406 k ACKs of eight (UML, 2 GiB of memory). A trial that
-# loses events anyway fails (`lost_events`).
-buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 12))
+# 120 MiB (4 KiB per Mbit/s and s) 406 k ACKs of eight, 240 MiB (12 KiB) lost 96 k events of
+# eight swift flows' 2 s (UML, 2 GiB of memory). A trial that loses events fails (`lost_events`).
+buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16))
 [ "$buf_kb" -lt 16384 ] && buf_kb=16384
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
