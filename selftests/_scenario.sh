@@ -12,7 +12,8 @@
 # SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
 # algorithm), SCN_REF (test runs: a reference algorithm; a pass "ref" of it runs first) and
 # SCN_REF_FLOWS (that pass's flows, as SCN_FLOWS: one flow "REF:0:t:secs", or the scenario's
-# own, under_test running the reference algorithm).
+# own, under_test running the reference algorithm), SCN_PARAMS (profile: our modules take
+# lib_profile.sh's parameters; defaults: their own) and SCN_SET_<algo> (more parameters).
 #
 # Path (lib.sh's three namespaces, then changed):
 #   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
@@ -57,7 +58,9 @@ RDCC_QLIMIT_PKTS=$SCN_QLIMIT_PKTS
 
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || T=/sys/kernel/debug/tracing
-DATA=/dev/ttyS1
+# The data channel: the QEMU guest's second serial port, or the host file a UML guest appends
+# to over hostfs (xtask/src/vm.rs `uml_cmd` names it in RDCC_DATA_OUT).
+DATA=${RDCC_DATA_OUT:-/dev/ttyS1}
 OURS=" swift swift_vaisf timely theta_powertcp "
 
 say() { printf 'RDCC-SCN %s: %s\n' "$SCN_NAME" "$*"; }
@@ -79,9 +82,14 @@ send() {
 require_root
 rdcc_find_tools
 rdcc_check_env >/dev/null || fail "environment (iproute2, iperf3)"
-[ -c "$DATA" ] || fail "no data channel $DATA"
-stty -F "$DATA" raw -echo 2>/dev/null || fail "stty raw $DATA"
-exec 3>"$DATA"
+if [ -n "${RDCC_DATA_OUT:-}" ]; then
+	[ -f "$DATA" ] || fail "no data channel file $DATA"
+	exec 3>>"$DATA"
+else
+	[ -c "$DATA" ] || fail "no data channel $DATA"
+	stty -F "$DATA" raw -echo 2>/dev/null || fail "stty raw $DATA"
+	exec 3>"$DATA"
+fi
 
 rdcc_topo_setup >"$RDCC_TMP/topo.log" 2>&1 || {
 	cat "$RDCC_TMP/topo.log"
@@ -110,10 +118,16 @@ fi
 say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
 
 # Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
-# ACK per segment is ~52 k).
+# ACK per segment is ~52 k). Faster paths get 16 KiB per Mbit/s and trial second: at 10 Gbit/s
+# one swift flow's ACKs (GRO'd, ~12 segments each) came at 71 k/s, eight flows' at 250 k/s, a
+# tcp_probe and a decision event each; 16 MiB held the first 0.78 s of one flow's 3 s trial,
+# 120 MiB (4 KiB per Mbit/s and s) 406 k ACKs of eight, 240 MiB (12 KiB) lost 96 k events of
+# eight swift flows' 2 s (UML, 2 GiB of memory). A trial that loses events fails (`lost_events`).
+buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16))
+[ "$buf_kb" -lt 16384 ] && buf_kb=16384
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
-echo 16384 >"$T/buffer_size_kb" || fail "trace buffer"
+echo "$buf_kb" >"$T/buffer_size_kb" || fail "trace buffer ($buf_kb KiB)"
 echo 'dport >= 5201 && dport < 5300' >"$T/events/tcp/tcp_probe/filter" || fail "tcp_probe filter"
 echo 1 >"$T/events/tcp/tcp_probe/enable" || fail "tcp_probe (CONFIG_TRACEPOINTS)"
 
@@ -147,6 +161,11 @@ qsampler() {
 		/ce_mark/ { for (i = 1; i < NF; i++) if ($i == "ce_mark") m = $(i + 1) }'
 }
 
+# lost_events : events the trace buffer lost since it was cleared (overrun or dropped, every CPU).
+lost_events() {
+	cat "$T"/per_cpu/cpu*/stats 2>/dev/null | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }'
+}
+
 # compact < trace > lines: "P t_ns sport dport una_hex cwnd srtt_us ssthresh",
 # "D t_ns sport dport rtt_ns cwnd_bytes pacing_bps", "Q t_ns bytes pkts drops marks",
 # "F t_ns flow start", "T t_ns" (the trial's clock). t_ns from the trace's seconds.microseconds stamp.
@@ -176,7 +195,16 @@ compact() {
 	}'
 }
 
-# load ALGO : make ALGO available; our modules with the VM profile's parameters.
+# params ALGO : insmod parameters of our module tcp_ALGO: the VM profile's (lib_profile.sh) or
+# none (SCN_PARAMS=defaults: the modules' own, the papers'), then the scenario's SCN_SET_ALGO.
+params() {
+	local set
+	[ "${SCN_PARAMS:-profile}" = defaults ] || profile_params "$1"
+	eval "set=\${SCN_SET_$1:-}"
+	echo "$set"
+}
+
+# load ALGO : make ALGO available; our modules with the scenario's parameters (params).
 load() {
 	local ko="" d
 	case $OURS in
@@ -184,7 +212,7 @@ load() {
 		rmmod "tcp_$1" 2>/dev/null
 		for d in $RDCC_MODULE_DIRS; do [ -f "$d/tcp_$1.ko" ] && ko="$d/tcp_$1.ko" && break; done
 		# shellcheck disable=SC2046 # the parameters are a word list
-		[ -n "$ko" ] && insmod "$ko" $(profile_params "$1") ss_info=2 && rdcc_cc_available "$1"
+		[ -n "$ko" ] && insmod "$ko" $(params "$1") ss_info=2 && rdcc_cc_available "$1"
 		;;
 	*) load_cc "$1" >/dev/null ;;
 	esac
@@ -310,6 +338,12 @@ run_trial() {
 	: >"$RDCC_TMP/qstop"
 	sleep 0.3
 	echo 0 >"$T/tracing_on"
+	# A full buffer keeps only part of the trial: the figures would be wrong, not just noisy.
+	lost=$(lost_events)
+	[ "$lost" -eq 0 ] || {
+		say "FAILED: $pass trial $k: the trace buffer ($buf_kb KiB) lost $lost events"
+		SCN_RC=1
+	}
 	# Per-flow summary: index algo port start_ms kind amount rc tput_mbit retrans bytes err.
 	i=0
 	while read -r i a port st kind amt; do
@@ -358,3 +392,4 @@ done
 echo 0 >"$T/events/tcp/tcp_probe/enable"
 printf 'RDCC-DATA-DONE %s\n' "$SCN_NAME" >&3
 say "done"
+exit "${SCN_RC:-0}"

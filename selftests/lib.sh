@@ -765,7 +765,7 @@ rdcc_iperf_json() {
 	/"sender_tcp_congestion":/ { cc = val($0) }
 	/^[ \t]*"error":/ { err = val($0) }
 	END {
-		printf "tput=%.1f\nsent=%.1f\nretrans=%d\nbytes=%d\n", rbps / 1e6, sbps / 1e6, retr, rbytes
+		printf "tput=%.1f\nsent=%.1f\nretrans=%d\nbytes=%.0f\n", rbps / 1e6, sbps / 1e6, retr, rbytes
 		gsub(/[^A-Za-z0-9_]/, "", cc)
 		printf "cc=%s\nerr=%s\n", cc, err
 	}' "$1"

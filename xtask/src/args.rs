@@ -173,8 +173,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(DURATION_S), default_value_t = 8)]
     pub duration: u32,
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
-    /// baseline, eight_flows, late_joiner, incast, lossy), a path to a TOML file, or `default`
-    /// (baseline and eight_flows, what `make` runs). Per-flow CSV, JSON and figures (PNG, SVG) land in
+    /// baseline, eight_flows, late_joiner, incast, lossy; dc_one_flow, dc_eight_flows,
+    /// dc_incast_16to1 on --kernel uml), a path to a TOML file, `default` (baseline and
+    /// eight_flows, what `make` runs) or `datacenter` (the three dc_ ones). Per-flow CSV, JSON
+    /// and figures (PNG, SVG) land in
     /// results/vm/SCENARIO/; --algos replaces the scenario's algorithms. The file is checked
     /// before anything is built.
     #[arg(long, value_name = "NAME|PATH")]
@@ -414,17 +416,18 @@ impl Cli {
 
     /// The checks that need more than one value (or the files of the work tree).
     pub fn check(&self) -> Result<Checked, String> {
-        // The uml profiles build, boot and test (`kernel`, `modules`, `vm`, `test`); the
-        // experiments and DKMS assume the QEMU guest so far (issue #36).
+        // The uml profiles build, boot and test (`kernel`, `modules`, `vm`, `test`) and run
+        // scenarios (`run --scenario`); the classic `run` table and DKMS assume the QEMU guest
+        // (issue #36).
         let profile = match &self.cmd {
-            Cmd::Run(r) => Some(r.kernel),
+            Cmd::Run(r) if r.scenario.is_none() => Some(r.kernel),
             Cmd::Dkms(d) => Some(d.kernel),
             _ => None,
         };
         if let Some(p) = profile.filter(|p| p.arch != kernel::Arch::X86) {
             return Err(format!(
-                "--kernel {}: only `cargo xtask kernel`, `modules`, `vm` and `test` support \
-                 this profile so far",
+                "--kernel {}: only `cargo xtask kernel`, `modules`, `vm`, `test` and \
+                 `run --scenario` support this profile so far",
                 p.name
             ));
         }
@@ -435,14 +438,15 @@ impl Cli {
                     None => vec![],
                     Some(s) => {
                         let avail = crate::algos::available(r.kernel).map_err(|e| e.msg)?;
-                        let names: Vec<&str> = if s == "default" {
-                            crate::scenario::DEFAULT_SET.to_vec()
-                        } else {
-                            vec![s.as_str()]
+                        let names: Vec<&str> = match s.as_str() {
+                            "default" => crate::scenario::DEFAULT_SET.to_vec(),
+                            "datacenter" => crate::scenario::DC_SET.to_vec(),
+                            _ => vec![s.as_str()],
                         };
                         let mut v = Vec::new();
                         for n in names {
-                            let mut sc = crate::scenario::load(n, &avail)
+                            let bed = crate::scenario::Bed::of(r.kernel);
+                            let mut sc = crate::scenario::load(n, &avail, bed)
                                 .map_err(|e| format!("--scenario: {e}"))?;
                             if r.algos.is_some() {
                                 sc.algos = algos.clone();
@@ -655,9 +659,25 @@ mod tests {
             (&["test", "--kernel", "uml-debug"], Ok(&[])),
             (
                 &["run", "--kernel", "uml"],
-                Err("--kernel uml: only `cargo xtask kernel`, `modules`, `vm` and `test`"),
+                Err("--kernel uml: only `cargo xtask kernel`, `modules`, `vm`, `test` and `run --scenario`"),
             ),
             (&["dkms", "--kernel", "uml"], Err("--kernel uml: only")),
+            // Scenarios on the UML test bed; the datacenter ones only there.
+            (
+                &["run", "--kernel", "uml", "--scenario", "datacenter"],
+                Ok(&[
+                    "cubic",
+                    "dctcp",
+                    "swift",
+                    "swift_vaisf",
+                    "timely",
+                    "theta_powertcp",
+                ]),
+            ),
+            (
+                &["run", "--scenario", "dc_one_flow"],
+                Err("rate_mbit = 10000: 1..=1000 on the QEMU test bed"),
+            ),
         ];
         for (args, want) in cases {
             let got = parse(args).expect("parses").check();

@@ -10,12 +10,14 @@ use crate::util::{err, fmt_dur, out_dir, repo_root, Result};
 use crate::{kernel, say, vm};
 use std::time::Duration;
 
-/// The guest job: every scenario's variable file, then the runner on each.
+/// The guest job: every scenario's variable file, then the runner on each. The selftests are
+/// in /selftests in a QEMU guest, in $RDCC_SELFTESTS in a UML one (vm.rs `UML_INIT`).
 fn job(scs: &[Scenario], test: bool) -> String {
-    let mut j = String::from("rc=0\nmodprobe ipv6 2>/dev/null\n");
+    let mut j =
+        String::from("rc=0\n: \"${RDCC_SELFTESTS:=/selftests}\"\nmodprobe ipv6 2>/dev/null\n");
     for s in scs {
         j.push_str(&format!(
-            "cat > /tmp/scn-{n}.env <<'RDCC_EOF'\n{}RDCC_EOF\nsh /selftests/_scenario.sh /tmp/scn-{n}.env || rc=1\n",
+            "cat > /tmp/scn-{n}.env <<'RDCC_EOF'\n{}RDCC_EOF\nsh \"$RDCC_SELFTESTS\"/_scenario.sh /tmp/scn-{n}.env || rc=1\n",
             s.guest_env(test),
             n = s.name
         ));
@@ -24,15 +26,17 @@ fn job(scs: &[Scenario], test: bool) -> String {
     j
 }
 
-/// Each scenario with its passes (or why there are none), the path was KVM, the boot ended
-/// with status 0.
+/// Each scenario with its passes (or why there are none), what ran the guest ("UML", "KVM",
+/// "TCG"), the boot ended with status 0.
 type Booted = (
     Vec<(Scenario, std::result::Result<Vec<Pass>, String>)>,
-    bool,
+    &'static str,
     bool,
 );
 
-/// Boot once with the scenarios; the passes of each (scenario order), the boot's success.
+/// Boot once with the scenarios (main.rs `boot_job`: a QEMU or a UML guest, as `p` is); the
+/// passes of each (scenario order), the boot's success. The data channel is a host file either
+/// way (vm.rs `Boot::data_out`).
 fn boot(
     p: &'static kernel::Profile,
     scs: &[Scenario],
@@ -40,22 +44,12 @@ fn boot(
     timeout_s: u64,
     quiet: bool,
 ) -> Result<Booted> {
-    let (k, mods, kvm, bins) = crate::prepare(p)?;
-    let img = vm::build_initramfs(
-        &k,
-        &vm::Contents {
-            our_modules: mods,
-            our_bins: bins,
-            job: job(scs, test),
-        },
-    )?;
     let data = out_dir()?.join(if test {
         "scenario-test-data.bin"
     } else {
         "run-data.bin"
     });
     let b = vm::Boot {
-        kvm,
         stream: !quiet,
         timeout: Duration::from_secs(timeout_s),
         data_out: Some(data.clone()),
@@ -67,14 +61,14 @@ fn boot(
         "run-console.log"
     });
     say!(
-        "run: {} scenario(s) in one {} boot; console log {}",
+        "run: {} scenario(s) in one boot of the {} kernel; console log {}",
         scs.len(),
-        if kvm { "KVM" } else { "TCG" },
+        p.name,
         log.display()
     );
-    let r = vm::boot(&k, &img, &b, &log)?;
+    let (r, _, engine) = crate::boot_job(p, job(scs, test), b, &log)?;
     say!(
-        "run: VM finished in {} (status {:?}{})",
+        "run: {engine} guest finished in {} (status {:?}{})",
         fmt_dur(r.elapsed),
         r.status,
         if r.timed_out { ", timed out" } else { "" }
@@ -111,7 +105,7 @@ fn boot(
         }
         out.push((s.clone(), res));
     }
-    Ok((out, kvm, r.status == Some(0) && !r.timed_out))
+    Ok((out, engine, r.status == Some(0) && !r.timed_out))
 }
 
 /// `cargo xtask run --scenario`: table, files and plots per scenario.
@@ -121,7 +115,24 @@ pub fn run(
     timeout_s: u64,
     quiet: bool,
 ) -> Result<u8> {
-    let (res, kvm, ok) = boot(p, scs, false, timeout_s, quiet)?;
+    // A UML guest runs in virtual time: a trial gives the same figures every time, so one is
+    // enough (Documentation/results/uml_testbed.md shows it).
+    let scs: Vec<Scenario> = scs
+        .iter()
+        .cloned()
+        .map(|mut s| {
+            if p.arch == kernel::Arch::Um && s.trials > 1 {
+                say!(
+                    "run: {}: one trial on UML (deterministic), not {}",
+                    s.name,
+                    s.trials
+                );
+                s.trials = 1;
+            }
+            s
+        })
+        .collect();
+    let (res, engine, ok) = boot(p, &scs, false, timeout_s, quiet)?;
     let mut code = if ok { 0 } else { 1 };
     for (s, passes) in res {
         let passes = match passes {
@@ -132,7 +143,7 @@ pub fn run(
                 continue;
             }
         };
-        let label = crate::outputs::path_label(&s, kvm);
+        let label = crate::outputs::path_label(&s, engine);
         let dir = repo_root().join("results/vm").join(&s.name);
         let files = crate::outputs::write_outputs(&s, &passes, &dir, &label).map_err(|e| {
             crate::util::Error {
@@ -330,7 +341,7 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
     let avail = crate::algos::available(p)?;
     let mut scs = Vec::new();
     for n in crate::scenario::BUILT_IN {
-        match crate::scenario::load(n, &avail) {
+        match crate::scenario::load(n, &avail, crate::scenario::Bed::Qemu) {
             Ok(s) => scs.push(s),
             Err(e) => return err(e),
         }

@@ -147,12 +147,13 @@ fn vm_job(cmd: &[String], shell: &str) -> String {
 /// the selftests in $RDCC_SELFTESTS; 2 GiB, room for qdisc backlogs at 10 Gbit/s, mapped from
 /// a sparse file so the host pays only for what the guest touches). Of `b`, the caller sets
 /// what is its own (timeout, streaming, interactive, data channel); the rest is set here.
+/// Returns the run, our modules and what ran the guest ("UML", "KVM" or "TCG").
 fn boot_job(
     p: &'static kernel::Profile,
     job: String,
     b: vm::Boot,
     log: &std::path::Path,
-) -> Result<(vm::RunResult, Vec<std::path::PathBuf>)> {
+) -> Result<(vm::RunResult, Vec<std::path::PathBuf>, &'static str)> {
     if p.arch == kernel::Arch::Um {
         let k = kernel::ensure_profile(p)?;
         let mods = modules::build(&k)?;
@@ -166,7 +167,7 @@ fn boot_job(
             },
         )?;
         let b = vm::Boot { mem_mib: 2048, ..b };
-        return Ok((vm::boot_uml(&k, &stage, &b, log)?, mods));
+        return Ok((vm::boot_uml(&k, &stage, &b, log)?, mods, "UML"));
     }
     let (k, mods, kvm, bins) = prepare(p)?;
     let img = vm::build_initramfs(
@@ -177,7 +178,12 @@ fn boot_job(
             job,
         },
     )?;
-    Ok((vm::boot(&k, &img, &vm::Boot { kvm, ..b }, log)?, mods))
+    let engine = if kvm { "KVM" } else { "TCG" };
+    Ok((
+        vm::boot(&k, &img, &vm::Boot { kvm, ..b }, log)?,
+        mods,
+        engine,
+    ))
 }
 
 fn cmd_vm(o: &VmArgs) -> Result<u8> {
@@ -199,7 +205,7 @@ fn cmd_vm(o: &VmArgs) -> Result<u8> {
         ..vm::Boot::default()
     };
     let log = out_dir()?.join("vm-console.log");
-    let (r, _) = boot_job(o.kernel, vm_job(&o.cmd, shell), b, &log)?;
+    let (r, _, _) = boot_job(o.kernel, vm_job(&o.cmd, shell), b, &log)?;
     if interactive {
         return Ok(0);
     }
@@ -381,7 +387,7 @@ fn vm_test(p: &'static kernel::Profile, o: &TestArgs, job: Job) -> Result<ktap::
         p.about,
         log.display()
     );
-    let (r, mods) = boot_job(p, test_job(1500, job), b, &log)?;
+    let (r, mods, _) = boot_job(p, test_job(1500, job), b, &log)?;
     // The selftests this job runs: every one on a full run, the listed ones otherwise; the
     // taint check on both.
     let mut expected: Vec<String> = match job {

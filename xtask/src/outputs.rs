@@ -11,14 +11,17 @@ use rdcc_sim::text_table::{render, Cell, Col};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub fn path_label(sc: &Scenario, kvm: bool) -> String {
+pub fn path_label(sc: &Scenario, engine: &str) -> String {
     let p = &sc.path;
-    let mut s = format!(
-        "{}, {} Mbit/s, {} ms",
-        if kvm { "KVM" } else { "TCG" },
-        p.rate_mbit,
-        p.delay_us as f64 / 1000.0
-    );
+    let mut s = if p.delay_us < 1000 {
+        format!("{engine}, {} Mbit/s, {} us", p.rate_mbit, p.delay_us)
+    } else {
+        format!(
+            "{engine}, {} Mbit/s, {} ms",
+            p.rate_mbit,
+            p.delay_us as f64 / 1000.0
+        )
+    };
     if p.ecn_k_pkts > 0 {
         let _ = write!(s, ", ECN K={}", p.ecn_k_pkts);
     } else {
@@ -52,20 +55,40 @@ fn col<F: Fn(&TrialStats) -> Option<f64>>(p: &Pass, f: F) -> Option<Spread> {
 
 /// The table: one row per pass, medians over trials with [min-max].
 pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
-    let hdr = [
-        "algorithm",
-        "trials",
-        "goodput Mbit/s",
-        "% of rate",
-        "Jain",
-        "sRTT p50 ms",
-        "sRTT p99 ms",
-        "RTT p99 ms (law)",
-        "queue pkts",
-        "CE marks",
-        "retrans",
-        "FCT p50/p99 ms",
-    ];
+    // Microsecond paths (the datacenter regime) in us and FCTs to the us, the others in ms.
+    let us = sc.path.delay_us < 1000;
+    let (t_scale, t_prec, fct_prec) = if us { (1.0, 0, 3) } else { (1e-3, 1, 0) };
+    let hdr = if us {
+        [
+            "algorithm",
+            "trials",
+            "goodput Mbit/s",
+            "% of rate",
+            "Jain",
+            "sRTT p50 us",
+            "sRTT p99 us",
+            "RTT p99 us (law)",
+            "queue pkts",
+            "CE marks",
+            "retrans",
+            "FCT p50/p99 ms",
+        ]
+    } else {
+        [
+            "algorithm",
+            "trials",
+            "goodput Mbit/s",
+            "% of rate",
+            "Jain",
+            "sRTT p50 ms",
+            "sRTT p99 ms",
+            "RTT p99 ms (law)",
+            "queue pkts",
+            "CE marks",
+            "retrans",
+            "FCT p50/p99 ms",
+        ]
+    };
     let rate = sc.path.rate_mbit as f64;
     let rows: Vec<Vec<String>> = passes
         .iter()
@@ -77,14 +100,16 @@ pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
                 fmt_spread(col(p, |s| Some(s.tput_mbit)), 1.0, 1),
                 fmt_spread(col(p, |s| Some(s.tput_mbit)), 100.0 / rate, 0),
                 fmt_spread(col(p, |s| s.jain), 1.0, 3),
-                fmt_spread(col(p, |s| s.srtt_p50_us), 1e-3, 1),
-                fmt_spread(col(p, |s| s.srtt_p99_us), 1e-3, 1),
-                fmt_spread(col(p, |s| s.rtt_p99_us), 1e-3, 1),
+                fmt_spread(col(p, |s| s.srtt_p50_us), t_scale, t_prec),
+                fmt_spread(col(p, |s| s.srtt_p99_us), t_scale, t_prec),
+                fmt_spread(col(p, |s| s.rtt_p99_us), t_scale, t_prec),
                 fmt_spread(col(p, |s| s.queue_mean_pkts), 1.0, 0),
                 fmt_spread(col(p, |s| Some(s.marks as f64)), 1.0, 0),
                 fmt_spread(col(p, |s| Some(s.retrans as f64)), 1.0, 0),
                 match (percentile(&fcts, 50.0), percentile(&fcts, 99.0)) {
-                    (Some(a), Some(b)) => format!("{a:.0}/{b:.0} (n={})", fcts.len()),
+                    (Some(a), Some(b)) => {
+                        format!("{a:.fct_prec$}/{b:.fct_prec$} (n={})", fcts.len())
+                    }
                     _ => "-".into(),
                 },
             ]

@@ -21,8 +21,20 @@ pub const UNDER_TEST: &str = "under_test";
 pub const DEFAULT_BASELINES: &[&str] = &["cubic", "bbr", "vegas", "dctcp"];
 
 /// Largest accepted values (beyond them the emulated path or the guest's memory fails, not
-/// the algorithm): 1 Gbit/s, 1 s one-way delay, 100 000 packets of queue, 64 flows, 10 min.
+/// the algorithm): 1 Gbit/s (QEMU; [`Bed::max_rate_mbit`] for UML), 1 s one-way delay, 100 000
+/// packets of queue, 64 flows, 10 min.
 pub const MAX_RATE_MBIT: u32 = 1000;
+/// The UML test bed's fastest bottleneck, Mbit/s: HTB at 10 Gbit/s held 9.57 Gbit/s for one
+/// flow in time-travel mode (shared/notes/uml-testbed.md, Documentation/results/uml_testbed.md);
+/// faster rates were not measured to hold, so they are refused.
+pub const UML_MAX_RATE_MBIT: u32 = 10_000;
+/// The UML test bed's smallest nonzero netem delay, us: 10 us came out exact in time-travel mode
+/// (ping 10/10/11 us); below it was not measured (and `tc` already shows 10 us as 9 us).
+pub const UML_MIN_DELAY_US: u32 = 10;
+/// The ECN marker's threshold is whole microseconds (`ce_threshold ...us`, rounded up; fq_codel
+/// keeps it in 1.024 us units): K packets' time at the rate must be long enough that the
+/// rounding moves it by at most this many percent.
+pub const CE_ROUND_MAX_PCT: u64 = 10;
 pub const MAX_DELAY_US: u32 = 1_000_000;
 pub const MAX_QUEUE_PKTS: u32 = 100_000;
 /// The ECN marker's CoDel target (selftests/_scenario.sh: `target 30s`): a full queue must
@@ -65,6 +77,68 @@ pub struct Scenario {
     /// `cargo xtask test`: the shortened run and its functional checks.
     #[serde(default)]
     pub test: TestSpec,
+    /// Our modules' parameters: `"profile"` (selftests/lib_profile.sh, derived for the TCG
+    /// path at 50 Mbit/s and 2 ms) or `"defaults"` (the modules' own: the papers' values).
+    #[serde(default)]
+    pub params: Params,
+    /// Extra insmod parameters per module of ours (`swift_vaisf = "base_target_ns=25000"`),
+    /// after the set `params` chose: words `name=digits`. Each needs a reason in the file.
+    #[serde(default)]
+    pub params_set: std::collections::BTreeMap<String, String>,
+}
+
+/// The parameter set of our modules in a scenario.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Params {
+    /// selftests/lib_profile.sh's values for the TCG path.
+    #[default]
+    Profile,
+    /// The modules' defaults (the papers').
+    Defaults,
+}
+
+/// The test bed a scenario runs on: what the boot's kernel profile is. Its limits are checked
+/// before anything is built or booted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bed {
+    /// A QEMU guest (TCG or KVM) at real-time rates.
+    Qemu,
+    /// User-Mode Linux in virtual time (`time-travel=inf-cpu`).
+    Uml,
+}
+
+impl Bed {
+    /// The bed of kernel profile `p`.
+    pub fn of(p: &crate::kernel::Profile) -> Bed {
+        match p.arch {
+            crate::kernel::Arch::Um => Bed::Uml,
+            _ => Bed::Qemu,
+        }
+    }
+
+    /// The fastest bottleneck it holds, Mbit/s.
+    pub fn max_rate_mbit(self) -> u32 {
+        match self {
+            Bed::Qemu => MAX_RATE_MBIT,
+            Bed::Uml => UML_MAX_RATE_MBIT,
+        }
+    }
+
+    /// The smallest nonzero one-way delay it honours, us.
+    pub fn min_delay_us(self) -> u32 {
+        match self {
+            Bed::Qemu => 1,
+            Bed::Uml => UML_MIN_DELAY_US,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Bed::Qemu => "the QEMU test bed",
+            Bed::Uml => "the UML test bed",
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -266,6 +340,9 @@ pub fn default_algos() -> Vec<String> {
 pub const BUILT_IN: &[&str] = &["baseline", "eight_flows", "late_joiner", "incast", "lossy"];
 /// What `cargo xtask run` (and `make`) runs without `--scenario`.
 pub const DEFAULT_SET: &[&str] = &["baseline", "eight_flows"];
+/// The datacenter-regime scenarios (`scenarios/vm/dc_*.toml`): the UML test bed's
+/// (`cargo xtask run --kernel uml --scenario datacenter`); the QEMU bed refuses them.
+pub const DC_SET: &[&str] = &["dc_one_flow", "dc_eight_flows", "dc_incast_16to1"];
 
 /// Where scenario NAME lives.
 pub fn builtin_path(name: &str) -> PathBuf {
@@ -274,8 +351,8 @@ pub fn builtin_path(name: &str) -> PathBuf {
         .join(format!("{name}.toml"))
 }
 
-/// Resolve NAME (a file in `scenarios/vm/`) or PATH, parse and validate it.
-pub fn load(name_or_path: &str, available: &[String]) -> Result<Scenario, String> {
+/// Resolve NAME (a file in `scenarios/vm/`) or PATH, parse and validate it for test bed `bed`.
+pub fn load(name_or_path: &str, available: &[String], bed: Bed) -> Result<Scenario, String> {
     let p = Path::new(name_or_path);
     let path = if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
         p.to_path_buf()
@@ -293,11 +370,22 @@ pub fn load(name_or_path: &str, available: &[String]) -> Result<Scenario, String
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("scenario");
-    parse(&text, stem, available).map_err(|e| format!("scenario {}: {e}", path.display()))
+    parse_for(&text, stem, available, bed).map_err(|e| format!("scenario {}: {e}", path.display()))
 }
 
-/// Parse and validate scenario text; `stem` is the default name.
+/// Parse and validate scenario text for the QEMU test bed; `stem` is the default name.
+#[cfg(test)]
 pub fn parse(text: &str, stem: &str, available: &[String]) -> Result<Scenario, String> {
+    parse_for(text, stem, available, Bed::Qemu)
+}
+
+/// Parse and validate scenario text for test bed `bed`; `stem` is the default name.
+pub fn parse_for(
+    text: &str,
+    stem: &str,
+    available: &[String],
+    bed: Bed,
+) -> Result<Scenario, String> {
     let mut s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
     if s.name.is_empty() {
         s.name = stem.to_string();
@@ -305,7 +393,7 @@ pub fn parse(text: &str, stem: &str, available: &[String]) -> Result<Scenario, S
     if s.algos.is_empty() {
         s.algos = default_algos();
     }
-    validate(&s, available)?;
+    validate(&s, available, bed)?;
     Ok(s)
 }
 
@@ -320,8 +408,8 @@ fn check_algo(a: &str, available: &[String], what: &str) -> Result<(), String> {
     }
 }
 
-/// Every value in range, every name known; the first problem found, in words.
-pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
+/// Every value in range for test bed `bed`, every name known; the first problem found, in words.
+pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), String> {
     let name_ok = !s.name.is_empty()
         && s.name.len() <= 64
         && s.name
@@ -393,17 +481,30 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
                 .into(),
         );
     }
+    check_params(s)?;
     let p = &s.path;
-    if !(1..=MAX_RATE_MBIT).contains(&p.rate_mbit) {
+    let max_rate = bed.max_rate_mbit();
+    if !(1..=max_rate).contains(&p.rate_mbit) {
         return Err(format!(
-            "path.rate_mbit = {}: 1..={MAX_RATE_MBIT}",
-            p.rate_mbit
+            "path.rate_mbit = {}: 1..={max_rate} on {}",
+            p.rate_mbit,
+            bed.name()
         ));
     }
     if p.delay_us > MAX_DELAY_US {
         return Err(format!(
             "path.delay_us = {}: 0..={MAX_DELAY_US}",
             p.delay_us
+        ));
+    }
+    if p.delay_us > 0 && p.delay_us < bed.min_delay_us() {
+        return Err(format!(
+            "path.delay_us = {}: 0 or at least {} on {} (netem's delay there was measured exact \
+             from {} us)",
+            p.delay_us,
+            bed.min_delay_us(),
+            bed.name(),
+            bed.min_delay_us()
         ));
     }
     if !(2..=MAX_QUEUE_PKTS).contains(&p.queue_pkts) {
@@ -429,6 +530,23 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
             drain_us as f64 / 1e6,
             MARKER_MAX_SOJOURN_US / 1_000_000
         ));
+    }
+    if p.ecn_k_pkts > 0 {
+        // K packets' time at the rate, in 1/1000 us, and as the guest rounds it up to whole us.
+        let exact_nus = u64::from(p.ecn_k_pkts) * FRAME_BITS * 1000 / u64::from(p.rate_mbit);
+        let rounded_nus = exact_nus.div_ceil(1000) * 1000;
+        if (rounded_nus - exact_nus) * 100 > exact_nus * CE_ROUND_MAX_PCT {
+            return Err(format!(
+                "path.ecn_k_pkts = {} at rate_mbit = {}: K packets take {:.3} us, which the \
+                 marker's whole-microsecond threshold would make {} us (more than {}% off); \
+                 raise K",
+                p.ecn_k_pkts,
+                p.rate_mbit,
+                exact_nus as f64 / 1000.0,
+                rounded_nus / 1000,
+                CE_ROUND_MAX_PCT
+            ));
+        }
     }
     if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
         return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
@@ -477,6 +595,35 @@ pub fn validate(s: &Scenario, available: &[String]) -> Result<(), String> {
     }
     if total > MAX_FLOWS {
         return Err(format!("{total} flows: at most {MAX_FLOWS}"));
+    }
+    Ok(())
+}
+
+/// `params_set`: only our modules, each value insmod words `name=digits` (the guest passes them
+/// unquoted).
+fn check_params(s: &Scenario) -> Result<(), String> {
+    let ours = crate::algos::ours().unwrap_or_default();
+    for (m, v) in &s.params_set {
+        if !ours.contains(m) {
+            return Err(format!(
+                "params_set.{m}: not one of our modules ({})",
+                ours.join(" ")
+            ));
+        }
+        let ok = |w: &str| {
+            w.split_once('=').is_some_and(|(k, n)| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                    && !n.is_empty()
+                    && n.chars().all(|c| c.is_ascii_digit())
+            })
+        };
+        if v.split_whitespace().next().is_none() || !v.split_whitespace().all(ok) {
+            return Err(format!(
+                "params_set.{m} = {v:?}: words name=digits (module parameters)"
+            ));
+        }
     }
     Ok(())
 }
@@ -567,152 +714,18 @@ impl Scenario {
             RefFlows::Scenario => flows.join(" "),
         };
         let _ = writeln!(e, "SCN_REF_FLOWS='{ref_flows}'");
+        let params = match self.params {
+            Params::Profile => "profile",
+            Params::Defaults => "defaults",
+        };
+        let _ = writeln!(e, "SCN_PARAMS={params}");
+        for (m, v) in &self.params_set {
+            let _ = writeln!(e, "SCN_SET_{m}='{v}'");
+        }
         e
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn avail() -> Vec<String> {
-        ["cubic", "dctcp", "bbr", "vegas", "reno", "swift", "timely"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    }
-
-    const GOOD: &str = r#"
-description = "two flows"
-algos = ["cubic", "swift"]
-trials = 3
-duration_s = 10
-warmup_s = 2
-[path]
-rate_mbit = 50
-delay_us = 2000
-queue_pkts = 500
-ecn_k_pkts = 20
-loss_pct = 0.5
-[[flows]]
-algo = "under_test"
-count = 2
-[[flows]]
-algo = "cubic"
-start_ms = 4000
-size_kb = 64
-"#;
-
-    #[test]
-    fn good_file_parses_with_defaults() {
-        let s = parse(GOOD, "two", &avail()).unwrap();
-        assert_eq!(s.name, "two");
-        assert_eq!(s.flows.len(), 2);
-        assert_eq!(s.test, TestSpec::default());
-        let f = s.expand(10);
-        assert_eq!(f.len(), 3);
-        assert_eq!(f[0].secs, 10);
-        assert_eq!(f[2].bytes, Some(65536));
-        assert_eq!(f[2].start_ms, 4000);
-        // A 5 s trial halves start times.
-        assert_eq!(s.expand(5)[2].start_ms, 2000);
-        let env = s.guest_env(false);
-        assert!(
-            env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"),
-            "{env}"
-        );
-        assert!(env.contains("SCN_ECN_K_PKTS=20\n"));
-        assert!(env.contains("SCN_REF=''\n"));
-        let t = s.guest_env(true);
-        assert!(
-            t.contains("SCN_PASSES='cubic swift'") && t.contains("SCN_REF='cubic'"),
-            "{t}"
-        );
-        assert!(
-            t.contains("SCN_DURATION_S=4\n") && t.contains("SCN_TRIALS=1\n"),
-            "{t}"
-        );
-        // The reference pass: one flow by default, none outside tests, or the scenario's flows.
-        assert!(t.contains("SCN_REF_FLOWS='REF:0:t:4'\n"), "{t}");
-        assert!(env.contains("SCN_REF_FLOWS=''\n"), "{env}");
-        let text = format!("{GOOD}[test]\nreference_flows = \"scenario\"\n");
-        let s = parse(&text, "two", &avail()).unwrap();
-        assert_eq!(s.test.reference_flows, RefFlows::Scenario);
-        let t = s.guest_env(true);
-        assert!(
-            t.contains("SCN_REF_FLOWS='under_test:0:t:4 under_test:0:t:4 cubic:1600:b:65536'\n"),
-            "{t}"
-        );
-        assert!(s.guest_env(false).contains("SCN_REF_FLOWS=''\n"));
-    }
-
-    /// Each mutation of the good file, and the words its refusal must contain.
-    #[test]
-    fn malformed_files_are_refused() {
-        let cases: &[(&str, &str, &str)] = &[
-            ("rate_mbit = 50", "rate_mbit = 0", "rate_mbit = 0"),
-            ("rate_mbit = 50", "rate_mbit = 5000", "rate_mbit = 5000"),
-            ("rate_mbit = 50", "rate_mbit = -1", "invalid value"),
-            ("rate_mbit = 50", "rate_mbit = \"fast\"", "invalid type"),
-            ("rate_mbit = 50\n", "", "missing field `rate_mbit`"),
-            ("delay_us = 2000", "delay_us = 2000000", "delay_us"),
-            ("queue_pkts = 500", "queue_pkts = 1", "queue_pkts = 1"),
-            ("ecn_k_pkts = 20", "ecn_k_pkts = 500", "ecn_k_pkts = 500"),
-            ("rate_mbit = 50\ndelay_us = 2000\nqueue_pkts = 500", "rate_mbit = 1\ndelay_us = 2000\nqueue_pkts = 5000", "drains in 60.6 s"),
-            ("loss_pct = 0.5", "loss_pct = 60.0", "loss_pct = 60"),
-            ("loss_pct = 0.5", "loss_pct = nan", "loss_pct = NaN"),
-            ("trials = 3", "trials = 0", "trials = 0"),
-            ("duration_s = 10", "duration_s = 0", "duration_s = 0"),
-            ("warmup_s = 2", "warmup_s = 10", "warmup_s = 10"),
-            ("algos = [\"cubic\", \"swift\"]", "algos = [\"nosuch\"]", "unknown algorithm \"nosuch\"; available: cubic"),
-            ("algo = \"cubic\"", "algo = \"cubik\"", "flows[1].algo"),
-            ("count = 2", "count = 0", "flows[0].count"),
-            ("count = 2", "count = 70", "71 flows: at most 64"),
-            ("start_ms = 4000", "start_ms = 10000", "flows[1].start_ms = 10000"),
-            ("size_kb = 64", "size_kb = 64\nduration_s = 2", "size_kb or duration_s, not both"),
-            ("size_kb = 64", "size_kb = 0", "size_kb: at least 1"),
-            ("size_kb = 64", "duration_s = 7", "flows[1].duration_s = 7"),
-            ("description = \"two flows\"", "descriptio = \"x\"", "unknown field `descriptio`"),
-            ("[path]", "[pth]", "unknown field `pth`"),
-            ("description = \"two flows\"", "name = \"../etc\"", "name \"../etc\""),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nalgos = []", "test.algos: at least one"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 11", "test.duration_s = 11"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nreference = \"x\"", "test.reference"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"all\"", "unknown variant `all`"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"scenario\"\nmin_share_pct = 50", "needs test.reference_flows = \"single\""),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nmax_stall_ms = 60001", "test.max_stall_ms = 60001: 0..=60000"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 10\nmax_stall_ms = 3001", "must fit twice in the judged window of 6000 ms (from 4000 ms"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 5\nmax_stall_ms = 1501", "judged window of 3000 ms (from 2000 ms to the end of the 5 s"),
-            ("size_kb = 64\n", "size_kb = 64\n[[flows]]\nalgo = \"under_test\"\nduration_s = 5\n[test]\nmax_stall_ms = 1000\n", "flows[2] starts later or stops early"),
-            ("size_kb = 64\n", "size_kb = 64\n[test]\nmin_total_pct = 0", "nothing would judge"),
-            ("algo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "algo = \"cubic\"\ncount = 2\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 4000\nsize_kb = 64\n[test]\nmax_stall_ms = 1000\n", "the scenario has none"),
-            ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
-            ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
-        ];
-        for (from, to, want) in cases {
-            assert!(GOOD.contains(from), "case {from:?} does not apply");
-            let text = GOOD.replacen(from, to, 1);
-            match parse(&text, "x", &avail()) {
-                Ok(_) => panic!("accepted with {from:?} -> {to:?}"),
-                Err(e) => assert!(e.contains(want), "{from:?} -> {to:?}: {e:?} lacks {want:?}"),
-            }
-        }
-    }
-
-    #[test]
-    fn built_in_scenarios_are_valid() {
-        let avail = available_algos();
-        for n in BUILT_IN {
-            let s = load(n, &avail).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(&s.name, n);
-            assert!(!s.description.is_empty(), "{n}: description");
-            assert!(!s.expand(s.test.duration_s).is_empty());
-        }
-        for n in DEFAULT_SET {
-            assert!(BUILT_IN.contains(n));
-        }
-        assert!(load("nosuch", &avail)
-            .unwrap_err()
-            .contains("built-in scenarios: baseline"));
-    }
-}
+#[path = "scenario_tests.rs"]
+mod tests;

@@ -285,7 +285,8 @@ pub struct Boot {
     pub icount: bool,
     /// The data channel: a second serial port (the guest's /dev/ttyS1) written to this host
     /// file. The guest frames and checksums what it sends (`frames::read_frames`); the console
-    /// stays free of bulk data.
+    /// stays free of bulk data. A UML guest writes the file itself, through hostfs (its / is
+    /// the host's): its path is in the guest's $RDCC_DATA_OUT (`uml_cmd`).
     pub data_out: Option<PathBuf>,
     /// The guest is a tree of host processes (UML: the kernel runs each guest process as a host
     /// process of its own). It is started in a process group of its own (unless interactive:
@@ -617,6 +618,13 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
 /// that directory.
 pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     let dir = out_dir()?.join("uml");
+    if let Some(m) = hidden_in_uml(&dir) {
+        return err(format!(
+            "vm: the UML stage {} is under {m}, which the guest mounts a tmpfs on (UML_INIT): \
+             use a work tree outside {m}",
+            dir.display()
+        ));
+    }
     if dir.exists() {
         fs::remove_dir_all(&dir)?;
     }
@@ -648,6 +656,14 @@ pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// The tmpfs mount of [`UML_INIT`] that hides host path `p` from the guest, if any (a work
+/// tree under /tmp: the guest found no job.sh).
+fn hidden_in_uml(p: &Path) -> Option<&'static str> {
+    ["/tmp", "/run", "/var/tmp", "/dev/shm"]
+        .into_iter()
+        .find(|m| p.starts_with(m))
+}
+
 /// UML's command line for a guest staged in `stage`.
 fn uml_cmd(k: &Kernel, stage: &Path, b: &Boot) -> Command {
     let mut c = Command::new(&k.image);
@@ -665,6 +681,13 @@ fn uml_cmd(k: &Kernel, stage: &Path, b: &Boot) -> Command {
         .arg(format!("uml_dir={}", stage.display()))
         // As the QEMU guest: errors and worse reach the console live, the rest is in dmesg.
         .arg("loglevel=4");
+    if let Some(p) = &b.data_out {
+        // The data channel: a file the guest appends its frames to over hostfs (init's
+        // environment gets the kernel command line's unknown KEY=VALUE words). Not a serial
+        // line: UML's have no `file:` channel (fd, pty, port, xterm, null), and a file needs no
+        // line discipline (stty raw) and no descriptor handed across the host's exec.
+        c.arg(format!("RDCC_DATA_OUT={}", p.display()));
+    }
     c.args(b.append.split_whitespace());
     if !b.interactive {
         use std::os::unix::process::CommandExt;
@@ -686,6 +709,17 @@ pub fn boot_uml(k: &Kernel, stage: &Path, b: &Boot, log: &Path) -> Result<RunRes
         host_process: true,
         ..b.clone()
     };
+    if let Some(p) = &b.data_out {
+        // One word on the kernel's command line; the guest appends (several scenarios, each
+        // opening it), so it starts empty as QEMU's `file:` serial port does.
+        if p.to_str().is_none_or(|s| s.contains(char::is_whitespace)) {
+            return err(format!(
+                "vm: the data channel's path {} must be UTF-8 without whitespace (UML's command line)",
+                p.display()
+            ));
+        }
+        fs::write(p, b"")?;
+    }
     let what = k.image.display().to_string();
     run_guest(uml_cmd(k, stage, &b), &what, "uml", &b, log)
 }
@@ -860,7 +894,21 @@ mod tests {
             if !append.is_empty() {
                 assert_eq!(&args[args.len() - 2..], ["A=1", "b"]);
             }
+            assert!(!args.iter().any(|a| a.starts_with("RDCC_DATA_OUT=")));
         }
+        assert_eq!(
+            hidden_in_uml(Path::new("/tmp/x/target/rdcc/uml")),
+            Some("/tmp")
+        );
+        assert_eq!(hidden_in_uml(Path::new("/tmpx/target/rdcc/uml")), None);
+        assert_eq!(hidden_in_uml(Path::new("/work/target/rdcc/uml")), None);
+        // The data channel: a host file named in init's environment.
+        let b = Boot {
+            data_out: Some("/t/run-data.bin".into()),
+            ..Boot::default()
+        };
+        let c = uml_cmd(&k, Path::new("/s"), &b);
+        assert!(c.get_args().any(|a| a == "RDCC_DATA_OUT=/t/run-data.bin"));
     }
 
     #[test]

@@ -1,0 +1,282 @@
+//! Tests of scenario.rs: parsing, validation per test bed, the built-in files.
+
+use super::*;
+
+fn avail() -> Vec<String> {
+    ["cubic", "dctcp", "bbr", "vegas", "reno", "swift", "timely"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+const GOOD: &str = r#"
+description = "two flows"
+algos = ["cubic", "swift"]
+trials = 3
+duration_s = 10
+warmup_s = 2
+[path]
+rate_mbit = 50
+delay_us = 2000
+queue_pkts = 500
+ecn_k_pkts = 20
+loss_pct = 0.5
+[[flows]]
+algo = "under_test"
+count = 2
+[[flows]]
+algo = "cubic"
+start_ms = 4000
+size_kb = 64
+"#;
+
+#[test]
+fn good_file_parses_with_defaults() {
+    let s = parse(GOOD, "two", &avail()).unwrap();
+    assert_eq!(s.name, "two");
+    assert_eq!(s.flows.len(), 2);
+    assert_eq!(s.test, TestSpec::default());
+    let f = s.expand(10);
+    assert_eq!(f.len(), 3);
+    assert_eq!(f[0].secs, 10);
+    assert_eq!(f[2].bytes, Some(65536));
+    assert_eq!(f[2].start_ms, 4000);
+    // A 5 s trial halves start times.
+    assert_eq!(s.expand(5)[2].start_ms, 2000);
+    let env = s.guest_env(false);
+    assert!(
+        env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"),
+        "{env}"
+    );
+    assert!(env.contains("SCN_ECN_K_PKTS=20\n"));
+    assert!(env.contains("SCN_REF=''\n"));
+    let t = s.guest_env(true);
+    assert!(
+        t.contains("SCN_PASSES='cubic swift'") && t.contains("SCN_REF='cubic'"),
+        "{t}"
+    );
+    assert!(
+        t.contains("SCN_DURATION_S=4\n") && t.contains("SCN_TRIALS=1\n"),
+        "{t}"
+    );
+    // The reference pass: one flow by default, none outside tests, or the scenario's flows.
+    assert!(t.contains("SCN_REF_FLOWS='REF:0:t:4'\n"), "{t}");
+    assert!(env.contains("SCN_REF_FLOWS=''\n"), "{env}");
+    let text = format!("{GOOD}[test]\nreference_flows = \"scenario\"\n");
+    let s = parse(&text, "two", &avail()).unwrap();
+    assert_eq!(s.test.reference_flows, RefFlows::Scenario);
+    let t = s.guest_env(true);
+    assert!(
+        t.contains("SCN_REF_FLOWS='under_test:0:t:4 under_test:0:t:4 cubic:1600:b:65536'\n"),
+        "{t}"
+    );
+    assert!(s.guest_env(false).contains("SCN_REF_FLOWS=''\n"));
+}
+
+/// Each mutation of the good file, and the words its refusal must contain.
+#[test]
+fn malformed_files_are_refused() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("rate_mbit = 50", "rate_mbit = 0", "rate_mbit = 0"),
+        ("rate_mbit = 50", "rate_mbit = 5000", "rate_mbit = 5000"),
+        ("rate_mbit = 50", "rate_mbit = -1", "invalid value"),
+        ("rate_mbit = 50", "rate_mbit = \"fast\"", "invalid type"),
+        ("rate_mbit = 50\n", "", "missing field `rate_mbit`"),
+        ("delay_us = 2000", "delay_us = 2000000", "delay_us"),
+        ("queue_pkts = 500", "queue_pkts = 1", "queue_pkts = 1"),
+        ("ecn_k_pkts = 20", "ecn_k_pkts = 500", "ecn_k_pkts = 500"),
+        ("rate_mbit = 50\ndelay_us = 2000\nqueue_pkts = 500", "rate_mbit = 1\ndelay_us = 2000\nqueue_pkts = 5000", "drains in 60.6 s"),
+        ("loss_pct = 0.5", "loss_pct = 60.0", "loss_pct = 60"),
+        ("loss_pct = 0.5", "loss_pct = nan", "loss_pct = NaN"),
+        ("trials = 3", "trials = 0", "trials = 0"),
+        ("duration_s = 10", "duration_s = 0", "duration_s = 0"),
+        ("warmup_s = 2", "warmup_s = 10", "warmup_s = 10"),
+        ("algos = [\"cubic\", \"swift\"]", "algos = [\"nosuch\"]", "unknown algorithm \"nosuch\"; available: cubic"),
+        ("algo = \"cubic\"", "algo = \"cubik\"", "flows[1].algo"),
+        ("count = 2", "count = 0", "flows[0].count"),
+        ("count = 2", "count = 70", "71 flows: at most 64"),
+        ("start_ms = 4000", "start_ms = 10000", "flows[1].start_ms = 10000"),
+        ("size_kb = 64", "size_kb = 64\nduration_s = 2", "size_kb or duration_s, not both"),
+        ("size_kb = 64", "size_kb = 0", "size_kb: at least 1"),
+        ("size_kb = 64", "duration_s = 7", "flows[1].duration_s = 7"),
+        ("description = \"two flows\"", "descriptio = \"x\"", "unknown field `descriptio`"),
+        ("[path]", "[pth]", "unknown field `pth`"),
+        ("description = \"two flows\"", "name = \"../etc\"", "name \"../etc\""),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nalgos = []", "test.algos: at least one"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 11", "test.duration_s = 11"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nreference = \"x\"", "test.reference"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"all\"", "unknown variant `all`"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nreference_flows = \"scenario\"\nmin_share_pct = 50", "needs test.reference_flows = \"single\""),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nmax_stall_ms = 60001", "test.max_stall_ms = 60001: 0..=60000"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 10\nmax_stall_ms = 3001", "must fit twice in the judged window of 6000 ms (from 4000 ms"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nduration_s = 5\nmax_stall_ms = 1501", "judged window of 3000 ms (from 2000 ms to the end of the 5 s"),
+        ("size_kb = 64\n", "size_kb = 64\n[[flows]]\nalgo = \"under_test\"\nduration_s = 5\n[test]\nmax_stall_ms = 1000\n", "flows[2] starts later or stops early"),
+        ("size_kb = 64\n", "size_kb = 64\n[test]\nmin_total_pct = 0", "nothing would judge"),
+        ("algo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "algo = \"cubic\"\ncount = 2\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 4000\nsize_kb = 64\n[test]\nmax_stall_ms = 1000\n", "the scenario has none"),
+        ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
+        ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
+    ];
+    for (from, to, want) in cases {
+        assert!(GOOD.contains(from), "case {from:?} does not apply");
+        let text = GOOD.replacen(from, to, 1);
+        match parse(&text, "x", &avail()) {
+            Ok(_) => panic!("accepted with {from:?} -> {to:?}"),
+            Err(e) => assert!(e.contains(want), "{from:?} -> {to:?}: {e:?} lacks {want:?}"),
+        }
+    }
+}
+
+#[test]
+fn built_in_scenarios_are_valid() {
+    let avail = available_algos();
+    for n in BUILT_IN {
+        let s = load(n, &avail, Bed::Qemu).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&s.name, n);
+        assert!(!s.description.is_empty(), "{n}: description");
+        assert!(!s.expand(s.test.duration_s).is_empty());
+    }
+    for n in DEFAULT_SET {
+        assert!(BUILT_IN.contains(n));
+    }
+    assert!(load("nosuch", &avail, Bed::Qemu)
+        .unwrap_err()
+        .contains("built-in scenarios: baseline"));
+}
+
+/// A datacenter-regime file: valid on the UML bed.
+const DC: &str = r#"
+description = "dc"
+algos = ["cubic", "swift"]
+trials = 1
+duration_s = 3
+params = "defaults"
+[params_set]
+swift = "base_target_ns=25000 per_hop_ns=1000"
+[path]
+rate_mbit = 10000
+delay_us = 20
+queue_pkts = 1000
+ecn_k_pkts = 65
+[[flows]]
+algo = "under_test"
+[test]
+duration_s = 3
+"#;
+
+#[test]
+fn dc_file_runs_on_uml_only() {
+    let s = parse_for(DC, "dc", &avail(), Bed::Uml).unwrap();
+    assert_eq!(s.params, Params::Defaults);
+    let env = s.guest_env(false);
+    assert!(env.contains("SCN_PARAMS=defaults\n"), "{env}");
+    assert!(
+        env.contains("SCN_SET_swift='base_target_ns=25000 per_hop_ns=1000'\n"),
+        "{env}"
+    );
+    let e = parse_for(DC, "dc", &avail(), Bed::Qemu).unwrap_err();
+    assert!(
+        e.contains("rate_mbit = 10000: 1..=1000 on the QEMU test bed"),
+        "{e}"
+    );
+    // Without `params`, the TCG profile's.
+    let s = parse(GOOD, "two", &avail()).unwrap();
+    assert!(s.guest_env(false).contains("SCN_PARAMS=profile\n"));
+}
+
+/// What the UML bed cannot honour, and malformed parameters: each mutation of `DC` with the
+/// words its refusal must contain.
+#[test]
+fn dc_refusals() {
+    let cases: &[(&str, &str, &str)] = &[
+        // Faster than HTB was measured to hold there.
+        (
+            "rate_mbit = 10000",
+            "rate_mbit = 25000",
+            "rate_mbit = 25000: 1..=10000 on the UML test bed",
+        ),
+        (
+            "rate_mbit = 10000",
+            "rate_mbit = 100000",
+            "1..=10000 on the UML",
+        ),
+        // Below the delay measured exact there (0 = no netem is fine: see below).
+        (
+            "delay_us = 20",
+            "delay_us = 5",
+            "path.delay_us = 5: 0 or at least 10 on the UML test bed",
+        ),
+        ("delay_us = 20", "delay_us = 1", "path.delay_us = 1"),
+        // K packets' time rounds to whole microseconds: 1 packet at 10 Gbit/s is 1.211 us -> 2.
+        (
+            "ecn_k_pkts = 65",
+            "ecn_k_pkts = 1",
+            "K packets take 1.211 us",
+        ),
+        ("ecn_k_pkts = 65", "ecn_k_pkts = 5", "more than 10% off"),
+        // Parameters: only our modules, only name=digits words.
+        (
+            "swift = \"base_target_ns=25000 per_hop_ns=1000\"",
+            "cubic = \"x=1\"",
+            "params_set.cubic: not one of our modules",
+        ),
+        (
+            "swift = \"base_target_ns=25000 per_hop_ns=1000\"",
+            "swift = \"base_target_ns=25us\"",
+            "words name=digits",
+        ),
+        (
+            "swift = \"base_target_ns=25000 per_hop_ns=1000\"",
+            "swift = \"x=1; reboot\"",
+            "words name=digits",
+        ),
+        (
+            "swift = \"base_target_ns=25000 per_hop_ns=1000\"",
+            "swift = \"\"",
+            "words name=digits",
+        ),
+        (
+            "swift = \"base_target_ns=25000 per_hop_ns=1000\"",
+            "swift = \"=1\"",
+            "words name=digits",
+        ),
+        (
+            "params = \"defaults\"",
+            "params = \"paper\"",
+            "unknown variant `paper`",
+        ),
+    ];
+    for (from, to, want) in cases {
+        assert!(DC.contains(from), "case {from:?} does not apply");
+        let text = DC.replacen(from, to, 1);
+        match parse_for(&text, "x", &avail(), Bed::Uml) {
+            Ok(_) => panic!("accepted with {from:?} -> {to:?}"),
+            Err(e) => assert!(e.contains(want), "{from:?} -> {to:?}: {e:?} lacks {want:?}"),
+        }
+    }
+    // At the limits: accepted.
+    for (from, to) in [
+        ("delay_us = 20", "delay_us = 0"),
+        ("delay_us = 20", "delay_us = 10"),
+        ("ecn_k_pkts = 65", "ecn_k_pkts = 0"),
+        ("ecn_k_pkts = 65", "ecn_k_pkts = 9"),
+    ] {
+        let text = DC.replacen(from, to, 1);
+        parse_for(&text, "x", &avail(), Bed::Uml).unwrap_or_else(|e| panic!("{to}: {e}"));
+    }
+}
+
+#[test]
+fn dc_scenarios_are_valid_on_uml() {
+    let avail = available_algos();
+    for n in DC_SET {
+        let s = load(n, &avail, Bed::Uml).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&s.name, n);
+        assert_eq!(s.trials, 1, "{n}: deterministic, one trial");
+        assert_eq!(s.params, Params::Defaults, "{n}: paper defaults");
+        assert!(load(n, &avail, Bed::Qemu).is_err(), "{n} on QEMU");
+        assert!(
+            !BUILT_IN.contains(n),
+            "{n}: `cargo xtask test` runs BUILT_IN on QEMU"
+        );
+    }
+}
