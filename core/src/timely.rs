@@ -22,7 +22,8 @@
 //! ```
 //!
 //! Output: `pacing_rate_bps = R` and a window that does not bind,
-//! `cwnd = 2 * R * max(prev_rtt, T_high)`, clamped to `[2 * max(segment, mss), 2^20 * mss]`
+//! `cwnd = 2 * R * max(prev_rtt, T_high)`, clamped to
+//! `[2 * ceil(max(segment, mss) / mss) * mss, 2^20 * mss]`
 //! (the paper's "static worst-case limit" on outstanding data, §3.3).
 //!
 //! Event mapping: a *completion* is an ACK that brings the bytes acknowledged since the last
@@ -61,8 +62,9 @@ pub const MIN_MSS_BYTES: u32 = 88;
 /// binding (the rate decides, §3.3 "rate-based rather than window-based").
 pub const CWND_GAIN: u64 = 2;
 
-/// The window is at least this many segments (or MSS, whichever is larger): a whole segment
-/// must be able to leave as one burst (§3.3), even at the minimum rate.
+/// The window is at least this many segments (or MSS, whichever is larger), in whole packets:
+/// a whole segment must be able to leave as one burst (§3.3), even at the minimum rate, and
+/// Linux sends at most half the window's packets per skb (`tcp_cwnd_test`).
 pub const CWND_MIN_SEGMENTS: u64 = 2;
 
 /// Staleness horizon, in units of `max(prev_rtt, T_high)`: after this long without a rate
@@ -280,17 +282,25 @@ impl Params {
     }
 
     /// The window bounds for an MSS (clamped like an event's), bytes:
-    /// `[CWND_MIN_SEGMENTS * max(segment, mss), MAX_CWND_PKTS * mss]`.
+    /// `[CWND_MIN_SEGMENTS * ceil(max(segment, mss) / mss) * mss, MAX_CWND_PKTS * mss]`.
+    /// The floor is whole packets: Linux sends `floor(W / mss)` packets in skbs of at most half
+    /// of them (`tcp_cwnd_test`), so a floor of `2 * segment` bytes that is not a whole number
+    /// of packets left skbs one packet short of a segment (16 KB at MSS 1448: 11 packets,
+    /// 15,928 B; issue #36 item 5), against §3.3's one burst per segment.
     pub fn cwnd_bounds_bytes(&self, mss_bytes: u32) -> (u64, u64) {
         let mss = u64::from(clamp_mss(mss_bytes));
-        let unit = if self.segment_bytes > mss {
-            self.segment_bytes
-        } else {
-            mss
-        };
-        // <= 2 * 2^20 and <= 2^20 * 2^16: no overflow.
+        // ceil(segment / mss) >= 1 packets (segment >= 1, mss >= 88): at most 2^20 / 88 + 1.
+        let unit_pkts = self
+            .segment_bytes
+            .saturating_add(mss.saturating_sub(1))
+            .checked_div(mss)
+            .unwrap_or(1)
+            .max(1);
+        // unit <= (2^20 / 88 + 1) * 2^16 < 2^34, times 2; the ceiling <= 2^20 * 2^16: no overflow.
         (
-            unit.saturating_mul(CWND_MIN_SEGMENTS),
+            unit_pkts
+                .saturating_mul(mss)
+                .saturating_mul(CWND_MIN_SEGMENTS),
             mss.saturating_mul(MAX_CWND_PKTS),
         )
     }

@@ -12,8 +12,9 @@
 //!   gradient decrease factor is `65536 - floor(52429 * g_q16 / 65536)`, at least 0.
 //! - The T_high factor is `65536 - floor(52429 * (rtt - T_high) / rtt)`.
 //! - The EWMA step `ceil(|new_diff - rtt_diff| * 0.875)` rounds toward the new difference.
-//! - cwnd = floor(2 * R * max(prev_rtt, T_high) / 10^9) bytes, at least 2 segments
-//!   (32,768 B for 16 KB segments); expectations give bytes and shift by 16 (`w()`).
+//! - cwnd = floor(2 * R * max(prev_rtt, T_high) / 10^9) bytes, at least 2 segments in whole
+//!   packets (2 * ceil(16,384 / 1448) * 1448 = 2 * 12 * 1448 = 34,752 B for 16 KB segments at
+//!   MSS 1448); expectations give bytes and shift by 16 (`w()`).
 //!
 //! Uses `super::vectors`, `super::event`, `super::timely` and `super::fixed` only.
 
@@ -173,10 +174,10 @@ pub const CASES: &[Case<Config>] = &[
             ),
             // RTO: R = 1.25e8 * (1 - 0.8) = 2.5e7; integer floor(1.25e8 * 13107 / 65536) =
             // floor(24,999,618.5) = 24,999,618. cwnd = 2 * 24,999,618 * 500 µs = 24,999 B
-            // < 32,768 -> 32,768 B (two segments).
+            // < 34,752 -> 34,752 B (two segments in whole packets, 2 * 12 * 1448).
             st(
                 loss(3_000, LossKind::RetransmitTimeout),
-                e(32_768, 24_999_618, Reason::RetransmitTimeout),
+                e(34_752, 24_999_618, Reason::RetransmitTimeout),
             ),
         ],
     },
@@ -317,10 +318,10 @@ pub const CASES: &[Case<Config>] = &[
             // diff = +300 µs (400 <= T_high): rtt_diff = 262,500 ns, g = 13.125;
             // 1 - 0.8 * 13.125 = -9.5 -> 0 (spec §3.4). R = 0 -> min_rate 1,250,000 B/s.
             // Integer: g_q16 = 860,160; floor(52429 * 860,160 / 65536) = 688,130 > 65536.
-            // cwnd = 2 * 1.25e6 * 500 µs = 1250 B -> floor 32,768 B.
+            // cwnd = 2 * 1.25e6 * 500 µs = 1250 B -> floor 34,752 B.
             st(
                 seg(20 * US, 400),
-                e(32_768, 1_250_000, Reason::GradientUpdate),
+                e(34_752, 1_250_000, Reason::GradientUpdate),
             ),
         ],
     },
@@ -375,10 +376,10 @@ pub const CASES: &[Case<Config>] = &[
         steps: &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
             // R = 1.25e8 * 0.2 = 2.5e7; integer floor(1.25e8 * 13107 / 65536) = 24,999,618.
-            // cwnd 24,999 B -> 32,768 B.
+            // cwnd 24,999 B -> 34,752 B.
             st(
                 loss(1_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 24_999_618, Reason::RetransmitTimeout),
+                e(34_752, 24_999_618, Reason::RetransmitTimeout),
             ),
             // Spurious: back to the saved 125,000,000.
             st(UNDO, e(125_000, 125_000_000, Reason::Undo)),
@@ -394,34 +395,34 @@ pub const CASES: &[Case<Config>] = &[
             st(init(0), e(125_000, 125_000_000, Reason::Init)),
             st(
                 loss(1_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 24_999_618, Reason::RetransmitTimeout),
+                e(34_752, 24_999_618, Reason::RetransmitTimeout),
             ),
             // floor(24,999,618 * 13107 / 65536) = floor(4,999,847.3) = 4,999,847 (paper 0.2 R).
             st(
                 loss(3_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 4_999_847, Reason::RetransmitTimeout),
+                e(34_752, 4_999_847, Reason::RetransmitTimeout),
             ),
             // Third RTO: R = min_rate = 1,250,000.
             st(
                 loss(7_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 1_250_000, Reason::RetransmitReset),
+                e(34_752, 1_250_000, Reason::RetransmitReset),
             ),
             // Undo restores the rate saved at the episode's first RTO.
             st(UNDO, e(125_000, 125_000_000, Reason::Undo)),
             st(
                 loss(8_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 24_999_618, Reason::RetransmitTimeout),
+                e(34_752, 24_999_618, Reason::RetransmitTimeout),
             ),
             // An ACK with data (below a segment: no rate update) ends the RTO episode.
             st(
                 ackx(8_100_000, 100 * US, 1448, 0, 0, 0, ACK_HAS_RTT),
-                e(32_768, 24_999_618, Reason::Hold),
+                e(34_752, 24_999_618, Reason::Hold),
             ),
             // So this RTO is the first of a new one: floor(24,999,618 * 13107 / 65536) =
             // 4,999,847, no reset.
             st(
                 loss(9_000_000, LossKind::RetransmitTimeout),
-                e(32_768, 4_999_847, Reason::RetransmitTimeout),
+                e(34_752, 4_999_847, Reason::RetransmitTimeout),
             ),
         ],
     },
@@ -505,7 +506,8 @@ pub const CASES: &[Case<Config>] = &[
         name: "hostile_inputs",
         config: VCFG,
         steps: &[
-            // MSS 0 -> 88: bounds [2 * 16 KB, 2^20 * 88]; the window is unchanged.
+            // MSS 0 -> 88: bounds [2 * ceil(16,384 / 88) * 88 = 32,912 B, 2^20 * 88]; the
+            // window is unchanged.
             st(
                 Input::Init {
                     now_ns: 1_000,
@@ -841,21 +843,21 @@ pub const CASES: &[Case<Config>] = &[
             ..VCFG
         },
         steps: &[
-            // cwnd = 2 * 1.25e8 * 50 µs = 12,500 B -> 32,768 B.
-            st(init(0), e(32_768, 125_000_000, Reason::Init)),
+            // cwnd = 2 * 1.25e8 * 50 µs = 12,500 B -> 34,752 B.
+            st(init(0), e(34_752, 125_000_000, Reason::Init)),
             // 40 µs < 50: R = 126,250,000.
-            st(seg(10 * US, 40), e(32_768, 126_250_000, Reason::LowGuard)),
+            st(seg(10 * US, 40), e(34_752, 126_250_000, Reason::LowGuard)),
             // 50 µs is neither < T_low nor > T_high: gradient, diff +10 µs -> as case 6,
             // R = 82,063,655.
             st(
                 seg(20 * US, 50),
-                e(32_768, 82_063_655, Reason::GradientUpdate),
+                e(34_752, 82_063_655, Reason::GradientUpdate),
             ),
             // 100 µs > 50: R = 82,063,655 * (1 - 0.8 * 0.5) = 49,238,193. Integer:
             // floor(52429 * 50,000 / 100,000) = 26214; factor 39322;
             // floor(82,063,655 * 39322 / 65536) = 49,238,693. cwnd 2 * R * 100 µs = 9847 B
-            // -> 32,768 B.
-            st(seg(30 * US, 100), e(32_768, 49_238_693, Reason::HighGuard)),
+            // -> 34,752 B.
+            st(seg(30 * US, 100), e(34_752, 49_238_693, Reason::HighGuard)),
         ],
     },
 ];

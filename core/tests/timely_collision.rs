@@ -81,3 +81,33 @@ fn one_collision_sends_a_flow_to_the_floor_at_the_default_alpha() {
 fn the_same_collision_costs_four_percent_at_alpha_0_02() {
     assert_eq!(collision(1_311, 69), (8_406_734, Reason::GradientUpdate));
 }
+
+/// The window floor's purpose (`timely::CWND_MIN_SEGMENTS`, TIMELY §3.3: a segment is sent as
+/// one burst) on Linux, which sends `snd_cwnd = ⌊W / mss⌋` packets (`Decision::enforce`) in
+/// skbs of at most half of them (`tcp_cwnd_test`: `max(cwnd >> 1, 1)`): at the floor, half the
+/// window in whole packets must hold one whole segment. With a floor of 2 × 16,384 B and an MSS
+/// of 1448 it held 11 packets = 15,928 B (the UML bed's starved TIMELY flows: two skbs per
+/// completion, Documentation/results/uml_testbed.md).
+#[test]
+fn half_the_floor_window_holds_a_segment_on_linux() {
+    for segment_bytes in [1_u64, 1_000, 4_096, 16_384, 65_536, 100_000] {
+        let c = Config {
+            segment_bytes,
+            ..Config::DEFAULT
+        };
+        let p = Params::new(&c).unwrap();
+        for mss in [
+            88_u32, 536, 1_000, 1_448, 1_460, 4_096, 8_948, 9_000, 65_536,
+        ] {
+            let (lo_bytes, _) = p.cwnd_bounds_bytes(mss);
+            let cwnd_pkts = lo_bytes / u64::from(mss);
+            let skb_pkts = (cwnd_pkts >> 1).max(1);
+            let unit_bytes = segment_bytes.max(u64::from(mss));
+            assert!(
+                skb_pkts * u64::from(mss) >= unit_bytes,
+                "segment {segment_bytes} B, mss {mss} B: floor {lo_bytes} B = {cwnd_pkts} \
+                 packets, skbs of {skb_pkts} packets < one segment"
+            );
+        }
+    }
+}
