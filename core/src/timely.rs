@@ -282,25 +282,20 @@ impl Params {
     }
 
     /// The window bounds for an MSS (clamped like an event's), bytes:
-    /// `[CWND_MIN_SEGMENTS * ceil(max(segment, mss) / mss) * mss, MAX_CWND_PKTS * mss]`.
-    /// The floor is whole packets: Linux sends `floor(W / mss)` packets in skbs of at most half
-    /// of them (`tcp_cwnd_test`), so a floor of `2 * segment` bytes that is not a whole number
-    /// of packets left skbs one packet short of a segment (16 KB at MSS 1448: 11 packets,
-    /// 15,928 B; issue #36 item 5), against §3.3's one burst per segment.
+    /// `[CWND_MIN_SEGMENTS * ceil(max(segment, mss) / mss) * mss, MAX_CWND_PKTS * mss]`: whole
+    /// packets, so Linux's half-window skb holds a segment (issue #36 item 5, timely.md §4).
     pub fn cwnd_bounds_bytes(&self, mss_bytes: u32) -> (u64, u64) {
         let mss = u64::from(clamp_mss(mss_bytes));
-        // ceil(segment / mss) >= 1 packets (segment >= 1, mss >= 88): at most 2^20 / 88 + 1.
-        let unit_pkts = self
+        // ceil(segment / mss) in [1, 2^20 / 88 + 1]; times mss < 2^34, times 2; the ceiling
+        // <= 2^20 * 2^16: no overflow.
+        let seg_pkts = self
             .segment_bytes
-            .saturating_add(mss.saturating_sub(1))
-            .checked_div(mss)
-            .unwrap_or(1)
-            .max(1);
-        // unit <= (2^20 / 88 + 1) * 2^16 < 2^34, times 2; the ceiling <= 2^20 * 2^16: no overflow.
+            .saturating_add(mss)
+            .saturating_sub(1)
+            .checked_div(mss);
+        let unit_bytes = seg_pkts.unwrap_or(1).max(1).saturating_mul(mss);
         (
-            unit_pkts
-                .saturating_mul(mss)
-                .saturating_mul(CWND_MIN_SEGMENTS),
+            unit_bytes.saturating_mul(CWND_MIN_SEGMENTS),
             mss.saturating_mul(MAX_CWND_PKTS),
         )
     }
