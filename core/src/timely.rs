@@ -304,6 +304,10 @@ impl Params {
 /// `State::flags`: a rate update has happened since init or the last idle restart; until then
 /// the update gate is open, and `round_bytes` is valid only with it.
 pub const F_UPDATED: u8 = 1 << 0;
+/// `State::flags`: the last rate update raised `R` by `delta` (Alg. 1 lines 6, 12 with N = 1).
+pub const F_RAISED_DELTA: u8 = 1 << 1;
+/// `State::flags`: the last rate update raised `R` by `N * delta` (Alg. 1 line 12, HAI).
+pub const F_RAISED_HAI: u8 = 1 << 2;
 
 /// Per-flow state. All-zero is valid and means "not initialised" (`rate_bps == 0`): the first
 /// event initialises lazily.
@@ -559,7 +563,7 @@ fn reset_gradient(s: &mut State, now_ns: u64) {
     s.hai_count = 0;
     s.acked_since_update_bytes = 0;
     s.round_bytes = 0;
-    s.flags &= !F_UPDATED;
+    s.flags &= !(F_UPDATED | F_RAISED_DELTA | F_RAISED_HAI);
     s.last_update_ns = now_ns;
 }
 
@@ -586,7 +590,8 @@ fn gate_open(p: &Params, s: &State, elapsed_ns: u64) -> bool {
 
 /// May the rate increase (TIMELY §5 "Application limited behavior": only if the application
 /// sends at more than `app_limit` of the target rate)? The sending rate is measured as the
-/// bytes acknowledged since the last update over the time since then.
+/// bytes acknowledged since the last update over the time since then, which were paced at the
+/// rate before it: after an increase, `R` minus the step (D10, issue #36 item 5).
 fn may_increase(p: &Params, s: &State, ev: &AckEvent, elapsed_ns: u64) -> bool {
     if p.app_limit_q16 == 0 {
         return true;
@@ -597,9 +602,16 @@ fn may_increase(p: &Params, s: &State, ev: &AckEvent, elapsed_ns: u64) -> bool {
     if elapsed_ns == 0 {
         return true; // no interval to measure over: do not block
     }
+    let paced_bps = if s.flags & F_RAISED_HAI != 0 {
+        s.rate_bps.saturating_sub(p.hai_delta_bps)
+    } else if s.flags & F_RAISED_DELTA != 0 {
+        s.rate_bps.saturating_sub(p.delta_bps)
+    } else {
+        s.rate_bps
+    };
     // TIMELY §5: send_rate > 0.8 * R. bytes * 10^9 / ns saturates (mul_div); R <= 2^40.
     let send_rate_bps = mul_div(s.acked_since_update_bytes, NS_PER_S, elapsed_ns);
-    send_rate_bps > mul_q16(s.rate_bps, p.app_limit_q16)
+    send_rate_bps > mul_q16(paced_bps, p.app_limit_q16)
 }
 
 /// TIMELY Algorithm 1 on one completion event with RTT sample `rtt_ns` (already clamped).
@@ -624,21 +636,23 @@ fn algorithm1(p: &Params, s: &mut State, rtt_ns: u64, increase_ok: bool) -> Reas
 
     let rate = s.rate_bps;
     let reason;
+    s.flags &= !(F_RAISED_DELTA | F_RAISED_HAI);
     if rtt_ns < p.t_low_ns {
         // TIMELY Alg. 1 lines 5-7: new_rtt < T_low: rate += delta; return.
-        let step = if p.hai_in_low_guard {
+        let (step, raised) = if p.hai_in_low_guard {
             // Option (spec §3.4): the low guard counts toward, and uses, HAI.
             s.hai_count = s.hai_count.saturating_add(1);
             if s.hai_count >= p.hai_threshold {
-                p.hai_delta_bps
+                (p.hai_delta_bps, F_RAISED_HAI)
             } else {
-                p.delta_bps
+                (p.delta_bps, F_RAISED_DELTA)
             }
         } else {
-            p.delta_bps
+            (p.delta_bps, F_RAISED_DELTA)
         };
         if increase_ok {
             s.rate_bps = rate.saturating_add(step);
+            s.flags |= raised;
             reason = Reason::LowGuard;
         } else {
             reason = Reason::Hold;
@@ -662,9 +676,11 @@ fn algorithm1(p: &Params, s: &mut State, rtt_ns: u64, increase_ok: bool) -> Reas
         if increase_ok {
             if hai {
                 s.rate_bps = rate.saturating_add(p.hai_delta_bps);
+                s.flags |= F_RAISED_HAI;
                 reason = Reason::HyperactiveIncrease;
             } else {
                 s.rate_bps = rate.saturating_add(p.delta_bps);
+                s.flags |= F_RAISED_DELTA;
                 reason = Reason::AdditiveIncrease;
             }
         } else {
@@ -739,6 +755,7 @@ impl Controller for Timely {
                 }
                 s.rto_count = s.rto_count.saturating_add(1);
                 s.hai_count = 0;
+                s.flags &= !(F_RAISED_DELTA | F_RAISED_HAI);
                 let reason = if p.rto_reset_count != 0 && s.rto_count >= p.rto_reset_count {
                     s.rate_bps = p.min_rate_bps;
                     Reason::RetransmitReset
@@ -780,6 +797,7 @@ impl Controller for Timely {
         }
         s.saved_rate_bps = 0;
         s.rto_count = 0;
+        s.flags &= !(F_RAISED_DELTA | F_RAISED_HAI);
         decide(p, s, mss_bytes, Reason::Undo)
     }
 

@@ -760,8 +760,9 @@ pub const CASES: &[Case<Config>] = &[
                 seg(100 * US, 100),
                 e(126_250, 126_250_000, Reason::AdditiveIncrease),
             ),
-            // 16,384 B in 200 µs = 81,920,000 B/s < 0.8 * 126.25e6 = 101,000,000
-            // (integer 101,000,385): application-limited, no increase.
+            // 16,384 B in 200 µs = 81,920,000 B/s < 0.8 * 125e6 = 100,000,000 (integer
+            // 100,000,381; the bytes were paced at the rate before the last increase, D10):
+            // application-limited, no increase.
             st(seg(300 * US, 100), e(126_250, 126_250_000, Reason::Hold)),
             // Host says application-limited: no increase although 163.84e6 > 101e6.
             st(
@@ -776,7 +777,7 @@ pub const CASES: &[Case<Config>] = &[
                 ),
                 e(126_250, 126_250_000, Reason::Hold),
             ),
-            // 163,840,000 > 101,000,385: R = 127,500,000.
+            // The last update held: against R, 163,840,000 > 101,000,385: R = 127,500,000.
             st(
                 seg(500 * US, 100),
                 e(127_500, 127_500_000, Reason::AdditiveIncrease),

@@ -111,3 +111,40 @@ fn half_the_floor_window_holds_a_segment_on_linux() {
         }
     }
 }
+
+/// TIMELY §5 ("increase only if sending at more than 80 % of the target rate") for a flow that
+/// is not application-limited: skbs of 17,376 B (the floor window's half, 12 packets) paced at
+/// the decided rate and acknowledged 20 µs after they leave, from 10 Mbit/s, one completion per
+/// skb. The bytes an update measures were paced at the rate before the previous update, so
+/// against the raised `R` the rule held every second update until 5 delta = 50 Mbit/s (the UML
+/// bed's starved flows, Documentation/results/uml_testbed.md); every update must increase.
+#[test]
+fn a_paced_flow_is_not_application_limited_after_an_increase() {
+    let c = Config {
+        init_rate_mbps: 10,
+        ..Config::DEFAULT
+    };
+    let p = Params::new(&c).unwrap();
+    let mut s = State::default();
+    let mut d = Timely::init(&p, &mut s, 0, 1_448);
+    let mut sent_ns: u64 = 1_000_000;
+    for k in 0..12_u64 {
+        let ev = AckEvent {
+            now_ns: sent_ns + 20 * US,
+            rtt_ns: 20 * US,
+            acked_bytes: 17_376,
+            mss_bytes: 1_448,
+            flags: ACK_HAS_RTT,
+            ..AckEvent::default()
+        };
+        let paced_bps = d.pacing_rate_bps;
+        d = Timely::on_ack(&p, &mut s, &ev);
+        // Alg. 1 lines 5-7 every time: R = 10 + 10 (k + 1) Mbit/s.
+        assert_eq!(
+            (d.pacing_rate_bps, d.reason),
+            (FLOOR_BPS * (k + 2), Reason::LowGuard),
+            "update {k}"
+        );
+        sent_ns += 17_376 * 1_000_000_000 / paced_bps;
+    }
+}
