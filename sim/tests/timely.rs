@@ -56,7 +56,9 @@ fn table1_with_the_default_ewma_weight_collapses() {
     sc.cc.get_mut("timely").unwrap().remove("alpha_q16");
     let r = run(&sc);
     let s = &r.summary;
-    assert!(s.goodput_gbps < 12.0, "throughput {}", s.goodput_gbps);
+    // 9.4 Gbit/s until the §5 rule compared with the rate the bytes were paced at (afeed37),
+    // 13.5 since: flows climb back from the floor twice as fast, the shares stay apart.
+    assert!(s.goodput_gbps < 15.0, "throughput {}", s.goodput_gbps);
     assert!(s.jain_window < 0.5, "Jain {}", s.jain_window);
 }
 
