@@ -44,7 +44,10 @@ pub fn switch_cc(
     Ok(n)
 }
 
-/// Read `TCP_CC_INFO` of `fd` as fast as possible until `done`: (reads, reads with data).
+/// The pause between two TCP_CC_INFO reads of [`poll_cc_info`].
+const POLL_PAUSE: Duration = Duration::from_micros(10);
+
+/// Read `TCP_CC_INFO` of `fd` every [`POLL_PAUSE`] until `done`: (reads, reads with data).
 pub fn poll_cc_info(fd: RawFd, done: &AtomicBool) -> Result<(u64, u64), String> {
     let mut reads = 0u64;
     let mut nonempty = 0u64;
@@ -71,6 +74,11 @@ pub fn poll_cc_info(fd: RawFd, done: &AtomicBool) -> Result<(u64, u64), String> 
         if len > 0 {
             nonempty += 1;
         }
+        // Sleep between reads: a loop that never sleeps stops the clock of a guest in virtual
+        // time (UML `time-travel=inf-cpu` advances only while the CPU is idle), and then the
+        // switcher and the flow never run. Ten microseconds (plus the timer slack) still gives
+        // hundreds of reads per 5 ms switch interval.
+        std::thread::sleep(POLL_PAUSE);
     }
     Ok((reads, nonempty))
 }

@@ -284,20 +284,12 @@ const DISTRO_SELFTESTS: &[&[(&str, &str)]] = &[PATH_SELFTESTS, FUNCTIONAL_SELFTE
 /// (`cargo xtask test --kernel debug`).
 const DEBUG_ENV: &str = "RDCC_PERF=0 RDCC_RQD_SLOW=0";
 
-/// Selftests the debug boot leaves out, with the reason. `rdcc_rqd_attack` reads TCP_CC_INFO
-/// in a loop that never sleeps (`rxstamp source --poll-info`, probe.rs `poll_cc_info`): in
-/// inf-cpu mode the virtual clock advances only while the CPU is idle, so that loop stops time
-/// and the test never ends (seen on uml-debug: no progress for 15 minutes). It runs on the
-/// qemu boot as before; the poller must learn to sleep before it can run here.
-const DEBUG_SKIP: &[&str] = &["rdcc_rqd_attack"];
-
 /// What one VM boot of `cargo xtask test` runs.
 #[derive(Clone, Copy, Debug)]
 enum Job {
-    /// Every executable selftest but the named ones, with these variables in its environment
-    /// (`K=V …`, or ""): the qemu profile, the debug boot ([`DEBUG_ENV`], [`DEBUG_SKIP`]), or
-    /// any profile picked with `--kernel`.
-    Full(&'static str, &'static [&'static str]),
+    /// Every executable selftest, with these variables in its environment (`K=V …`, or ""):
+    /// the qemu profile, the debug boot ([`DEBUG_ENV`]), or any profile picked with `--kernel`.
+    Full(&'static str),
     /// The listed selftests only (name, guest command), table after table.
     Listed(&'static [&'static [(&'static str, &'static str)]]),
 }
@@ -327,17 +319,15 @@ for m in "$RDCC_MODULES"/tcp_*.ko; do
 done
 "#,
     );
-    if let Job::Full(env, skip) = job {
+    if let Job::Full(env) = job {
         if !env.is_empty() {
             j.push_str(&format!("export {env}\n"));
         }
-        j.push_str(&format!("skip=' {} '\n", skip.join(" ")));
         j.push_str(
             r#"for t in "$RDCC_SELFTESTS"/*.sh; do
   [ -e "$t" ] || continue
   name=$(basename "$t" .sh)
   case "$name" in lib*|_*) continue;; esac
-  case "$skip" in *" $name "*) echo "RDCC-SELFTEST-LEFT-OUT $name"; continue;; esac
   [ -x "$t" ] || continue
 "#,
         );
@@ -391,10 +381,7 @@ fn vm_test(p: &'static kernel::Profile, o: &TestArgs, job: Job) -> Result<ktap::
     // The selftests this job runs: every one on a full run, the listed ones otherwise; the
     // taint check on both.
     let mut expected: Vec<String> = match job {
-        Job::Full(_, skip) => report::expected_selftests()
-            .into_iter()
-            .filter(|n| !skip.contains(&n.as_str()))
-            .collect(),
+        Job::Full(_) => report::expected_selftests(),
         Job::Listed(tables) => tables
             .iter()
             .copied()
@@ -478,15 +465,12 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
     //    the distro profile the functional ones; --kernel picks one profile, with everything.
     let plan: Vec<(&'static kernel::Profile, Job)> = match o.kernel {
         // uml-debug is the default plan's debug boot: the same job as there.
-        Some(p) if p.name == "uml-debug" => vec![(p, Job::Full(DEBUG_ENV, DEBUG_SKIP))],
-        Some(p) => vec![(p, Job::Full("", &[]))],
+        Some(p) if p.name == "uml-debug" => vec![(p, Job::Full(DEBUG_ENV))],
+        Some(p) => vec![(p, Job::Full(""))],
         None => vec![
-            (&kernel::PROFILES[0], Job::Full("", &[])),
+            (&kernel::PROFILES[0], Job::Full("")),
             (kernel::profile("distro")?, Job::Listed(DISTRO_SELFTESTS)),
-            (
-                kernel::profile("uml-debug")?,
-                Job::Full(DEBUG_ENV, DEBUG_SKIP),
-            ),
+            (kernel::profile("uml-debug")?, Job::Full(DEBUG_ENV)),
         ],
     };
     for (p, job) in plan {
