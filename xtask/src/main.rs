@@ -4,6 +4,7 @@
 mod algos;
 mod args;
 mod bench;
+mod bounds;
 mod cli;
 mod deps;
 mod dkms;
@@ -482,6 +483,22 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         total.extend(&format!("install-{}/", p.name), modules::install_check(&k)?);
         if p.name == "distro" {
             total.extend("dkms/", dkms::check(&k)?);
+        }
+        // The behaviour checks at datacenter rates (issue #36 item 6): on a virtual-time
+        // profile, the datacenter scenarios judged by their absolute bounds (bounds.rs), in a
+        // boot of their own; on the debug boot they run under KASAN/UBSAN/lockdep at no
+        // virtual-time cost.
+        if scenario::Bed::of(p) == scenario::Bed::Uml {
+            let ts = Instant::now();
+            total.extend(
+                &format!("scenario-{}/", p.name),
+                experiment::test(p, o.quiet)?,
+            );
+            say!(
+                "test: {} datacenter scenarios done in {}",
+                p.name,
+                fmt_dur(ts.elapsed())
+            );
         }
     }
     // 3. The per-ACK cost benchmark once, as a smoke test: it must complete (its method check
