@@ -1,5 +1,6 @@
 //! Lists of names on a command line (`--algos`): the one parser of the `sim` binary and of
 //! `cargo xtask` (`run`, `bench`, `sim`), so every command takes the same separators.
+
 use crate::error::{invalid, Result};
 
 /// Split a list of names separated by spaces and/or commas (`"swift dctcp"`, `"swift,dctcp"`,
