@@ -1,0 +1,355 @@
+//! Drift (issue #34 item 6): every number a results page states in its `drift` blocks is what
+//! a fresh run of the page's command gives, to the rounding the page prints. Each page of
+//! Documentation/results/ either carries its numbers in `drift` blocks (format:
+//! Documentation/results/README.md, "Drift") or is in [`SKIPPED`] with the reason. The runs
+//! are the pages' own commands, in memory: `cargo xtask sim SCENARIO [--set K=V]...` writes
+//! the same CSV text the figures name. `RDCC_DRIFT_SHOW=1` prints every figure with its fresh
+//! value (to update a page after a deliberate change: run, paste, name the new commit);
+//! `RDCC_DRIFT_PAGE=int_laws.md` checks that page only.
+
+#[path = "drift/block.rs"]
+mod block;
+#[path = "drift/eval.rs"]
+mod eval;
+
+use block::{parse_figure, parse_page, stated, Figure, Page, Stat, Value};
+use eval::Files;
+use rdcc_sim::Scenario;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The results pages no fresh run here checks, and why: one list.
+const SKIPPED: &[(&str, &str)] = &[
+    ("README.md", "the model, file formats and this format; its few numbers (the dumbbell's 31.4 us, the parking lot's 0.76) are pinned by outcomes.rs"),
+    ("cost.md", "instruction counts from a QEMU boot (`cargo xtask bench`), not a simulator run"),
+    ("vm.md", "QEMU VM trials (`cargo xtask run --scenario default`), minutes per run and host-dependent"),
+    ("uml_testbed.md", "UML boots (`cargo xtask run --kernel uml`), minutes per run"),
+    ("speed.md", "wall-clock and CPU time on a shared host: not reproducible to the digit"),
+    ("expresspass.md", "its numbers are the test harness's own computations over five seeds (expresspass.rs), not one command's output files; not yet in drift form"),
+    ("swift_vm_path.md", "20 seeds x 60 s runs per row and three enforcement rules that are no longer in the code; the VM rows are boots"),
+    ("pfc.md", "36 runs with --set overrides (web search x 3 modes x 4 laws: about 2 min); not yet in drift form"),
+];
+
+fn results_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../Documentation/results")
+}
+
+/// Every results page: file name -> markdown.
+fn pages() -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for e in std::fs::read_dir(results_dir()).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            m.insert(name, std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    m
+}
+
+/// The algorithm a figure belongs to: `ALG/FILE.csv`, else the key's first part.
+fn algorithm(f: &Figure) -> Result<String, String> {
+    match f.file.split_once('/') {
+        Some((alg, _)) => Ok(alg.to_string()),
+        None if f.key != "*" => Ok(f.key.split(':').next().unwrap().to_string()),
+        None => Err(format!(
+            "{}: name the algorithm (* spans algorithms)",
+            f.text
+        )),
+    }
+}
+
+/// One algorithm's run of a scenario: the files `sim` would write for it.
+fn run_files(scenario: &str, sets: &[String], alg: &str) -> Result<Files, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(format!("{scenario}.toml"));
+    let sc = Scenario::load_with(&path, sets)?;
+    let t = Instant::now();
+    let r = sc.run_one(alg, false)?;
+    eprintln!(
+        "drift: {scenario} {sets:?} {alg}: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    let mut files = Files::new();
+    for (name, text) in rdcc_sim::tables::summary_files(std::slice::from_ref(&r.summary))? {
+        files.insert(name.to_string(), text);
+    }
+    for (name, text) in rdcc_sim::tables::run_files(&r.out)? {
+        files.insert(format!("{alg}/{name}"), text);
+    }
+    if let Some(x) = &r.xpass {
+        for (name, text) in rdcc_sim::tables::xpass_files(x)? {
+            files.insert(format!("{alg}/{name}"), text);
+        }
+    }
+    Ok(files)
+}
+
+/// Every figure of every page against a fresh run; the differences, one line each.
+#[test]
+fn results_pages_state_what_a_fresh_run_gives() {
+    let show = std::env::var_os("RDCC_DRIFT_SHOW").is_some();
+    let mut cache: BTreeMap<(String, Vec<String>, String), Files> = BTreeMap::new();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    let only = std::env::var("RDCC_DRIFT_PAGE").ok();
+    for (name, md) in pages() {
+        if only.as_ref().is_some_and(|o| *o != name) {
+            continue;
+        }
+        let page = match parse_page(&md) {
+            Ok(p) => p,
+            Err(e) => {
+                bad.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        for run in &page.runs {
+            if show {
+                println!("{name}: run {} {:?}", run.scenario, run.sets);
+            }
+            for f in &run.figures {
+                let got = algorithm(f).and_then(|alg| {
+                    let k = (run.scenario.clone(), run.sets.clone(), alg.clone());
+                    if !cache.contains_key(&k) {
+                        let files = run_files(&run.scenario, &run.sets, &alg)?;
+                        cache.insert(k.clone(), files);
+                    }
+                    eval::fresh(f, &cache[&k])
+                });
+                checked += 1;
+                match got {
+                    Err(e) => bad.push(format!("{name}: `{}`: {e}", f.text)),
+                    Ok(v) => {
+                        if show {
+                            let (lhs, _) = f.text.split_once(" = ").unwrap();
+                            println!("{lhs} = {}", f.value.show(v));
+                        }
+                        if !f.value.matches(v) {
+                            bad.push(format!(
+                                "{name}: {} {}: `{}`: page {}, fresh run {}",
+                                run.scenario,
+                                run.sets.join(" "),
+                                f.text,
+                                f.value.show_stated(),
+                                f.value.show(v)
+                            ));
+                        }
+                    }
+                }
+                if let Value::Number { text, .. } = &f.value {
+                    if !stated(&page.prose, text) {
+                        bad.push(format!(
+                            "{name}: `{}`: the page's text never states {text}",
+                            f.text
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("drift: {checked} figures checked, {} runs", cache.len());
+    assert!(bad.is_empty(), "{} drifts:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// Every page is checked or skipped with a reason, never both, and the skip list names pages
+/// that exist.
+#[test]
+fn every_results_page_is_checked_or_skipped() {
+    let pages = pages();
+    let mut bad = Vec::new();
+    for (name, md) in &pages {
+        let skipped = SKIPPED.iter().any(|(p, _)| p == name);
+        match parse_page(md) {
+            Err(e) => bad.push(format!("{name}: {e}")),
+            Ok(Page { runs, .. }) if runs.is_empty() && !skipped => {
+                bad.push(format!("{name}: no drift block and not in SKIPPED"))
+            }
+            Ok(Page { runs, .. }) if !runs.is_empty() && skipped => {
+                bad.push(format!("{name}: has drift blocks but is in SKIPPED"))
+            }
+            Ok(_) => {}
+        }
+    }
+    for (p, why) in SKIPPED {
+        if !pages.contains_key(*p) {
+            bad.push(format!("SKIPPED names {p}, which does not exist"));
+        }
+        if why.is_empty() {
+            bad.push(format!("SKIPPED gives no reason for {p}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn figure_lines_parse_or_are_refused() {
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        &'a str,
+        &'a str,
+        Option<Stat>,
+        Option<(f64, f64)>,
+    );
+    let ok: &[Case] = &[
+        (
+            "summary.csv swift rtt_mean_us = 10.8",
+            "summary.csv",
+            "swift",
+            "rtt_mean_us",
+            None,
+            None,
+        ),
+        (
+            "fct_bins.csv hpcc:<10KB slowdown_p999 = 2.86",
+            "fct_bins.csv",
+            "hpcc:<10KB",
+            "slowdown_p999",
+            None,
+            None,
+        ),
+        (
+            "swift/flows.csv * finish_us max = 1366",
+            "swift/flows.csv",
+            "*",
+            "finish_us",
+            Some(Stat::Max),
+            None,
+        ),
+        (
+            "hpcc/port_series.csv sw->h11 queue_bytes mean@2000..3000 = 1.4KB",
+            "hpcc/port_series.csv",
+            "sw->h11",
+            "queue_bytes",
+            Some(Stat::Mean),
+            Some((2000.0, 3000.0)),
+        ),
+        (
+            "hpcc/port_series.csv sw->h11 queue_bytes settled<=100000@1000..3000 = 290",
+            "hpcc/port_series.csv",
+            "sw->h11",
+            "queue_bytes",
+            Some(Stat::SettledAtMost(100000.0)),
+            Some((1000.0, 3000.0)),
+        ),
+    ];
+    for (line, file, key, column, stat, window) in ok {
+        let f = parse_figure(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(
+            (&f.file[..], &f.key[..], &f.column[..], f.stat, f.window),
+            (*file, *key, *column, *stat, *window),
+            "{line}"
+        );
+    }
+    let refused: &[(&str, &str)] = &[
+        ("summary.csv swift rtt_mean_us 10.8", "' = VALUE'"),
+        ("summary swift rtt_mean_us = 10.8", "not a CSV file"),
+        ("swift/flows.csv * finish_us = 1", "needs a statistic"),
+        ("a/port_series.csv p q first>=5 = 1", "needs @FROM..TO"),
+        ("a/port_series.csv p q median = 1", "unknown statistic"),
+        ("summary.csv swift goodput_gbps = 1e3", "plain decimal"),
+        ("a/port_series.csv p q mean@3..2 = 1", "empty window"),
+    ];
+    for (line, msg) in refused {
+        let e = parse_figure(line).unwrap_err();
+        assert!(e.contains(msg), "{line}: {e}");
+    }
+}
+
+#[test]
+fn values_match_to_the_printed_rounding() {
+    let cases: &[(&str, Option<f64>, bool)] = &[
+        ("2.86", Some(2.8649), true),
+        ("2.86", Some(2.8651), false),
+        ("2.74", Some(2.86), false),
+        ("640", Some(650.0), false),
+        ("650", Some(650.4), true),
+        ("73KB", Some(73_400.0), true),
+        ("73KB", Some(73_600.0), false),
+        ("-", None, true),
+        ("-", Some(0.0), false),
+        ("0", None, false),
+        ("0.894", Some(0.8943), true),
+    ];
+    for (s, fresh, want) in cases {
+        assert_eq!(
+            Value::parse(s).unwrap().matches(*fresh),
+            *want,
+            "{s} vs {fresh:?}"
+        );
+    }
+}
+
+#[test]
+fn a_value_is_stated_only_as_a_whole_number() {
+    let prose = "HPCC 2.86 (p99.9), 640 µs, 12.5 Gbit/s, 0.894 of the link";
+    let cases: &[(&str, bool)] = &[
+        ("2.86", true),
+        ("2.8", false),
+        ("86", false),
+        ("640", true),
+        ("64", false),
+        ("12", false),
+        ("12.5", true),
+        ("0.894", true),
+        ("894", false),
+    ];
+    for (text, want) in cases {
+        assert_eq!(stated(prose, text), *want, "{text}");
+    }
+}
+
+#[test]
+fn statistics_over_a_series() {
+    let mut files = Files::new();
+    files.insert(
+        "a/port_series.csv".into(),
+        "t_us,port,queue_bytes,queue_max_bytes,tx_bytes\n\
+         10.0,p,500,0,0\n20.0,p,50,0,0\n30.0,p,200,0,0\n40.0,p,20,0,0\n50.0,p,10,0,0\n\
+         20.0,q,999,0,0\n"
+            .into(),
+    );
+    files.insert(
+        "summary.csv".into(),
+        "algorithm,jain_first_at_least_0_9_us\na,\nb,170.0\n".into(),
+    );
+    let cases: &[(&str, Option<f64>)] = &[
+        ("a/port_series.csv p queue_bytes max = 0", Some(500.0)),
+        ("a/port_series.csv p queue_bytes min@15..35 = 0", Some(50.0)),
+        (
+            "a/port_series.csv p queue_bytes mean@10..30 = 0",
+            Some(125.0),
+        ),
+        ("a/port_series.csv p queue_bytes spread = 0", Some(490.0)),
+        (
+            "a/port_series.csv p queue_bytes first>=200@10..50 = 0",
+            Some(20.0),
+        ),
+        (
+            "a/port_series.csv p queue_bytes first>=201@15..50 = 0",
+            None,
+        ),
+        (
+            "a/port_series.csv p queue_bytes settled<=100@10..50 = 0",
+            Some(30.0),
+        ),
+        ("a/port_series.csv * queue_bytes max = 0", Some(999.0)),
+        ("summary.csv a jain_first_at_least_0_9_us = 0", None),
+        ("summary.csv b jain_first_at_least_0_9_us = 0", Some(170.0)),
+    ];
+    for (line, want) in cases {
+        let f = parse_figure(line).unwrap();
+        assert_eq!(eval::fresh(&f, &files).unwrap(), *want, "{line}");
+    }
+    for (line, msg) in [
+        ("a/port_series.csv x queue_bytes max = 0", "no row"),
+        ("a/port_series.csv p queue_bytes = 0", "add a statistic"),
+        ("a/port_series.csv p nope max = 0", "no column nope"),
+        ("b/flows.csv 1 fct_us = 0", "wrote no b/flows.csv"),
+    ] {
+        let e = eval::fresh(&parse_figure(line).unwrap(), &files).unwrap_err();
+        assert!(e.contains(msg), "{line}: {e}");
+    }
+}
