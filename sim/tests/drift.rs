@@ -28,7 +28,7 @@ const SKIPPED: &[(&str, &str)] = &[
     ("speed.md", "wall-clock and CPU time on a shared host: not reproducible to the digit"),
     ("expresspass.md", "its numbers are the test harness's own computations over five seeds (expresspass.rs), not one command's output files; not yet in drift form"),
     ("swift_vm_path.md", "20 seeds x 60 s runs per row and three enforcement rules that are no longer in the code; the VM rows are boots"),
-    ("pfc.md", "36 runs with --set overrides (web search x 3 modes x 4 laws: about 2 min); not yet in drift form"),
+    ("pfc.md", "every reproduction x 3 buffer modes by --set (the web search alone: 12 runs, about 2.5 min here); commands and commit on the page; not in drift form"),
 ];
 
 fn results_dir() -> PathBuf {
@@ -170,6 +170,26 @@ fn every_results_page_is_checked_or_skipped() {
                 bad.push(format!("{name}: has drift blocks but is in SKIPPED"))
             }
             Ok(_) => {}
+        }
+    }
+    // The commit a page names exists (in a full clone; a shallow one may not have it).
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    if git(&["rev-parse", "--is-shallow-repository"]).as_deref() == Some("false") {
+        for (name, md) in &pages {
+            if let Ok(Page { commit, runs, .. }) = parse_page(md) {
+                let spec = format!("{commit}^{{commit}}");
+                if !runs.is_empty() && git(&["cat-file", "-e", &spec]).is_none() {
+                    bad.push(format!("{name}: commit {commit} is not in this repository"));
+                }
+            }
         }
     }
     for (p, why) in SKIPPED {
