@@ -26,7 +26,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("vm.md", "QEMU VM trials (`cargo xtask run --scenario default`), minutes per run and host-dependent"),
     ("uml_testbed.md", "UML boots (`cargo xtask run --kernel uml`), minutes per run"),
     ("speed.md", "wall-clock and CPU time on a shared host: not reproducible to the digit"),
-    ("expresspass.md", "its numbers are the test harness's own computations over five seeds (expresspass.rs), not one command's output files; not yet in drift form"),
     ("swift_vm_path.md", "20 seeds x 60 s runs per row and three enforcement rules that are no longer in the code; the VM rows are boots"),
     ("pfc.md", "every reproduction x 3 buffer modes by --set (the web search alone: 12 runs, about 2.5 min here); commands and commit on the page; not in drift form"),
 ];
@@ -343,6 +342,10 @@ fn statistics_over_a_series() {
             Some(125.0),
         ),
         ("a/port_series.csv p queue_bytes spread = 0", Some(490.0)),
+        (
+            "a/port_series.csv p queue_bytes sum@10..30 = 0",
+            Some(250.0),
+        ),
         (
             "a/port_series.csv p queue_bytes first>=200@10..50 = 0",
             Some(20.0),

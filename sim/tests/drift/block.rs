@@ -54,6 +54,7 @@ pub enum Stat {
     Min,
     Max,
     Mean,
+    Sum,
     /// max − min.
     Spread,
     /// The first row's `t_us` with the value ≥ X, minus the window's start.
@@ -167,6 +168,7 @@ fn parse_stat(s: &str) -> Result<(Stat, Option<(f64, f64)>), String> {
         "min" => Stat::Min,
         "max" => Stat::Max,
         "mean" => Stat::Mean,
+        "sum" => Stat::Sum,
         "spread" => Stat::Spread,
         n if n.starts_with("first>=") => Stat::FirstAtLeast(arg("first>=")?),
         n if n.starts_with("settled<=") => Stat::SettledAtMost(arg("settled<=")?),

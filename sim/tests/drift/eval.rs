@@ -99,6 +99,7 @@ pub fn fresh(f: &Figure, files: &Files) -> Result<Option<f64>, String> {
         Stat::Min => fold(f64::INFINITY, f64::min),
         Stat::Max => fold(f64::NEG_INFINITY, f64::max),
         Stat::Mean => fold(0.0, |a, b| a + b).map(|s| s / defined.len() as f64),
+        Stat::Sum => fold(0.0, |a, b| a + b),
         Stat::Spread => fold(f64::NEG_INFINITY, f64::max)
             .zip(fold(f64::INFINITY, f64::min))
             .map(|(hi, lo)| hi - lo),
