@@ -12,8 +12,9 @@ mod block;
 #[path = "drift/eval.rs"]
 mod eval;
 
-use block::{parse_figure, parse_page, stated, Figure, Page, Stat, Value};
+use block::{parse_figure, parse_page, stated, Figure, Page, Run, Stat, Value};
 use eval::Files;
+use rdcc_sim::scenario::RunResult;
 use rdcc_sim::Scenario;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,16 +59,24 @@ fn algorithm(f: &Figure) -> Result<String, String> {
     }
 }
 
-/// One algorithm's run of a scenario: the files `sim` would write for it.
-fn run_files(scenario: &str, sets: &[String], alg: &str) -> Result<Files, String> {
+fn scenario(name: &str, sets: &[String]) -> Result<Scenario, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenarios")
-        .join(format!("{scenario}.toml"));
-    let sc = Scenario::load_with(&path, sets)?;
+        .join(format!("{name}.toml"));
+    Scenario::load_with(&path, sets)
+}
+
+/// One algorithm's run of a scenario, and the files `sim` would write for it.
+fn run_files(
+    scenario_name: &str,
+    sets: &[String],
+    alg: &str,
+) -> Result<(RunResult, Files), String> {
+    let sc = scenario(scenario_name, sets)?;
     let t = Instant::now();
     let r = sc.run_one(alg, false)?;
     eprintln!(
-        "drift: {scenario} {sets:?} {alg}: {:.1} s",
+        "drift: {scenario_name} {sets:?} {alg}: {:.1} s",
         t.elapsed().as_secs_f64()
     );
     let mut files = Files::new();
@@ -82,16 +91,74 @@ fn run_files(scenario: &str, sets: &[String], alg: &str) -> Result<Files, String
             files.insert(format!("{alg}/{name}"), text);
         }
     }
-    Ok(files)
+    Ok((r, files))
+}
+
+/// Runs by (scenario, overrides, algorithm), each once.
+type Cache = BTreeMap<(String, Vec<String>, String), (RunResult, Files)>;
+
+fn cached<'a>(
+    cache: &'a mut Cache,
+    run: &Run,
+    alg: &str,
+) -> Result<&'a (RunResult, Files), String> {
+    let k = (run.scenario.clone(), run.sets.clone(), alg.to_string());
+    if !cache.contains_key(&k) {
+        let v = run_files(&run.scenario, &run.sets, alg)?;
+        cache.insert(k.clone(), v);
+    }
+    Ok(&cache[&k])
+}
+
+/// The run's figures as `sim` draws them (every algorithm of the scenario), compared byte for
+/// byte with the page's copies. The labels need DejaVu Sans (`fonts-dejavu-core`, which
+/// `cargo xtask deps` installs): without it every figure differs.
+fn check_images(page: &str, run: &Run, cache: &mut Cache) -> Result<Vec<String>, String> {
+    let sc = scenario(&run.scenario, &run.sets)?;
+    let (mut keys, mut results, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    for alg in &sc.algorithms {
+        cached(cache, run, alg)?;
+        let k = (run.scenario.clone(), run.sets.clone(), alg.clone());
+        let (r, f) = cache.remove(&k).unwrap();
+        keys.push(k);
+        results.push(r);
+        files.push(f);
+    }
+    let dir = std::env::temp_dir().join(format!("rdcc-drift-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let drawn = std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+        .and_then(|_| rdcc_sim::plot::write_plots(&sc, &dir, &results));
+    for ((k, r), f) in keys.into_iter().zip(results).zip(files) {
+        cache.insert(k, (r, f));
+    }
+    drawn?;
+    let mut bad = Vec::new();
+    for (out, img) in &run.images {
+        let fresh = std::fs::read(dir.join(out)).map_err(|e| format!("{out}: {e}"))?;
+        let stated = std::fs::read(results_dir().join(img)).map_err(|e| format!("{img}: {e}"))?;
+        if fresh != stated {
+            bad.push(format!(
+                "{page}: {} {}: `png {out} = {img}`: the page's image is not what the run draws \
+                 ({} bytes against {})",
+                run.scenario,
+                run.sets.join(" "),
+                stated.len(),
+                fresh.len()
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(bad)
 }
 
 /// Every figure of every page against a fresh run; the differences, one line each.
 #[test]
 fn results_pages_state_what_a_fresh_run_gives() {
     let show = std::env::var_os("RDCC_DRIFT_SHOW").is_some();
-    let mut cache: BTreeMap<(String, Vec<String>, String), Files> = BTreeMap::new();
+    let mut cache = Cache::new();
     let mut bad = Vec::new();
-    let mut checked = 0;
+    let (mut checked, mut images) = (0, 0);
     let only = std::env::var("RDCC_DRIFT_PAGE").ok();
     for (name, md) in pages() {
         if only.as_ref().is_some_and(|o| *o != name) {
@@ -110,12 +177,7 @@ fn results_pages_state_what_a_fresh_run_gives() {
             }
             for f in &run.figures {
                 let got = algorithm(f).and_then(|alg| {
-                    let k = (run.scenario.clone(), run.sets.clone(), alg.clone());
-                    if !cache.contains_key(&k) {
-                        let files = run_files(&run.scenario, &run.sets, &alg)?;
-                        cache.insert(k.clone(), files);
-                    }
-                    eval::fresh(f, &cache[&k])
+                    cached(&mut cache, run, &alg).and_then(|(_, files)| eval::fresh(f, files))
                 });
                 checked += 1;
                 match got {
@@ -146,9 +208,19 @@ fn results_pages_state_what_a_fresh_run_gives() {
                     }
                 }
             }
+            if !run.images.is_empty() {
+                match check_images(&name, run, &mut cache) {
+                    Ok(b) => bad.extend(b),
+                    Err(e) => bad.push(format!("{name}: {} images: {e}", run.scenario)),
+                }
+                images += run.images.len();
+            }
         }
     }
-    eprintln!("drift: {checked} figures checked, {} runs", cache.len());
+    eprintln!(
+        "drift: {checked} figures and {images} images checked, {} runs",
+        cache.len()
+    );
     assert!(bad.is_empty(), "{} drifts:\n{}", bad.len(), bad.join("\n"));
 }
 
@@ -374,5 +446,46 @@ fn statistics_over_a_series() {
     ] {
         let e = eval::fresh(&parse_figure(line).unwrap(), &files).unwrap_err();
         assert!(e.contains(msg), "{line}: {e}");
+    }
+}
+
+#[test]
+fn block_lines_parse_or_are_refused() {
+    let ok = "text\n```drift\ncommit b131228\nrun a --set x=1\npng jain.png = img/j.png\n\
+              summary.csv s c = 1\n```\nmore\n";
+    let p = parse_page(ok).unwrap();
+    assert_eq!(p.commit, "b131228");
+    assert_eq!(p.runs[0].sets, ["x=1"]);
+    assert_eq!(p.runs[0].images, [("jain.png".into(), "img/j.png".into())]);
+    assert_eq!(p.runs[0].figures.len(), 1);
+    assert_eq!(p.prose, "text\nmore\n");
+    let refused: &[(&str, &str)] = &[
+        ("```drift\nrun a\n```\n", "without a commit"),
+        ("```drift\ncommit xyz\n```\n", "not a commit"),
+        (
+            "```drift\ncommit b131228\n```\n```drift\ncommit dde2a57\n```\n",
+            "a second commit",
+        ),
+        (
+            "```drift\ncommit b131228\nsummary.csv s c = 1\n```\n",
+            "before any run",
+        ),
+        (
+            "```drift\ncommit b131228\npng a.png = b.png\n```\n",
+            "before any run",
+        ),
+        (
+            "```drift\ncommit b131228\nrun a\npng a.svg = b.png\n```\n",
+            "png FIGURE.png",
+        ),
+        (
+            "```drift\ncommit b131228\nrun a --algos x\n```\n",
+            "--set KEY=VALUE only",
+        ),
+        ("```drift\ncommit b131228\n", "unterminated"),
+    ];
+    for (md, msg) in refused {
+        let e = parse_page(md).unwrap_err();
+        assert!(e.contains(msg), "{md:?}: {e}");
     }
 }

@@ -2,7 +2,8 @@
 //! `drift` (format: Documentation/results/README.md, "Drift"). A block names the commit its
 //! numbers were produced at, then runs (`run SCENARIO [--set K=V]...`, the page's command
 //! `cargo xtask sim SCENARIO ...`) and under each run the figures it produced:
-//! `FILE KEY COLUMN [STAT[@FROM..TO]] = VALUE`.
+//! `FILE KEY COLUMN [STAT[@FROM..TO]] = VALUE`, and the figures it drew:
+//! `png FIGURE.png = img/PAGE_COPY.png`.
 
 /// A page's blocks, flattened: the commit and every run with its figures.
 #[derive(Debug, Default, PartialEq)]
@@ -24,6 +25,9 @@ pub struct Run {
     pub sets: Vec<String>,
     /// The figures this run must reproduce.
     pub figures: Vec<Figure>,
+    /// Images: (figure file the run writes, the page's copy relative to the page), which must
+    /// be byte for byte what the run draws (`png jain.png = img/sl_jain.png`).
+    pub images: Vec<(String, String)>,
 }
 
 /// One number of the page: where it is in the run's output and what the page says it is.
@@ -263,7 +267,18 @@ pub fn parse_page(md: &str) -> Result<Page, String> {
                 scenario: scenario.to_string(),
                 sets,
                 figures: Vec::new(),
+                images: Vec::new(),
             });
+        } else if let Some(img) = l.strip_prefix("png ") {
+            let (out, page_img) = img
+                .split_once(" = ")
+                .filter(|(o, p)| o.ends_with(".png") && p.ends_with(".png"))
+                .ok_or_else(|| at(format!("png FIGURE.png = PATH.png: {l}")))?;
+            page.runs
+                .last_mut()
+                .ok_or_else(|| at("an image before any run".into()))?
+                .images
+                .push((out.trim().to_string(), page_img.trim().to_string()));
         } else {
             let f = parse_figure(l).map_err(at)?;
             page.runs
