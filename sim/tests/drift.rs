@@ -63,7 +63,7 @@ fn scenario(name: &str, sets: &[String]) -> Result<Scenario, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenarios")
         .join(format!("{name}.toml"));
-    Scenario::load_with(&path, sets)
+    Scenario::load_with(&path, sets).map_err(|e| e.to_string())
 }
 
 /// One algorithm's run of a scenario, and the files `sim` would write for it.
@@ -74,20 +74,22 @@ fn run_files(
 ) -> Result<(RunResult, Files), String> {
     let sc = scenario(scenario_name, sets)?;
     let t = Instant::now();
-    let r = sc.run_one(alg, false)?;
+    let r = sc.run_one(alg, false).map_err(|e| e.to_string())?;
     eprintln!(
         "drift: {scenario_name} {sets:?} {alg}: {:.1} s",
         t.elapsed().as_secs_f64()
     );
     let mut files = Files::new();
-    for (name, text) in rdcc_sim::tables::summary_files(std::slice::from_ref(&r.summary))? {
+    for (name, text) in rdcc_sim::tables::summary_files(std::slice::from_ref(&r.summary))
+        .map_err(|e| e.to_string())?
+    {
         files.insert(name.to_string(), text);
     }
-    for (name, text) in rdcc_sim::tables::run_files(&r.out)? {
+    for (name, text) in rdcc_sim::tables::run_files(&r.out).map_err(|e| e.to_string())? {
         files.insert(format!("{alg}/{name}"), text);
     }
     if let Some(x) = &r.xpass {
-        for (name, text) in rdcc_sim::tables::xpass_files(x)? {
+        for (name, text) in rdcc_sim::tables::xpass_files(x).map_err(|e| e.to_string())? {
             files.insert(format!("{alg}/{name}"), text);
         }
     }
@@ -128,7 +130,7 @@ fn check_images(page: &str, run: &Run, cache: &mut Cache) -> Result<Vec<String>,
     let _ = std::fs::remove_dir_all(&dir);
     let drawn = std::fs::create_dir_all(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))
-        .and_then(|_| rdcc_sim::plot::write_plots(&sc, &dir, &results));
+        .and_then(|_| rdcc_sim::plot::write_plots(&sc, &dir, &results).map_err(|e| e.to_string()));
     for ((k, r), f) in keys.into_iter().zip(results).zip(files) {
         cache.insert(k, (r, f));
     }
