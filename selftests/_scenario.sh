@@ -36,6 +36,10 @@
 #   tcp:tcp_probe   every ACK the senders receive (dport 5201-5299): snd_una, cwnd, srtt;
 #   tcp_<ours>:decision  every decision of our laws: per-ACK RTT, window with its fraction,
 #                   pacing rate;
+#   (sampled when SCN_TRACE_SAMPLE_BITS = b > 0, which xtask sets for fast paths without sized
+#   flows, scenario.rs `trace_sample_bits`: tcp_probe keeps the ACKs whose snd_una has bits
+#   16..16+b-1 clear, one 64 KiB stretch of acknowledged sequence space in every 2^b; decision
+#   keeps the events whose now_ns has bits 14..14+b-1 clear, 16.4 us of every 2^b x 16.4 us);
 #   trace_marker    "rdccq <backlog bytes> <backlog pkts> <dropped> <marked>" every 100 ms
 #                   from `tc -s qdisc`, "rdcctrial start" when the trial's clock starts and
 #                   "rdccflow <i> start" when a flow is launched.
@@ -123,12 +127,20 @@ say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdi
 # tcp_probe and a decision event each; 16 MiB held the first 0.78 s of one flow's 3 s trial,
 # 120 MiB (4 KiB per Mbit/s and s) 406 k ACKs of eight, 240 MiB (12 KiB) lost 96 k events of
 # eight swift flows' 2 s (UML, 2 GiB of memory). A trial that loses events fails (`lost_events`).
-buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16))
+# Sampled (SCN_TRACE_SAMPLE_BITS = b), 2^b times less.
+: "${SCN_TRACE_SAMPLE_BITS:=0}"
+buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16 >> SCN_TRACE_SAMPLE_BITS))
 [ "$buf_kb" -lt 16384 ] && buf_kb=16384
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
 echo "$buf_kb" >"$T/buffer_size_kb" || fail "trace buffer ($buf_kb KiB)"
-echo 'dport >= 5201 && dport < 5300' >"$T/events/tcp/tcp_probe/filter" || fail "tcp_probe filter"
+probe_filter='dport >= 5201 && dport < 5300'
+dec_filter=0
+if [ "$SCN_TRACE_SAMPLE_BITS" -gt 0 ]; then
+	probe_filter="$probe_filter && !(snd_una & $((((1 << SCN_TRACE_SAMPLE_BITS) - 1) << 16)))"
+	dec_filter="!(now_ns & $((((1 << SCN_TRACE_SAMPLE_BITS) - 1) << 14)))"
+fi
+echo "$probe_filter" >"$T/events/tcp/tcp_probe/filter" || fail "tcp_probe filter ($probe_filter)"
 echo 1 >"$T/events/tcp/tcp_probe/enable" || fail "tcp_probe (CONFIG_TRACEPOINTS)"
 
 # Queue sampler: every 100 ms the bottleneck's backlog, drops and CE marks into the trace. One
@@ -261,6 +273,8 @@ run_trial() {
 	for a in $OURS; do
 		[ -d "$T/events/tcp_$a/decision" ] || continue
 		if [ "$a" = "$algo" ] || case " $flows " in *" $a:"*) true ;; *) false ;; esac; then
+			echo "$dec_filter" >"$T/events/tcp_$a/decision/filter" ||
+				fail "decision filter ($dec_filter)"
 			echo 1 >"$T/events/tcp_$a/decision/enable"
 		else
 			echo 0 >"$T/events/tcp_$a/decision/enable"

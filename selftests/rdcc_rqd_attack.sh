@@ -26,7 +26,7 @@
 #  15. a receiver that sends data back (iperf3 --bidir) never emits a TCP segment above the MTU
 #      (rxstamp mtu-watch on the receiver's interface; GSO packets count by their segment size);
 #  16. the CA of a live socket switched between swift and cubic every 5 ms while options arrive,
-#      TCP_CC_INFO read in a tight loop on it and `ss -ti` polled in a loop: the flow completes,
+#      TCP_CC_INFO read on it every 10 µs and `ss -ti` polled every tick: the flow completes,
 #      switches and reads happen (the harness fails the run on any kernel warning);
 #  17. supersede while the socket is owned (issue #32 item 3): the sender is a kernel socket of
 #      the test module rdcc_nstest.ko (modules/nstest/) whose kthread holds the socket lock for
@@ -243,7 +243,8 @@ else
 	tap_diag_file "$RDCC_TMP/mtu.log"
 fi
 
-# 15. CA switches on a live socket while options arrive; TCP_CC_INFO and ss in tight loops.
+# 15. CA switches on a live socket while options arrive; TCP_CC_INFO and ss polled meanwhile
+# (both loops sleep: a loop that never sleeps stops a virtual-time guest's clock).
 snap "$RDCC_TMP/sw.a"
 # shellcheck disable=SC2016 # expanded by the inner sh
 sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" sink "$5" --rate 100000 --secs "$6"' \
@@ -259,6 +260,8 @@ sleep 1
 	while [ ! -e "$RDCC_TMP/sw.stop" ]; do
 		"$SS" -N "$RDCC_NS_SND" -tinH >/dev/null 2>&1
 		n=$((n + 1))
+		# A loop that never sleeps stops a virtual-time guest's clock (UML inf-cpu).
+		sleep "$RDCC_TICK"
 	done
 	echo "$n" >"$RDCC_TMP/sw.ssn"
 ) &

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //! The `rdcc` command. See `rdcc --help` and README.md ("Live sockets: rdcc ss").
 
+use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use rdcc_cli::diag::DiagSocketFd;
 use rdcc_cli::view::{Filter, ALGOS};
@@ -70,19 +71,18 @@ struct SsArgs {
     watch: Option<f64>,
 }
 
-fn parse_watch(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if (0.1..=3600.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} s is outside [0.1, 3600]"))
+fn parse_watch(s: &str) -> anyhow::Result<f64> {
+    let Ok(v) = s.parse::<f64>() else {
+        bail!("'{s}' is not a number of seconds");
+    };
+    if !(0.1..=3600.0).contains(&v) {
+        bail!("{v} s is outside [0.1, 3600]");
     }
+    Ok(v)
 }
 
-fn ss(a: &SsArgs) -> Result<(), String> {
-    let mut sock = DiagSocketFd::open().map_err(|e| e.to_string())?;
+fn ss(a: &SsArgs) -> anyhow::Result<()> {
+    let mut sock = DiagSocketFd::open()?;
     let filter = Filter {
         sport: a.sport,
         dport: a.dport,
@@ -90,10 +90,10 @@ fn ss(a: &SsArgs) -> Result<(), String> {
     };
     let tty = std::io::stdout().is_terminal();
     loop {
-        let snap = snapshot(&mut sock).map_err(|e| e.to_string())?;
+        let snap = snapshot(&mut sock)?;
         let rows: Vec<_> = snap.rows.into_iter().filter(|r| filter.keep(r)).collect();
         let text = if a.json {
-            output::json(&rows).map_err(|e| format!("JSON output: {e}"))?
+            output::json(&rows).context("JSON output")?
         } else {
             output::table(&rows)
         };
@@ -123,7 +123,7 @@ fn ss(a: &SsArgs) -> Result<(), String> {
             Ok(()) => {}
             // A closed pipe (`rdcc ss | head`) ends the command quietly.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
-            Err(e) => return Err(format!("writing the output: {e}")),
+            Err(e) => return Err(e).context("writing the output"),
         }
         drop(out);
         if snap.interrupted {
@@ -179,7 +179,7 @@ fn main() -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rdcc: {e}");
+            eprintln!("rdcc: {e:#}");
             ExitCode::FAILURE
         }
     }

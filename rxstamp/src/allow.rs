@@ -6,6 +6,7 @@
 //! IPv4 peers are keyed as IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`, prefix 96 + n), as the
 //! BPF program looks them up.
 
+use anyhow::{anyhow, Context, Result};
 use aya::maps::lpm_trie::{Key, LpmTrie};
 use aya::{Ebpf, Pod};
 use std::net::IpAddr;
@@ -40,8 +41,8 @@ fn mask(addr: &mut [u8; 16], prefix_len: u32) {
 }
 
 /// Parse one `--allow` value.
-pub fn parse_rule(s: &str) -> Result<AllowRule, String> {
-    let bad = |why: &str| format!("--allow {s}: {why} (PREFIX[@PORT[,PORT...]] or any)");
+pub fn parse_rule(s: &str) -> Result<AllowRule> {
+    let bad = |why: &str| anyhow!("--allow {s}: {why} (PREFIX[@PORT[,PORT...]] or any)");
     if s == "any" {
         return Ok(AllowRule {
             addr: [0; 16],
@@ -95,7 +96,7 @@ pub fn parse_rule(s: &str) -> Result<AllowRule, String> {
 
 /// Parse every `--allow` value and merge rules of the same prefix (ports are joined; a rule
 /// without ports admits any port).
-pub fn allow_rules(v: &[String]) -> Result<Vec<AllowRule>, String> {
+pub fn allow_rules(v: &[String]) -> Result<Vec<AllowRule>> {
     let mut out: Vec<AllowRule> = Vec::new();
     for s in v {
         let r = parse_rule(s)?;
@@ -111,7 +112,7 @@ pub fn allow_rules(v: &[String]) -> Result<Vec<AllowRule>, String> {
                     }
                 }
                 if o.ports.len() > MAX_PORTS {
-                    return Err(format!(
+                    return Err(anyhow!(
                         "--allow: more than {MAX_PORTS} ports for one prefix"
                     ));
                 }
@@ -135,15 +136,14 @@ pub fn value(r: &AllowRule) -> AllowVal {
 }
 
 /// Write the rules into the loaded object's `rqd_allow` map.
-pub fn fill_allow(ebpf: &mut Ebpf, rules: &[AllowRule]) -> Result<(), String> {
+pub fn fill_allow(ebpf: &mut Ebpf, rules: &[AllowRule]) -> Result<()> {
     let map = ebpf
         .map_mut(MAP_ALLOW)
-        .ok_or(format!("map {MAP_ALLOW} missing"))?;
-    let mut trie: LpmTrie<_, [u8; 16], AllowVal> =
-        LpmTrie::try_from(map).map_err(|e| format!("{MAP_ALLOW}: {e}"))?;
+        .with_context(|| format!("map {MAP_ALLOW} missing"))?;
+    let mut trie: LpmTrie<_, [u8; 16], AllowVal> = LpmTrie::try_from(map).context(MAP_ALLOW)?;
     for r in rules {
         trie.insert(&Key::new(r.prefix_len, r.addr), value(r), 0)
-            .map_err(|e| format!("{MAP_ALLOW}: insert: {e}"))?;
+            .with_context(|| format!("{MAP_ALLOW}: insert"))?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 
 use crate::allow;
 use crate::inject::InjectArgs;
+use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -159,7 +160,7 @@ pub struct SourceArgs {
 }
 
 /// One `--allow` value, checked with the allowlist's own parser (merging happens later).
-fn allow_value(s: &str) -> Result<String, String> {
+fn allow_value(s: &str) -> Result<String> {
     allow::parse_rule(s).map(|_| s.to_string())
 }
 
@@ -167,10 +168,10 @@ fn allow_value(s: &str) -> Result<String, String> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CcList(pub Vec<String>);
 
-fn cc_list(s: &str) -> Result<CcList, String> {
+fn cc_list(s: &str) -> Result<CcList> {
     let v: Vec<String> = s.split(',').map(|n| n.trim().to_string()).collect();
     if v.len() < 2 || v.iter().any(|n| n.is_empty()) {
-        return Err(format!("{s:?}: two or more names, A,B"));
+        bail!("{s:?}: two or more names, A,B");
     }
     Ok(CcList(v))
 }

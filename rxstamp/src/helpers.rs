@@ -5,11 +5,12 @@
 
 use crate::cli::SourceArgs;
 use crate::probe;
+use anyhow::{anyhow, Context};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-type Res<T> = Result<T, String>;
+type Res<T> = anyhow::Result<T>;
 
 /// A receiver that reads at most `--rate` KB/s in 16 KB reads: the data waits in the socket
 /// (the receive window closes, ACKs wait for the window to reopen), i.e. a slow endpoint.
@@ -19,8 +20,8 @@ pub fn sink(port: u16, rate_kbps: u64, secs: Option<u64>) -> Res<()> {
     let rate = rate_kbps.max(1) * 1024;
     let l = std::net::TcpListener::bind(("::", port))
         .or_else(|_| std::net::TcpListener::bind(("0.0.0.0", port)))
-        .map_err(|e| format!("bind {port}: {e}"))?;
-    let (mut c, peer) = l.accept().map_err(|e| format!("accept: {e}"))?;
+        .with_context(|| format!("bind {port}"))?;
+    let (mut c, peer) = l.accept().context("accept")?;
     let t0 = Instant::now();
     let mut buf = vec![0u8; 16 * 1024];
     let mut total: u64 = 0;
@@ -48,7 +49,7 @@ pub fn source(o: &SourceArgs) -> Res<()> {
     use std::io::Write;
     let (addr, port) = (o.addr.as_str(), o.port);
     let mut c = std::net::TcpStream::connect((addr, port))
-        .map_err(|e| format!("connect {addr} {port}: {e}"))?;
+        .with_context(|| format!("connect {addr} {port}"))?;
     // Two or more names (the parser checks it).
     let algs: Vec<String> = o.switch_cc.clone().map(|l| l.0).unwrap_or_default();
     let done = std::sync::Arc::new(AtomicBool::new(false));
@@ -71,14 +72,14 @@ pub fn source(o: &SourceArgs) -> Res<()> {
         match c.write(&buf) {
             Ok(n) => total += n as u64,
             Err(e) => {
-                res = Err(format!("write: {e}"));
+                res = Err(anyhow!("write: {e}"));
                 break;
             }
         }
     }
     done.store(true, Ordering::SeqCst);
-    let switched = switcher.map(|t| t.join().unwrap_or(Err("switcher panicked".into())));
-    let polled = poller.map(|t| t.join().unwrap_or(Err("poller panicked".into())));
+    let switched = switcher.map(|t| t.join().unwrap_or(Err(anyhow!("switcher panicked"))));
+    let polled = poller.map(|t| t.join().unwrap_or(Err(anyhow!("poller panicked"))));
     println!(
         "source: {total} bytes in {:.1} s",
         t0.elapsed().as_secs_f64()

@@ -37,6 +37,7 @@
 //! header checks) - except in `future`/`old`, where it ignores the ACK - so only the channel
 //! can be affected. At the end it prints `inject mode=... data=... acks=... sent=... errors=...`.
 
+use anyhow::{anyhow, bail, Result};
 use std::net::IpAddr;
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
@@ -376,12 +377,12 @@ fn ip_packet(m: Mode, src: IpAddr, dst: IpAddr, mut tcp: Vec<u8>) -> Vec<u8> {
 }
 
 /// Bind an AF_PACKET socket to an interface.
-pub fn bind_packet(fd: RawFd, iface: &str) -> Result<(), String> {
-    let c = std::ffi::CString::new(iface).map_err(|e| e.to_string())?;
+pub fn bind_packet(fd: RawFd, iface: &str) -> Result<()> {
+    let c = std::ffi::CString::new(iface)?;
     // SAFETY: valid NUL-terminated name.
     let idx = unsafe { libc::if_nametoindex(c.as_ptr()) };
     if idx == 0 {
-        return Err(format!("{iface}: no such interface"));
+        bail!("{iface}: no such interface");
     }
     // SAFETY: zeroed sockaddr_ll is valid; fields set below.
     let mut sll: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
@@ -397,12 +398,12 @@ pub fn bind_packet(fd: RawFd, iface: &str) -> Result<(), String> {
         )
     };
     if r != 0 {
-        return Err(format!("bind {iface}: {}", std::io::Error::last_os_error()));
+        bail!("bind {iface}: {}", std::io::Error::last_os_error());
     }
     Ok(())
 }
 
-pub fn set_rcv_timeout(fd: RawFd, d: Duration) -> Result<(), String> {
+pub fn set_rcv_timeout(fd: RawFd, d: Duration) -> Result<()> {
     let tv = libc::timeval {
         tv_sec: d.as_secs() as libc::time_t,
         tv_usec: d.subsec_micros() as libc::suseconds_t,
@@ -418,16 +419,16 @@ pub fn set_rcv_timeout(fd: RawFd, d: Duration) -> Result<(), String> {
         )
     };
     if r != 0 {
-        return Err(format!("SO_RCVTIMEO: {}", std::io::Error::last_os_error()));
+        bail!("SO_RCVTIMEO: {}", std::io::Error::last_os_error());
     }
     Ok(())
 }
 
-fn sock(domain: libc::c_int, ty: libc::c_int, proto: libc::c_int) -> Result<OwnedFd, String> {
+fn sock(domain: libc::c_int, ty: libc::c_int, proto: libc::c_int) -> Result<OwnedFd> {
     // SAFETY: plain socket(2).
     let fd = unsafe { libc::socket(domain, ty, proto) };
     if fd < 0 {
-        return Err(format!("socket: {}", std::io::Error::last_os_error()));
+        bail!("socket: {}", std::io::Error::last_os_error());
     }
     // SAFETY: a new descriptor nobody else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
@@ -474,8 +475,8 @@ fn send_raw(fd4: RawFd, fd6: RawFd, dst: IpAddr, pkt: &[u8]) -> bool {
     r == pkt.len() as isize
 }
 
-pub fn main(a: &InjectArgs) -> Result<(), String> {
-    let m = mode(&a.mode).ok_or_else(|| format!("unknown mode {}", a.mode))?;
+pub fn main(a: &InjectArgs) -> Result<()> {
+    let m = mode(&a.mode).ok_or_else(|| anyhow!("unknown mode {}", a.mode))?;
     let (iface, port, every, secs) = (a.iface.as_str(), a.port, a.every, a.secs);
     let eth_p_all = (libc::ETH_P_ALL as u16).to_be() as libc::c_int;
     let sniff = sock(libc::AF_PACKET, libc::SOCK_RAW, eth_p_all)?;
@@ -571,7 +572,7 @@ pub fn main(a: &InjectArgs) -> Result<(), String> {
         flows.len()
     );
     if sent == 0 {
-        return Err("no forged ACK sent (no flow seen?)".into());
+        bail!("no forged ACK sent (no flow seen?)");
     }
     Ok(())
 }

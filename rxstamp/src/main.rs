@@ -50,6 +50,7 @@ mod inject;
 mod probe;
 
 use allow::{allow_rules, fill_allow, AllowRule};
+use anyhow::{anyhow, bail, Context};
 use aya::maps::{Array, Map, MapData};
 use aya::programs::{CgroupSkb, SockOps};
 use aya::{Ebpf, EbpfLoader, Pod};
@@ -122,7 +123,7 @@ impl Default for Stats {
     }
 }
 
-type Res<T> = Result<T, String>;
+type Res<T> = anyhow::Result<T>;
 
 fn main() -> ExitCode {
     // Misuse exits 2 here (clap), before anything is loaded or attached.
@@ -130,7 +131,7 @@ fn main() -> ExitCode {
     match run(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rxstamp: {e}");
+            eprintln!("rxstamp: {e:#}");
             ExitCode::FAILURE
         }
     }
@@ -153,8 +154,7 @@ fn run(cmd: Cmd) -> Res<()> {
             let mut a = stats_map(&pin.dir)?;
             print_stats(&read_stats(&a)?);
             if reset {
-                a.set(0, Stats::default(), 0)
-                    .map_err(|e| format!("reset: {e}"))?;
+                a.set(0, Stats::default(), 0).context("reset")?;
             }
             Ok(())
         }
@@ -181,7 +181,7 @@ fn run(cmd: Cmd) -> Res<()> {
         } => probe::mtu_watch(&iface, mtu, secs, port.zip(min_tcp_hdr)),
         // For the build harness: is the BPF object embedded?
         Cmd::Selfcheck if OBJECT.starts_with(b"\x7fELF") => Ok(()),
-        Cmd::Selfcheck => Err("built without the BPF object".into()),
+        Cmd::Selfcheck => Err(anyhow!("built without the BPF object")),
     }
 }
 
@@ -269,15 +269,15 @@ const BPF_FS_MAGIC: i64 = 0xcafe4a11;
 /// Mount bpffs at the pin directory's parent if it is not one (as bpftool does).
 fn ensure_bpffs(pin: &Path) -> Res<()> {
     let parent = pin.parent().unwrap_or(Path::new("/sys/fs/bpf"));
-    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let c = CString::new(parent.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+    let c = CString::new(parent.as_os_str().as_bytes())?;
     // SAFETY: statfs on a valid NUL-terminated path into a zeroed struct.
     let mut st: libc::statfs = unsafe { std::mem::zeroed() };
     // SAFETY: as above.
     if unsafe { libc::statfs(c.as_ptr(), &mut st) } == 0 && st.f_type as i64 == BPF_FS_MAGIC {
         return Ok(());
     }
-    let fstype = CString::new("bpf").map_err(|e| e.to_string())?;
+    let fstype = CString::new("bpf")?;
     // SAFETY: valid NUL-terminated strings; no data argument.
     let r = unsafe {
         libc::mount(
@@ -289,7 +289,7 @@ fn ensure_bpffs(pin: &Path) -> Res<()> {
         )
     };
     if r != 0 {
-        return Err(format!(
+        return Err(anyhow!(
             "{} is not a bpf file system and mounting one failed: {}",
             parent.display(),
             std::io::Error::last_os_error()
@@ -329,40 +329,39 @@ fn real_minus_mono() -> i64 {
 
 fn cfg_map(pin: &Path) -> Res<Array<MapData, Cfg>> {
     let md = MapData::from_pin(pin.join(MAP_CFG))
-        .map_err(|e| format!("{}: {e} (not attached?)", pin.join(MAP_CFG).display()))?;
-    Array::try_from(Map::Array(md)).map_err(|e| e.to_string())
+        .map_err(|e| anyhow!("{}: {e} (not attached?)", pin.join(MAP_CFG).display()))?;
+    Array::try_from(Map::Array(md)).map_err(anyhow::Error::from)
 }
 
 fn stats_map(pin: &Path) -> Res<Array<MapData, Stats>> {
     let md = MapData::from_pin(pin.join(MAP_STATS))
-        .map_err(|e| format!("{}: {e} (not attached?)", pin.join(MAP_STATS).display()))?;
-    Array::try_from(Map::Array(md)).map_err(|e| e.to_string())
+        .map_err(|e| anyhow!("{}: {e} (not attached?)", pin.join(MAP_STATS).display()))?;
+    Array::try_from(Map::Array(md)).map_err(anyhow::Error::from)
 }
 
 /// Refresh the clock offset the BPF program converts RX stamps with; `use_rx` changes the mode.
 fn sync_clock(pin: &Path, use_rx: Option<bool>) -> Res<Cfg> {
     let mut a = cfg_map(pin)?;
-    let mut c = a.get(&0, 0).map_err(|e| e.to_string())?;
+    let mut c = a.get(&0, 0)?;
     c.real_minus_mono_ns = real_minus_mono();
     if let Some(u) = use_rx {
         c.use_rx_stamps = u as u32;
     }
-    a.set(0, c, 0).map_err(|e| e.to_string())?;
+    a.set(0, c, 0)?;
     Ok(c)
 }
 
 fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool, allow: &[AllowRule]) -> Res<Ebpf> {
     if OBJECT.is_empty() {
-        return Err(
+        bail!(
             "built without the BPF object (clang or libbpf-dev missing at build time; \
-                    run `cargo xtask deps` and rebuild)"
-                .into(),
+             run `cargo xtask deps` and rebuild)"
         );
     }
-    let cg = std::fs::File::open(cgroup).map_err(|e| format!("{}: {e}", cgroup.display()))?;
+    let cg = std::fs::File::open(cgroup).with_context(|| cgroup.display().to_string())?;
     ensure_bpffs(pin)?;
     if pin.exists() {
-        return Err(format!(
+        return Err(anyhow!(
             "{} exists: already attached? (rxstamp detach CGROUP --pin {})",
             pin.display(),
             pin.display()
@@ -371,8 +370,8 @@ fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool, allow: &[AllowRule]) -> Re
     let mut ebpf = EbpfLoader::new()
         .allow_unsupported_maps()
         .load(OBJECT)
-        .map_err(|e| format!("load: {e}"))?;
-    std::fs::create_dir_all(pin).map_err(|e| format!("{}: {e}", pin.display()))?;
+        .context("load")?;
+    std::fs::create_dir_all(pin).with_context(|| pin.display().to_string())?;
     if allow.is_empty() {
         eprintln!(
             "rxstamp: no --allow: no connection of {} will be stamped or carry the option",
@@ -383,35 +382,31 @@ fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool, allow: &[AllowRule]) -> Re
         fill_allow(&mut ebpf, allow)?;
         for name in [MAP_STATS, MAP_CFG] {
             ebpf.map(name)
-                .ok_or(format!("map {name} missing"))?
+                .with_context(|| format!("map {name} missing"))?
                 .pin(pin.join(name))
-                .map_err(|e| format!("pin {name}: {e}"))?;
+                .with_context(|| format!("pin {name}"))?;
         }
         {
             let p: &mut CgroupSkb = ebpf
                 .program_mut(PROG_INGRESS)
-                .ok_or("program rqd_ingress missing")?
-                .try_into()
-                .map_err(|e| format!("{e}"))?;
-            p.load().map_err(|e| format!("load rqd_ingress: {e}"))?;
-            p.pin(pin.join(PROG_INGRESS))
-                .map_err(|e| format!("pin: {e}"))?;
-            let fd = p.fd().map_err(|e| e.to_string())?;
+                .context("program rqd_ingress missing")?
+                .try_into()?;
+            p.load().context("load rqd_ingress")?;
+            p.pin(pin.join(PROG_INGRESS)).context("pin")?;
+            let fd = p.fd()?;
             prog_attach(cg.as_fd(), fd.as_fd(), BPF_CGROUP_INET_INGRESS)
-                .map_err(|e| format!("attach ingress to {}: {e}", cgroup.display()))?;
+                .with_context(|| format!("attach ingress to {}", cgroup.display()))?;
         }
         {
             let p: &mut SockOps = ebpf
                 .program_mut(PROG_SOCKOPS)
-                .ok_or("program rqd_sockops missing")?
-                .try_into()
-                .map_err(|e| format!("{e}"))?;
-            p.load().map_err(|e| format!("load rqd_sockops: {e}"))?;
-            p.pin(pin.join(PROG_SOCKOPS))
-                .map_err(|e| format!("pin: {e}"))?;
-            let fd = p.fd().map_err(|e| e.to_string())?;
+                .context("program rqd_sockops missing")?
+                .try_into()?;
+            p.load().context("load rqd_sockops")?;
+            p.pin(pin.join(PROG_SOCKOPS)).context("pin")?;
+            let fd = p.fd()?;
             prog_attach(cg.as_fd(), fd.as_fd(), BPF_CGROUP_SOCK_OPS)
-                .map_err(|e| format!("attach sock_ops to {}: {e}", cgroup.display()))?;
+                .with_context(|| format!("attach sock_ops to {}", cgroup.display()))?;
         }
         sync_clock(pin, Some(rx_stamps))?;
         Ok(())
@@ -424,7 +419,7 @@ fn attach(cgroup: &Path, pin: &Path, rx_stamps: bool, allow: &[AllowRule]) -> Re
 }
 
 fn detach(cgroup: &Path, pin: &Path) -> Res<()> {
-    let cg = std::fs::File::open(cgroup).map_err(|e| format!("{}: {e}", cgroup.display()))?;
+    let cg = std::fs::File::open(cgroup).with_context(|| cgroup.display().to_string())?;
     let mut errs = Vec::new();
     for (name, ty) in [
         (PROG_INGRESS, BPF_CGROUP_INET_INGRESS),
@@ -450,7 +445,7 @@ fn detach(cgroup: &Path, pin: &Path) -> Res<()> {
         println!("rxstamp: detached from {}", cgroup.display());
         Ok(())
     } else {
-        Err(errs.join("; "))
+        Err(anyhow!(errs.join("; ")))
     }
 }
 
@@ -468,7 +463,7 @@ fn timestamping_socket() -> Res<OwnedFd> {
     // SAFETY: plain socket(2).
     let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM, 0) };
     if fd < 0 {
-        return Err(format!("socket: {}", std::io::Error::last_os_error()));
+        bail!("socket: {}", std::io::Error::last_os_error());
     }
     // SAFETY: fd is a new socket we own.
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
@@ -484,7 +479,7 @@ fn timestamping_socket() -> Res<OwnedFd> {
         )
     };
     if r != 0 {
-        return Err(format!(
+        return Err(anyhow!(
             "SO_TIMESTAMPNS: {}",
             std::io::Error::last_os_error()
         ));
@@ -529,7 +524,7 @@ fn run_foreground(
 // ---- counters --------------------------------------------------------------------------------
 
 fn read_stats(a: &Array<MapData, Stats>) -> Res<Stats> {
-    a.get(&0, 0).map_err(|e| format!("read stats: {e}"))
+    a.get(&0, 0).context("read stats")
 }
 
 /// Lower and upper bound (ns) of histogram bucket `b` (see rqd_bucket in bpf/rqd.bpf.c).

@@ -3,18 +3,14 @@
 //! itself): switching a socket's congestion control while options arrive, reading TCP_CC_INFO
 //! in a tight loop, and the largest segment an interface carries.
 
+use anyhow::{anyhow, bail, Result};
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Alternate `TCP_CONGESTION` of `fd` between `algs` every `every` until `done`; the number of
 /// successful switches.
-pub fn switch_cc(
-    fd: RawFd,
-    algs: &[String],
-    every: Duration,
-    done: &AtomicBool,
-) -> Result<u64, String> {
+pub fn switch_cc(fd: RawFd, algs: &[String], every: Duration, done: &AtomicBool) -> Result<u64> {
     let mut n = 0u64;
     let mut i = 0usize;
     while !done.load(Ordering::SeqCst) {
@@ -37,15 +33,18 @@ pub fn switch_cc(
             if done.load(Ordering::SeqCst) {
                 break;
             }
-            return Err(format!("TCP_CONGESTION {}: {e}", algs[i]));
+            bail!("TCP_CONGESTION {}: {e}", algs[i]);
         }
         n += 1;
     }
     Ok(n)
 }
 
-/// Read `TCP_CC_INFO` of `fd` as fast as possible until `done`: (reads, reads with data).
-pub fn poll_cc_info(fd: RawFd, done: &AtomicBool) -> Result<(u64, u64), String> {
+/// The pause between two TCP_CC_INFO reads of [`poll_cc_info`].
+const POLL_PAUSE: Duration = Duration::from_micros(10);
+
+/// Read `TCP_CC_INFO` of `fd` every [`POLL_PAUSE`] until `done`: (reads, reads with data).
+pub fn poll_cc_info(fd: RawFd, done: &AtomicBool) -> Result<(u64, u64)> {
     let mut reads = 0u64;
     let mut nonempty = 0u64;
     let mut buf = [0u8; 64];
@@ -65,12 +64,17 @@ pub fn poll_cc_info(fd: RawFd, done: &AtomicBool) -> Result<(u64, u64), String> 
             if done.load(Ordering::SeqCst) {
                 break;
             }
-            return Err(format!("TCP_CC_INFO: {}", std::io::Error::last_os_error()));
+            bail!("TCP_CC_INFO: {}", std::io::Error::last_os_error());
         }
         reads += 1;
         if len > 0 {
             nonempty += 1;
         }
+        // Sleep between reads: a loop that never sleeps stops the clock of a guest in virtual
+        // time (UML `time-travel=inf-cpu` advances only while the CPU is idle), and then the
+        // switcher and the flow never run. Ten microseconds (plus the timer slack) still gives
+        // hundreds of reads per 5 ms switch interval.
+        std::thread::sleep(POLL_PAUSE);
     }
     Ok((reads, nonempty))
 }
@@ -148,12 +152,12 @@ pub fn wire_segment(frame: &[u8], gso_size: u16) -> Option<WireSeg> {
 /// segment and how many exceed `mtu`. With `room = Some((port, min))`, also count the data
 /// segments from source port `port` whose TCP header is shorter than `min` bytes (the option's
 /// room was not reserved: such a segment's MSS left no space for it).
-pub fn mtu_watch(iface: &str, mtu: u64, secs: u64, room: Option<(u16, u64)>) -> Result<(), String> {
+pub fn mtu_watch(iface: &str, mtu: u64, secs: u64, room: Option<(u16, u64)>) -> Result<()> {
     let eth_p_all = (libc::ETH_P_ALL as u16).to_be();
     // SAFETY: plain socket(2).
     let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, eth_p_all as libc::c_int) };
     if fd < 0 {
-        return Err(format!("AF_PACKET: {}", std::io::Error::last_os_error()));
+        bail!("AF_PACKET: {}", std::io::Error::last_os_error());
     }
     // SAFETY: fd is ours from here on.
     let _own = unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) };
@@ -169,7 +173,7 @@ pub fn mtu_watch(iface: &str, mtu: u64, secs: u64, room: Option<(u16, u64)>) -> 
         )
     } != 0
     {
-        return Err(format!(
+        return Err(anyhow!(
             "PACKET_VNET_HDR: {}",
             std::io::Error::last_os_error()
         ));

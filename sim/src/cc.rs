@@ -3,6 +3,7 @@
 //! so the sender drives every algorithm through one path, event for event as the kernel glue
 //! does.
 
+use crate::error::{invalid, Result};
 use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_ECE};
 use rdcc_core::fixed::seq_after_eq;
 use rdcc_core::int::{IntController, IntStack};
@@ -187,23 +188,27 @@ impl CcParams {
 
 /// Build validated parameters for `law` from its core `Config::DEFAULT` with `overrides`
 /// (field name = value, the names of the law's `Config` fields and kernel module parameters).
-pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams, String> {
-    fn set<T: TryFrom<u64>>(dst: &mut T, k: &str, v: u64) -> Result<(), String> {
-        *dst = T::try_from(v).map_err(|_| format!("{k}={v}: does not fit the field"))?;
+pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams> {
+    fn set<T: TryFrom<u64>>(dst: &mut T, k: &str, v: u64) -> Result<()> {
+        *dst = T::try_from(v).map_err(|_| invalid!("{k}={v}: does not fit the field"))?;
         Ok(())
     }
     macro_rules! apply {
         ($cfg:ident, $k:expr, $v:expr, [$($f:ident),* $(,)?]) => {
             match $k {
                 $(stringify!($f) => set(&mut $cfg.$f, $k, $v)?,)*
-                other => return Err(format!("unknown parameter {other:?} for {:?}", law)),
+                other => return Err(invalid!("unknown parameter {other:?} for {:?}", law)),
             }
         };
     }
     let err = |e: rdcc_core::ParamError| {
-        format!(
+        invalid!(
             "{:?}: {}={} out of range [{}, {}]",
-            law, e.field, e.value, e.min, e.max
+            law,
+            e.field,
+            e.value,
+            e.min,
+            e.max
         )
     };
     Ok(match law {
@@ -388,7 +393,7 @@ pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams, S
                 );
             }
             if c.g_q16 == 0 || c.g_q16 > Q16 || c.init_cwnd_pkts == 0 || c.min_cwnd_pkts == 0 {
-                return Err(format!("{law:?}: g_q16 in [1, 65536], windows >= 1"));
+                return Err(invalid!("{law:?}: g_q16 in [1, 65536], windows >= 1"));
             }
             if law == Law::Dctcp {
                 CcParams::Dctcp(c)
@@ -591,9 +596,9 @@ mod tests {
             _ => panic!("wrong law"),
         }
         let bad = build_params(Law::Swift, &[("base_target_ns".into(), 0)]);
-        assert!(bad.unwrap_err().contains("base_target_ns"));
+        assert!(bad.unwrap_err().to_string().contains("base_target_ns"));
         let unknown = build_params(Law::Timely, &[("nope".into(), 1)]);
-        assert!(unknown.unwrap_err().contains("nope"));
+        assert!(unknown.unwrap_err().to_string().contains("nope"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! SVG into `--out`, and one row of one table (`compare.txt`, `compare.csv`, printed): each
 //! run's headline numbers and its p99 slowdown per size bin, with the commit it ran at.
 
+use crate::error::{Error, Result};
 use crate::plot::data::{algorithms, read_csv, RunData};
 use crate::plot::figures::{standard, Which};
 use crate::record;
@@ -65,7 +66,7 @@ struct BinRow {
     slowdown_p99: Option<f64>,
 }
 
-fn saved(dirs: &[PathBuf]) -> Result<Vec<Saved>, String> {
+fn saved(dirs: &[PathBuf]) -> Result<Vec<Saved>> {
     let base = |d: &Path| {
         d.file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -79,10 +80,10 @@ fn saved(dirs: &[PathBuf]) -> Result<Vec<Saved>, String> {
             base(d)
         };
         let rec = d.join(record::RECORD_FILE);
-        let text = std::fs::read_to_string(&rec).map_err(|e| format!("{}: {e}", rec.display()))?;
-        let info = record::parse_run_info(&text).map_err(|e| format!("{}: {e}", rec.display()))?;
-        let doc: toml::Table =
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", rec.display()))?;
+        let text = std::fs::read_to_string(&rec).map_err(Error::at(&rec))?;
+        let info =
+            record::parse_run_info(&text).map_err(|e| e.context(rec.display().to_string()))?;
+        let doc: toml::Table = toml::from_str(&text).map_err(Error::at(&rec))?;
         let scenario = doc
             .get("scenario")
             .and_then(|s| s.get("name"))
@@ -110,7 +111,7 @@ fn cell(v: Option<f64>, prec: usize) -> String {
 }
 
 /// The table's rows (header first) over the runs.
-fn table_rows(runs: &[Saved]) -> Result<Vec<Vec<String>>, String> {
+fn table_rows(runs: &[Saved]) -> Result<Vec<Vec<String>>> {
     let mut bins: Vec<String> = Vec::new();
     let mut p99: BTreeMap<(usize, String, String), Option<f64>> = BTreeMap::new();
     for (i, r) in runs.iter().enumerate() {
@@ -200,7 +201,7 @@ fn text_table(rows: &[Vec<String>]) -> String {
 
 /// Compare the runs in `dirs`: figures and the table into `out` (which must be absent or
 /// empty); returns the table's text.
-pub fn compare(dirs: &[PathBuf], out: &Path) -> Result<String, String> {
+pub fn compare(dirs: &[PathBuf], out: &Path) -> Result<String> {
     let runs = saved(dirs)?;
     let mut data = Vec::new();
     for (k, r) in runs.iter().enumerate() {
@@ -216,21 +217,21 @@ pub fn compare(dirs: &[PathBuf], out: &Path) -> Result<String, String> {
     } else {
         "comparison".to_string()
     };
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(Error::at(out))?;
     for f in standard(&title, &data, Which::Compare) {
         f.write(out)?;
     }
     let rows = table_rows(&runs)?;
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in &rows {
-        w.write_record(r).map_err(|e| format!("csv: {e}"))?;
+        w.write_record(r).map_err(|e| Error::encode("csv", e))?;
     }
-    let csv_text = String::from_utf8(w.into_inner().map_err(|e| format!("csv: {e}"))?)
-        .map_err(|e| format!("csv: {e}"))?;
+    let csv_text = String::from_utf8(w.into_inner().map_err(|e| Error::encode("csv", e))?)
+        .map_err(|e| Error::encode("csv", e))?;
     let text = text_table(&rows);
     for (name, body) in [("compare.csv", &csv_text), ("compare.txt", &text)] {
         let p = out.join(name);
-        std::fs::write(&p, body).map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::write(&p, body).map_err(Error::at(&p))?;
     }
     Ok(text)
 }

@@ -13,6 +13,7 @@
 //! matched dumbbells of 100k and 400k hosts and a 400x400 leaf-spine within 15 % and the k=64
 //! fat-tree (40 s, 264 MB) within 10 %, and overestimates a k=32 fat-tree's time about 4x.
 
+use crate::error::Result;
 use crate::topo::TopologySpec;
 use crate::workload::Cdf;
 use crate::Scenario;
@@ -178,7 +179,7 @@ impl Limits {
 impl Scenario {
     /// Warnings about what this (valid) scenario's results can mean: none of its flows crosses
     /// a monitored bottleneck port. Builds the network once.
-    pub fn warnings(&self) -> Result<Vec<String>, String> {
+    pub fn warnings(&self) -> Result<Vec<String>> {
         let net = self.network()?;
         let flows = self.flow_specs(&net, |_| Ok(0))?;
         if flows.is_empty() || net.monitors.is_empty() {

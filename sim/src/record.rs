@@ -10,6 +10,7 @@
 //! Also here: the output directory rule (a run never mixes with an older one: a non-empty
 //! `--out` is refused unless `--force`, which empties it first).
 
+use crate::error::{invalid, Error, Result};
 use crate::Scenario;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -94,27 +95,28 @@ struct RecordRef<'a> {
 }
 
 /// The text of a run record: `[run]`, then the full final `[scenario]`.
-pub fn record_text(run: &RunInfo, sc: &Scenario) -> Result<String, String> {
+pub fn record_text(run: &RunInfo, sc: &Scenario) -> Result<String> {
     let body = toml::to_string(&RecordRef { run, scenario: sc })
-        .map_err(|e| format!("run record: {e}"))?;
+        .map_err(|e| Error::encode("run record", e))?;
     Ok(format!(
         "# rdcc-sim run record. Replay: sim {RECORD_FILE} --out DIR (runs [scenario] below).\n{body}"
     ))
 }
 
 /// Write the run record into `dir`.
-pub fn write_record(dir: &Path, run: &RunInfo, sc: &Scenario) -> Result<(), String> {
+pub fn write_record(dir: &Path, run: &RunInfo, sc: &Scenario) -> Result<()> {
     let p = dir.join(RECORD_FILE);
-    std::fs::write(&p, record_text(run, sc)?).map_err(|e| format!("{}: {e}", p.display()))
+    std::fs::write(&p, record_text(run, sc)?).map_err(Error::at(&p))
 }
 
 /// The `[run]` table of a run record's text, if it is one.
-pub fn parse_run_info(text: &str) -> Result<RunInfo, String> {
-    let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+pub fn parse_run_info(text: &str) -> Result<RunInfo> {
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| Error::Invalid(e.to_string()))?;
     let run = doc
         .remove("run")
-        .ok_or("not a run record: no [run] table")?;
-    run.try_into().map_err(|e: toml::de::Error| e.to_string())
+        .ok_or_else(|| Error::Invalid("not a run record: no [run] table".into()))?;
+    run.try_into()
+        .map_err(|e: toml::de::Error| Error::Invalid(e.to_string()))
 }
 
 /// If `doc` is a run record (top-level `[run]` and `[scenario]` tables and nothing else), its
@@ -168,18 +170,18 @@ pub fn host_name() -> String {
 /// Check the output directory before anything runs: absent or empty is fine; a non-empty one
 /// is refused unless `force`, and even then a directory that holds `.git` or the current
 /// directory is refused. Returns whether the directory must be emptied ([`empty_out`]).
-pub fn check_out(dir: &Path, force: bool) -> Result<bool, String> {
+pub fn check_out(dir: &Path, force: bool) -> Result<bool> {
     let shown = dir.display();
     let meta = match std::fs::metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(format!("--out {shown}: {e}")),
+        Err(e) => return Err(invalid!("--out {shown}: {e}")),
     };
     if !meta.is_dir() {
-        return Err(format!("--out {shown}: not a directory"));
+        return Err(invalid!("--out {shown}: not a directory"));
     }
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("--out {shown}: {e}"))?
+        .map_err(|e| invalid!("--out {shown}: {e}"))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
@@ -189,7 +191,7 @@ pub fn check_out(dir: &Path, force: bool) -> Result<bool, String> {
     names.sort();
     if !force {
         let more = if names.len() > 3 { ", ..." } else { "" };
-        return Err(format!(
+        return Err(invalid!(
             "--out {shown} is not empty ({} entries: {}{more}); a run never mixes with an older \
              one: pass --force to empty it first, or choose another directory",
             names.len(),
@@ -197,14 +199,14 @@ pub fn check_out(dir: &Path, force: bool) -> Result<bool, String> {
         ));
     }
     if names.iter().any(|n| n == ".git") {
-        return Err(format!(
+        return Err(invalid!(
             "--out {shown} holds .git: --force will not empty it"
         ));
     }
-    let canon = std::fs::canonicalize(dir).map_err(|e| format!("--out {shown}: {e}"))?;
+    let canon = std::fs::canonicalize(dir).map_err(|e| invalid!("--out {shown}: {e}"))?;
     if let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize) {
         if cwd.starts_with(&canon) {
-            return Err(format!(
+            return Err(invalid!(
                 "--out {shown} is the current directory or above it: --force will not empty it"
             ));
         }
@@ -214,10 +216,10 @@ pub fn check_out(dir: &Path, force: bool) -> Result<bool, String> {
 
 /// Remove everything inside `dir` (not `dir` itself); symbolic links are removed, never
 /// followed.
-pub fn empty_out(dir: &Path) -> Result<(), String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn empty_out(dir: &Path) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(Error::at(dir))?;
     for e in rd {
-        let e = e.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let e = e.map_err(Error::at(dir))?;
         let p = e.path();
         let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
         let r = if is_dir {
@@ -225,7 +227,7 @@ pub fn empty_out(dir: &Path) -> Result<(), String> {
         } else {
             std::fs::remove_file(&p)
         };
-        r.map_err(|e| format!("{}: {e}", p.display()))?;
+        r.map_err(Error::at(&p))?;
     }
     Ok(())
 }
@@ -288,7 +290,7 @@ mod tests {
             let _ = std::fs::remove_dir_all(&d);
             let _ = std::fs::remove_file(&d);
             setup(&d);
-            let got = check_out(&d, *force);
+            let got = check_out(&d, *force).map_err(|e| e.to_string());
             match (want, &got) {
                 (Ok(w), Ok(g)) => assert_eq!(g, w, "{what}"),
                 (Err(w), Err(g)) => assert!(g.contains(w), "{what}: {g}"),
@@ -305,6 +307,7 @@ mod tests {
         let cwd = std::env::current_dir().unwrap();
         assert!(check_out(&cwd, true)
             .unwrap_err()
+            .to_string()
             .contains("current directory"));
     }
 

@@ -9,6 +9,7 @@
 //! CSV field and a JSON `null`.
 
 use crate::engine::RunOutput;
+use crate::error::{Error, Result};
 use crate::metrics::Summary;
 use crate::stats;
 use crate::xpass::XpassStats;
@@ -25,8 +26,8 @@ fn us(ns: u64) -> f64 {
 }
 
 /// `rows` as CSV text, the header from `R`'s field names (also when there is no row).
-pub fn to_csv<R: Serialize + Default>(rows: &[R]) -> Result<String, String> {
-    let err = |e: &dyn std::fmt::Display| format!("csv: {e}");
+pub fn to_csv<R: Serialize + Default>(rows: &[R]) -> Result<String> {
+    let err = |e: &dyn std::fmt::Display| Error::encode("csv", e);
     let mut w = csv::Writer::from_writer(Vec::new());
     if rows.is_empty() {
         // The csv crate writes a header with the first row: write a default row and keep its
@@ -42,10 +43,10 @@ pub fn to_csv<R: Serialize + Default>(rows: &[R]) -> Result<String, String> {
 }
 
 /// `v` as pretty JSON with a final newline.
-pub fn to_json<T: Serialize + ?Sized>(v: &T) -> Result<String, String> {
+pub fn to_json<T: Serialize + ?Sized>(v: &T) -> Result<String> {
     serde_json::to_string_pretty(v)
         .map(|s| s + "\n")
-        .map_err(|e| format!("json: {e}"))
+        .map_err(|e| Error::encode("json", e))
 }
 
 /// One traced flow at one sample (`flow_series.csv`).
@@ -289,7 +290,7 @@ pub fn summary_rows(rows: &[Summary]) -> SummaryJson<'_> {
 }
 
 /// The scenario-level summary files: (file name, contents).
-pub fn summary_files(rows: &[Summary]) -> Result<Vec<(&'static str, String)>, String> {
+pub fn summary_files(rows: &[Summary]) -> Result<Vec<(&'static str, String)>> {
     let t = summary_rows(rows);
     Ok(vec![
         ("summary.csv", to_csv(&t.algorithms)?),
@@ -393,7 +394,7 @@ pub fn network_series(out: &RunOutput) -> Vec<NetworkSample> {
 }
 
 /// The per-run files (in the algorithm's directory): (file name, contents).
-pub fn run_files(out: &RunOutput) -> Result<Vec<(&'static str, String)>, String> {
+pub fn run_files(out: &RunOutput) -> Result<Vec<(&'static str, String)>> {
     let flows = flow_summaries(out);
     Ok(vec![
         ("flow_series.csv", to_csv(&flow_series(out))?),
@@ -431,7 +432,7 @@ pub struct CreditRow {
 }
 
 /// ExpressPass's per-run files: (file name, contents).
-pub fn xpass_files(x: &XpassStats) -> Result<Vec<(&'static str, String)>, String> {
+pub fn xpass_files(x: &XpassStats) -> Result<Vec<(&'static str, String)>> {
     let eq1: Vec<Eq1Row> = x
         .eq1
         .iter()

@@ -1,6 +1,7 @@
 //! Topologies: nodes (hosts and switches), full-duplex links as pairs of output ports, and
 //! shortest-path routing with every equal-cost next hop kept for ECMP.
 
+use crate::error::{invalid, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -368,13 +369,13 @@ pub struct LinkSpec {
 
 impl Network {
     /// Set the rate and/or delay of a link (both directions). Errors name the link.
-    pub fn apply(&mut self, l: &LinkSpec) -> Result<(), String> {
+    pub fn apply(&mut self, l: &LinkSpec) -> Result<()> {
         let (a, pa) = match (&l.host, &l.between) {
             (Some(h), None) => {
                 let n = *self
                     .host_nodes
                     .get(*h as usize)
-                    .ok_or_else(|| format!("links: host {h} does not exist"))?;
+                    .ok_or_else(|| invalid!("links: host {h} does not exist"))?;
                 (n, 0u16)
             }
             (None, Some([x, y])) => {
@@ -382,17 +383,21 @@ impl Network {
                     self.nodes
                         .iter()
                         .position(|n| n.name == name)
-                        .ok_or_else(|| format!("links: no node named {name:?}"))
+                        .ok_or_else(|| invalid!("links: no node named {name:?}"))
                 };
                 let (a, b) = (find(x)?, find(y)?);
                 let p = self.nodes[a]
                     .ports
                     .iter()
                     .position(|p| p.peer as usize == b)
-                    .ok_or_else(|| format!("links: {x:?} and {y:?} are not linked"))?;
+                    .ok_or_else(|| invalid!("links: {x:?} and {y:?} are not linked"))?;
                 (a as u32, p as u16)
             }
-            _ => return Err("links: give exactly one of host = N or between = [A, B]".into()),
+            _ => {
+                return Err(invalid!(
+                    "links: give exactly one of host = N or between = [A, B]"
+                ))
+            }
         };
         let (b, pb) = {
             let p = &self.nodes[a as usize].ports[pa as usize];

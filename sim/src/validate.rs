@@ -2,6 +2,7 @@
 //! profiles, CDFs, hosts, links, bottleneck ports) before anything runs. The first error is
 //! returned, naming the field and its accepted range.
 
+use crate::error::{invalid, Result};
 use crate::scenario::Scenario;
 use crate::topo::TopologySpec;
 use crate::workload::Cdf;
@@ -24,41 +25,41 @@ pub const MAX_DELAY_US: f64 = 1e6;
 pub const MAX_BUFFER_KB: f64 = 1e9;
 
 /// `x` must be finite and within `[lo, hi]`.
-fn range(field: &str, x: f64, lo: f64, hi: f64) -> Result<(), String> {
+fn range(field: &str, x: f64, lo: f64, hi: f64) -> Result<()> {
     if x.is_finite() && x >= lo && x <= hi {
         Ok(())
     } else {
-        Err(format!("{field} = {x}: must be within [{lo}, {hi}]"))
+        Err(invalid!("{field} = {x}: must be within [{lo}, {hi}]"))
     }
 }
 
 /// `x` must be finite, above `lo` and at most `hi`.
-fn above(field: &str, x: f64, lo: f64, hi: f64) -> Result<(), String> {
+fn above(field: &str, x: f64, lo: f64, hi: f64) -> Result<()> {
     if x.is_finite() && x > lo && x <= hi {
         Ok(())
     } else {
-        Err(format!("{field} = {x}: must be within ({lo}, {hi}]"))
+        Err(invalid!("{field} = {x}: must be within ({lo}, {hi}]"))
     }
 }
 
-fn int(field: &str, x: u64, lo: u64, hi: u64) -> Result<(), String> {
+fn int(field: &str, x: u64, lo: u64, hi: u64) -> Result<()> {
     if (lo..=hi).contains(&x) {
         Ok(())
     } else {
-        Err(format!("{field} = {x}: must be within [{lo}, {hi}]"))
+        Err(invalid!("{field} = {x}: must be within [{lo}, {hi}]"))
     }
 }
 
-fn rate(field: &str, x: f64) -> Result<(), String> {
+fn rate(field: &str, x: f64) -> Result<()> {
     above(field, x, 0.0, MAX_RATE_GBPS)
 }
-fn delay(field: &str, x: f64) -> Result<(), String> {
+fn delay(field: &str, x: f64) -> Result<()> {
     range(field, x, 0.0, MAX_DELAY_US)
 }
-fn buffer(field: &str, x: f64) -> Result<(), String> {
+fn buffer(field: &str, x: f64) -> Result<()> {
     above(field, x, 0.0, MAX_BUFFER_KB)
 }
-fn ecn(field: &str, x: f64) -> Result<(), String> {
+fn ecn(field: &str, x: f64) -> Result<()> {
     range(field, x, 0.0, MAX_BUFFER_KB)
 }
 
@@ -69,7 +70,7 @@ impl TopologySpec {
     /// Range-check every field: first the topology's counts, then the links in the order the
     /// scenario lists them (host rate, the topology's other rate, link delay, its other delay,
     /// buffer, ECN threshold).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<()> {
         let t = "topology";
         let field = |name: &str| format!("{t}.{name}");
         // The rate and delay only some topologies have, with their field names.
@@ -122,7 +123,7 @@ impl TopologySpec {
                 int(&field("spines"), spines as u64, 1, 65_000)?;
                 int(&field("hosts_per_leaf"), hosts_per_leaf as u64, 1, 65_000)?;
                 if hosts_per_leaf as u64 + spines as u64 > 65_535 {
-                    return Err(format!(
+                    return Err(invalid!(
                         "{t}: hosts_per_leaf + spines = {}: a switch has at most 65535 ports",
                         hosts_per_leaf as u64 + spines as u64
                     ));
@@ -137,7 +138,7 @@ impl TopologySpec {
             } => {
                 int(&field("k"), k as u64, 2, 256)?;
                 if k % 2 != 0 {
-                    return Err(format!("{t}.k = {k}: must be even"));
+                    return Err(invalid!("{t}.k = {k}: must be even"));
                 }
                 if let Some(h) = hosts_per_edge {
                     int(&field("hosts_per_edge"), h as u64, 1, 60_000)?;
@@ -158,10 +159,10 @@ impl TopologySpec {
         ecn(&field("ecn_k_kb"), l.ecn_k_kb)?;
         let n = self.hosts();
         if n > MAX_HOSTS {
-            return Err(format!("{t}: {n} hosts; at most {MAX_HOSTS}"));
+            return Err(invalid!("{t}: {n} hosts; at most {MAX_HOSTS}"));
         }
         if n < 2 {
-            return Err(format!("{t}: {n} host(s); at least 2"));
+            return Err(invalid!("{t}: {n} host(s); at least 2"));
         }
         Ok(())
     }
@@ -170,7 +171,7 @@ impl TopologySpec {
 impl Scenario {
     /// Check every field; the first problem is returned as an error naming the field. Builds
     /// the network (for the fabric and INT checks): [`Scenario::validate_fields`] first.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<()> {
         self.validate_fields()?;
         self.validate_network()
     }
@@ -178,7 +179,7 @@ impl Scenario {
     /// Check every field that needs nothing built: ranges and names (laws, profiles, CDFs,
     /// hosts). Cheap whatever the topology's size, so it can run before an estimate of what
     /// building it costs ([`crate::preflight`]).
-    pub fn validate_fields(&self) -> Result<(), String> {
+    pub fn validate_fields(&self) -> Result<()> {
         above("duration_us", self.duration_us, 0.0, MAX_DURATION_US)?;
         range(
             "measure_from_us",
@@ -187,14 +188,15 @@ impl Scenario {
             self.duration_us,
         )?;
         if self.measure_from_us >= self.duration_us {
-            return Err(format!(
+            return Err(invalid!(
                 "measure_from_us = {}: must be below duration_us = {}",
-                self.measure_from_us, self.duration_us
+                self.measure_from_us,
+                self.duration_us
             ));
         }
         above("sample_us", self.sample_us, 0.0, self.duration_us)?;
         if self.sample_us < 0.001 || self.duration_us / self.sample_us > MAX_SAMPLES {
-            return Err(format!(
+            return Err(invalid!(
                 "sample_us = {}: at least 0.001 and at most {MAX_SAMPLES} samples per run \
                  (duration_us / sample_us = {})",
                 self.sample_us,
@@ -202,7 +204,7 @@ impl Scenario {
             ));
         }
         if self.algorithms.is_empty() {
-            return Err("algorithms: list at least one".into());
+            return Err(invalid!("algorithms: list at least one"));
         }
         if let Some((i, a)) = self
             .algorithms
@@ -210,7 +212,7 @@ impl Scenario {
             .enumerate()
             .find(|(i, a)| self.algorithms[..*i].contains(a))
         {
-            return Err(format!(
+            return Err(invalid!(
                 "algorithms: {a:?} is listed twice (entry {i}); each run writes DIR/{a}/"
             ));
         }
@@ -235,13 +237,15 @@ impl Scenario {
 
         let f = &self.fabric;
         if f.buffer != "static" && f.buffer != "shared" {
-            return Err(format!(
+            return Err(invalid!(
                 "fabric.buffer = {:?}: must be \"static\" or \"shared\"",
                 f.buffer
             ));
         }
         if f.pfc && f.buffer != "shared" {
-            return Err("fabric.pfc = true needs fabric.buffer = \"shared\"".into());
+            return Err(invalid!(
+                "fabric.pfc = true needs fabric.buffer = \"shared\""
+            ));
         }
         range(
             "fabric.switch_buffer_kb",
@@ -272,7 +276,7 @@ impl Scenario {
 
         for (i, g) in self.hosts.iter().enumerate() {
             if g.ids.is_empty() {
-                return Err(format!("hosts[{i}].ids: list at least one host"));
+                return Err(invalid!("hosts[{i}].ids: list at least one host"));
             }
             for &h in &g.ids {
                 int(&format!("hosts[{i}].ids"), h as u64, 0, n_hosts - 1)?;
@@ -293,7 +297,7 @@ impl Scenario {
                 delay(&format!("links[{i}].delay_us"), d)?;
             }
             if l.rate_gbps.is_none() && l.delay_us.is_none() {
-                return Err(format!("links[{i}]: give rate_gbps and/or delay_us"));
+                return Err(invalid!("links[{i}]: give rate_gbps and/or delay_us"));
             }
         }
 
@@ -324,14 +328,14 @@ impl Scenario {
             int(&format!("{fg}.dst"), g.dst as u64, 0, n_hosts - 1)?;
             let batches = (g.count - 1) / g.stagger_every;
             if g.start_us + g.stagger_us * batches as f64 > MAX_DURATION_US {
-                return Err(format!(
+                return Err(invalid!(
                     "{fg}: the last flow starts after {MAX_DURATION_US} us"
                 ));
             }
             let last_src =
                 g.src as u64 + ((g.count - 1) / g.conns_per_src) as u64 * g.src_step as u64;
             if last_src >= n_hosts {
-                return Err(format!(
+                return Err(invalid!(
                     "{fg}: senders {}..={last_src} exceed the hosts 0..{n_hosts}",
                     g.src
                 ));
@@ -339,13 +343,13 @@ impl Scenario {
             for i in 0..g.count.min(1 << 20) {
                 let src = g.src as u64 + (i / g.conns_per_src) as u64 * g.src_step as u64;
                 if src == g.dst as u64 {
-                    return Err(format!("{fg}: flow {i} goes from host {src} to itself"));
+                    return Err(invalid!("{fg}: flow {i} goes from host {src} to itself"));
                 }
             }
         }
         if let Some(w) = &self.workload {
             if Cdf::named(&w.cdf).is_none() {
-                return Err(format!(
+                return Err(invalid!(
                     "workload.cdf = {:?}: must be \"websearch\" or \"hadoop\"",
                     w.cdf
                 ));
@@ -355,7 +359,7 @@ impl Scenario {
             range("workload.stop_us", w.stop_us, w.start_us, MAX_DURATION_US)?;
             if let Some(h) = &w.hosts {
                 if h.len() < 2 {
-                    return Err("workload.hosts: list at least two hosts".into());
+                    return Err(invalid!("workload.hosts: list at least two hosts"));
                 }
                 for &x in h {
                     int("workload.hosts", x as u64, 0, n_hosts - 1)?;
@@ -375,14 +379,14 @@ impl Scenario {
             int(&format!("inject_drop[{i}].seg"), d.seg, 0, 1 << 40)?;
         }
         if self.flows.is_empty() && self.workload.is_none() {
-            return Err("no traffic: give [[flows]] or [workload]".into());
+            return Err(invalid!("no traffic: give [[flows]] or [workload]"));
         }
 
         let r = &self.report;
         let mut prev = 0;
         for &b in &r.fct_bins_bytes {
             if b <= prev {
-                return Err(format!(
+                return Err(invalid!(
                     "report.fct_bins_bytes: {b} must be positive and above the previous edge"
                 ));
             }
@@ -396,13 +400,12 @@ impl Scenario {
         // Names: every algorithm and flow-group profile resolves and its parameters validate;
         // links and bottleneck ports exist.
         for a in &self.algorithms {
-            self.check_profile(a)
-                .map_err(|e| format!("algorithms: {e}"))?;
+            self.check_profile(a).map_err(|e| e.context("algorithms"))?;
         }
         for (gi, g) in self.flows.iter().enumerate() {
             if let Some(c) = &g.cc {
                 self.check_profile(c)
-                    .map_err(|e| format!("flows[{gi}].cc: {e}"))?;
+                    .map_err(|e| e.context(format!("flows[{gi}].cc")))?;
             }
         }
         for (name, _) in self.cc.iter() {
@@ -413,7 +416,7 @@ impl Scenario {
 
     /// The checks that need the network: link overrides, bottleneck ports, the PFC fabric's
     /// headroom, INT rates.
-    fn validate_network(&self) -> Result<(), String> {
+    fn validate_network(&self) -> Result<()> {
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;
         let names = self

@@ -381,7 +381,10 @@ law = "expresspass"
         ),
     ] {
         // Refused when the file is parsed, before any run.
-        let e = Scenario::parse(&format!("{base}{line}\n")).err().unwrap();
+        let e = Scenario::parse(&format!("{base}{line}\n"))
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains(want), "{line}: {e}");
     }
 }

@@ -363,14 +363,14 @@ fn bad_values_are_refused_at_their_line_with_section_and_key() {
         ),
     ];
     for (text, want) in cases {
-        let e = normalize(text).expect_err(text);
+        let e = normalize(text).expect_err(text).to_string();
         assert!(e.starts_with(want), "{text}\n got: {e}\nwant: {want}");
         // Through the scenario parser the same message, and the file's name before it.
         let dir = std::env::temp_dir().join(format!("rdcc-sim-units-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("bad.toml");
         std::fs::write(&p, text).unwrap();
-        let e = Scenario::load_fields(&p, &[]).expect_err(text);
+        let e = Scenario::load_fields(&p, &[]).expect_err(text).to_string();
         assert!(
             e.starts_with(&format!("{}: {want}", p.display())),
             "{e}\nwant: {want}"
@@ -448,7 +448,9 @@ fn set_takes_the_same_forms() {
         let t: toml::Table = toml::from_str(&sc.to_toml().unwrap()).unwrap();
         assert_eq!(at(&t, path), Some(want), "--set {set}");
     }
-    let e = Scenario::load_with(&p, &["cc.swift.beta_q16=0.8x".to_string()]).unwrap_err();
+    let e = Scenario::load_with(&p, &["cc.swift.beta_q16=0.8x".to_string()])
+        .unwrap_err()
+        .to_string();
     assert!(
         e.ends_with(
             "--set cc.swift.beta_q16=0.8x: not a number in this parameter's unit; expected \
@@ -666,7 +668,8 @@ fn range_errors_found_after_parsing_point_at_the_key_line() {
         std::fs::write(&file, SMALL.replace(from, to)).unwrap();
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let e = Scenario::load_fields(&file, &sets).expect_err(to);
-        assert_eq!(e, format!("{shown}{want}"), "{to} {sets:?}");
+        assert!(e.is_invalid(), "{to} {sets:?}: {e:?}");
+        assert_eq!(e.to_string(), format!("{shown}{want}"), "{to} {sets:?}");
     }
     // Found when the network is built (after the size estimate): through the binary.
     std::fs::write(

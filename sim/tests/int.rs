@@ -106,7 +106,8 @@ fn int_laws_are_refused_on_port_rates_a_record_cannot_name() {
     let text = LEAF_SPINE.replace("host_rate_gbps = 25", "host_rate_gbps = 30");
     let e = Scenario::parse(&text)
         .and_then(|s| s.validate())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("INT record cannot name"), "{e}");
 }
 

@@ -105,7 +105,7 @@ fn range(law: Law, name: &str) -> (u64, u64) {
     let mut lo = None;
     let mut hi = None;
     for big in [u64::MAX, u32::MAX as u64, u16::MAX as u64, u8::MAX as u64] {
-        match build_params(law, &[(name.to_string(), big)]) {
+        match build_params(law, &[(name.to_string(), big)]).map_err(|e| e.to_string()) {
             Err(e) if e.contains("does not fit") => continue,
             Err(e) => {
                 hi = parse(&e);
@@ -120,7 +120,7 @@ fn range(law: Law, name: &str) -> (u64, u64) {
             }
         }
     }
-    if let Err(e) = build_params(law, &[(name.to_string(), 0)]) {
+    if let Err(e) = build_params(law, &[(name.to_string(), 0)]).map_err(|e| e.to_string()) {
         lo = parse(&e);
         assert!(
             lo.is_some(),

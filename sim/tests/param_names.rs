@@ -77,13 +77,13 @@ fn config_fields_are_module_parameters_and_scenario_keys() {
             // A value of 0 may be out of range; only "unknown parameter" is a naming failure.
             if let Err(e) = build_params(law, &[(name.clone(), 0)]) {
                 assert!(
-                    !e.contains("unknown parameter"),
+                    !e.to_string().contains("unknown parameter"),
                     "sim does not accept {name:?} for {law:?}: {e}"
                 );
             }
         }
         let bogus = build_params(law, &[("no_such_field".into(), 1)]);
-        assert!(matches!(bogus, Err(e) if e.contains("unknown parameter")));
+        assert!(matches!(bogus, Err(e) if e.to_string().contains("unknown parameter")));
     }
 }
 
@@ -106,7 +106,7 @@ fn expresspass_config_fields_are_scenario_keys() {
     );
     for name in &keys {
         if let Err(e) = apply(&XpassConfig::default(), &[(name.clone(), 0)]) {
-            assert!(!e.contains("unknown key"), "{name}: {e}");
+            assert!(!e.to_string().contains("unknown key"), "{name}: {e}");
         }
     }
 }
@@ -126,12 +126,12 @@ fn int_law_config_fields_are_scenario_keys() {
         for name in &cfg {
             if let Err(e) = build_params(law, &[(name.clone(), 0)]) {
                 assert!(
-                    !e.contains("unknown parameter"),
+                    !e.to_string().contains("unknown parameter"),
                     "sim does not accept {name:?} for {law:?}: {e}"
                 );
             }
         }
         let bogus = build_params(law, &[("no_such_field".into(), 1)]);
-        assert!(matches!(bogus, Err(e) if e.contains("unknown parameter")));
+        assert!(matches!(bogus, Err(e) if e.to_string().contains("unknown parameter")));
     }
 }

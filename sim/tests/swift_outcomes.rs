@@ -60,7 +60,7 @@ fn swift_large_incast_paces_below_one_packet_and_holds_the_target() {
 /// hundred microseconds to get close to an index of one"; with VAI and SF convergence is "much
 /// quicker". The paper prints no number. Stated tolerances: Swift's first time at Jain >= 0.9
 /// after the last flow starts in [200, 1000] us ("several hundred"); VAI/SF's at most half of
-/// Swift's ("much quicker"; measured 170 us against 640 us); both stay >= 0.9 from at most
+/// Swift's ("much quicker"; measured 170 us against 650 us); both stay >= 0.9 from at most
 /// 1000 us on until the first flow ends.
 #[test]
 fn sl_incast_time_to_jain_09() {

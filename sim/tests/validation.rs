@@ -195,17 +195,25 @@ fn each_bad_value_is_refused_naming_its_field() {
         let err = Scenario::parse(text)
             .err()
             .unwrap_or_else(|| panic!("accepted: {want}"));
+        assert!(err.is_invalid(), "{want}: not invalid input: {err:?}");
+        let err = err.to_string();
         assert!(err.contains(want), "expected {want:?} in {err:?}");
     }
     // No traffic at all.
     let none = BASE.split("[[flows]]").next().unwrap();
-    assert!(Scenario::parse(none).unwrap_err().contains("no traffic"));
+    assert!(Scenario::parse(none)
+        .unwrap_err()
+        .to_string()
+        .contains("no traffic"));
     // A fat-tree needs an even radix.
     let ft = edit(
         "kind = \"incast\"\nsenders = 2\nhost_rate_gbps = 10",
         "kind = \"fat_tree\"\nk = 3\nhost_rate_gbps = 10\nfabric_rate_gbps = 10",
     );
-    assert!(Scenario::parse(&ft).unwrap_err().contains("topology.k = 3"));
+    assert!(Scenario::parse(&ft)
+        .unwrap_err()
+        .to_string()
+        .contains("topology.k = 3"));
 }
 
 #[test]
@@ -214,13 +222,13 @@ fn unknown_algorithm_lists_the_valid_names_before_anything_runs() {
         r#"algorithms = ["swift"]"#,
         r#"algorithms = ["swift", "bbr"]"#,
     );
-    let err = Scenario::parse(&text).unwrap_err();
+    let err = Scenario::parse(&text).unwrap_err().to_string();
     assert!(err.contains("\"bbr\""), "{err}");
     for n in ["swift", "timely", "theta_powertcp", "dctcp", "reno"] {
         assert!(err.contains(n), "{n} missing from {err}");
     }
     let text = format!("{BASE}\n[cc.fast]\nlaw = \"quic\"\n");
-    let err = Scenario::parse(&text).unwrap_err();
+    let err = Scenario::parse(&text).unwrap_err().to_string();
     assert!(
         err.contains("cc.fast") && err.contains("theta_powertcp"),
         "{err}"

@@ -66,15 +66,17 @@ pub fn available(p: &Profile) -> Result<Vec<String>> {
 
 /// Split an `--algos` value (names separated by spaces or commas: the parser `sim` uses too,
 /// [`rdcc_sim::names::split_list`]) and check every name against `available`. The error names
-/// the offending entry and lists the available ones.
-pub fn parse_list(value: &str, available: &[String]) -> std::result::Result<Vec<String>, String> {
+/// the offending entry and lists the available ones; it is the simulator's kind of error
+/// ([`rdcc_sim::Error::Invalid`]), as `sim --algos` gives.
+pub fn parse_list(value: &str, available: &[String]) -> rdcc_sim::Result<Vec<String>> {
+    let listed = || available.join(" ");
     let names = rdcc_sim::names::split_list(value)
-        .map_err(|e| format!("{e}; available: {}", available.join(" ")))?;
+        .map_err(|e| rdcc_sim::Error::Invalid(format!("{e}; available: {}", listed())))?;
     if let Some(name) = names.iter().find(|n| !available.contains(n)) {
-        return Err(format!(
+        return Err(rdcc_sim::Error::Invalid(format!(
             "unknown algorithm {name:?}; available: {}",
-            available.join(" ")
-        ));
+            listed()
+        )));
     }
     Ok(names)
 }
@@ -125,7 +127,7 @@ mod tests {
             (" , ", Err("no algorithm given")),
         ];
         for (input, want) in cases {
-            let got = parse_list(input, &avail);
+            let got = parse_list(input, &avail).map_err(|e| e.to_string());
             match (want, &got) {
                 (Ok(w), Ok(g)) => assert_eq!(g, w, "{input:?}"),
                 (Err(w), Err(g)) => assert!(g.contains(w), "{input:?}: {g}"),

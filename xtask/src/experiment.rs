@@ -180,25 +180,30 @@ pub fn run(
 pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
     let mut sum = Summary::default();
     let n = &s.name;
-    let Some(reference) = passes.iter().find(|p| p.algo == "ref") else {
+    let reference = passes.iter().find(|p| p.algo == "ref");
+    if reference.is_none() && s.test.reference_flows != RefFlows::None {
         sum.record(&format!("{n}: reference pass ran"), false);
         return sum;
-    };
-    let ref_mbit = reference.stats.first().map_or(0.0, |st| st.tput_mbit);
-    sum.record(
-        &format!(
-            "{n}: reference {} moved data ({ref_mbit:.1} Mbit/s)",
-            s.test.reference
-        ),
-        ref_mbit > 0.0,
-    );
+    }
+    let ref_mbit = reference
+        .and_then(|r| r.stats.first())
+        .map_or(0.0, |st| st.tput_mbit);
+    if reference.is_some() {
+        sum.record(
+            &format!(
+                "{n}: reference {} moved data ({ref_mbit:.1} Mbit/s)",
+                s.test.reference
+            ),
+            ref_mbit > 0.0,
+        );
+    }
     // With the scenario's own flows as the reference, the long flows under test are judged on
     // their own against the reference pass's (`long_after`).
-    let ref_long = match s.test.reference_flows {
-        RefFlows::Single => None,
-        RefFlows::Scenario => reference.trials.first().and_then(|tr| long_after(s, tr)),
+    let ref_long = match (s.test.reference_flows, reference) {
+        (RefFlows::Scenario, Some(r)) => r.trials.first().and_then(|tr| long_after(s, tr)),
+        _ => None,
     };
-    if s.test.reference_flows == RefFlows::Scenario {
+    if let (RefFlows::Scenario, Some(reference)) = (s.test.reference_flows, reference) {
         // A reference pass of many flows sets the bar only if every one of them ran.
         for tr in &reference.trials {
             record_flows_ran(&mut sum, &format!("{n}/ref"), s, tr);
@@ -295,8 +300,8 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
             if s.test.min_total_pct > 0 {
                 let need = ref_mbit * s.test.min_total_pct as f64 / 100.0;
                 let of = match s.test.reference_flows {
-                    RefFlows::Single => "the reference's",
                     RefFlows::Scenario => "the reference pass's (the same flows)",
+                    _ => "the reference's",
                 };
                 sum.record(
                     &format!(
@@ -331,17 +336,25 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
                     low.is_empty(),
                 );
             }
+            crate::bounds::check(s, want, st, &mut sum);
         }
     }
     sum
 }
 
-/// `cargo xtask test`: every built-in scenario, shortened, in one boot; their checks.
+/// `cargo xtask test`: the built-in scenarios of `p`'s test bed (QEMU: `BUILT_IN`, judged
+/// against a reference pass; UML: `DC_SET`, judged by their bounds), shortened, in one boot;
+/// their checks.
 pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
     let avail = crate::algos::available(p)?;
+    let bed = crate::scenario::Bed::of(p);
+    let names = match bed {
+        crate::scenario::Bed::Qemu => crate::scenario::BUILT_IN,
+        crate::scenario::Bed::Uml => crate::scenario::DC_SET,
+    };
     let mut scs = Vec::new();
-    for n in crate::scenario::BUILT_IN {
-        match crate::scenario::load(n, &avail, crate::scenario::Bed::Qemu) {
+    for n in names {
+        match crate::scenario::load(n, &avail, bed) {
             Ok(s) => scs.push(s),
             Err(e) => return err(e),
         }

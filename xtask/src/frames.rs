@@ -8,6 +8,37 @@ pub struct Frame {
     pub data: Vec<u8>,
 }
 
+/// A damaged data channel: every message names the frame (or line) and what did not match.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum FrameError {
+    /// The stream ends inside a header line.
+    #[error("data channel: a header line without its end (guest cut off?)")]
+    CutHeader,
+    /// A header's size is not a number.
+    #[error("data channel: bad size in {header:?}")]
+    BadSize { header: String },
+    /// Fewer bytes than the header announced.
+    #[error("data channel: {name}: {got} of {size} bytes arrived")]
+    Short {
+        name: String,
+        got: usize,
+        size: usize,
+    },
+    /// No end marker right after the announced bytes.
+    #[error("data channel: {name}: no end marker after {size} bytes")]
+    NoEnd { name: String, size: usize },
+    /// The payload's SHA-256 is not the guest's.
+    #[error("data channel: {name}: checksum {got} differs from the guest's {sum}")]
+    Checksum {
+        name: String,
+        got: String,
+        sum: String,
+    },
+    /// A line that is neither a frame header nor a scenario's end.
+    #[error("data channel: unexpected line {header:?}")]
+    Unexpected { header: String },
+}
+
 /// SHA-256 of `data`, lowercase hex (as `sha256sum` prints it).
 fn sha256_hex(data: &[u8]) -> String {
     use sha2::{Digest, Sha256};
@@ -20,7 +51,7 @@ fn sha256_hex(data: &[u8]) -> String {
 /// Split the data channel into frames (`RDCC-FILE name size sha256\n` + bytes +
 /// `\nRDCC-FILE-END name\n`). A frame whose length, end marker or checksum does not match is
 /// an error naming it: nothing is silently dropped.
-pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> {
+pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), FrameError> {
     let mut frames = Vec::new();
     let mut done = Vec::new();
     loop {
@@ -38,7 +69,7 @@ pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> 
         let nl = buf
             .iter()
             .position(|&b| b == b'\n')
-            .ok_or("data channel: a header line without its end (guest cut off?)")?;
+            .ok_or(FrameError::CutHeader)?;
         let header = String::from_utf8_lossy(&buf[..nl]).to_string();
         buf = &buf[nl + 1..];
         let w: Vec<&str> = header.split_whitespace().collect();
@@ -48,36 +79,40 @@ pub fn read_frames(mut buf: &[u8]) -> Result<(Vec<Frame>, Vec<String>), String> 
                 continue;
             }
             ["RDCC-FILE", name, size, sum] => {
-                let size: usize = size
-                    .parse()
-                    .map_err(|_| format!("data channel: bad size in {header:?}"))?;
+                let size: usize = size.parse().map_err(|_| FrameError::BadSize {
+                    header: header.clone(),
+                })?;
                 if buf.len() < size {
-                    return Err(format!(
-                        "data channel: {name}: {} of {size} bytes arrived",
-                        buf.len()
-                    ));
+                    return Err(FrameError::Short {
+                        name: name.to_string(),
+                        got: buf.len(),
+                        size,
+                    });
                 }
                 let data = buf[..size].to_vec();
                 buf = &buf[size..];
                 let end = format!("\nRDCC-FILE-END {name}\n");
                 if !buf.starts_with(end.as_bytes()) {
-                    return Err(format!(
-                        "data channel: {name}: no end marker after {size} bytes"
-                    ));
+                    return Err(FrameError::NoEnd {
+                        name: name.to_string(),
+                        size,
+                    });
                 }
                 buf = &buf[end.len()..];
                 let got = sha256_hex(&data);
                 if got != *sum {
-                    return Err(format!(
-                        "data channel: {name}: checksum {got} differs from the guest's {sum}"
-                    ));
+                    return Err(FrameError::Checksum {
+                        name: name.to_string(),
+                        got,
+                        sum: sum.to_string(),
+                    });
                 }
                 frames.push(Frame {
                     name: name.to_string(),
                     data,
                 });
             }
-            _ => return Err(format!("data channel: unexpected line {header:?}")),
+            _ => return Err(FrameError::Unexpected { header }),
         }
     }
     Ok((frames, done))
@@ -127,16 +162,29 @@ mod tests {
         let mut bad = frame("x", b"abcdef");
         let at = bad.len() - 20;
         bad[at] ^= 1;
-        assert!(read_frames(&bad).unwrap_err().contains("checksum"));
+        let e = read_frames(&bad).unwrap_err();
+        assert!(matches!(e, FrameError::Checksum { .. }), "{e}");
+        assert!(e.to_string().contains("checksum"));
         let good = frame("x", b"abcdef");
         let e = read_frames(&good[..good.len() - 20]).unwrap_err();
-        assert!(e.contains("3 of 6 bytes arrived"), "{e}");
+        assert_eq!(e.to_string(), "data channel: x: 3 of 6 bytes arrived");
         let mut noend = frame("x", b"abcdef");
         noend.truncate(noend.len() - 5);
         noend.extend_from_slice(b"zzzz\n");
-        assert!(read_frames(&noend).unwrap_err().contains("end marker"));
-        assert!(read_frames(b"garbage\n")
-            .unwrap_err()
-            .contains("unexpected line"));
+        let e = read_frames(&noend).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "data channel: x: no end marker after 6 bytes"
+        );
+        let e = read_frames(b"garbage\n").unwrap_err();
+        assert_eq!(
+            e,
+            FrameError::Unexpected {
+                header: "garbage".into()
+            }
+        );
+        assert!(e.to_string().contains("unexpected line"));
+        let e = read_frames(b"RDCC-FILE x").unwrap_err();
+        assert_eq!(e, FrameError::CutHeader);
     }
 }

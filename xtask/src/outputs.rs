@@ -294,13 +294,19 @@ pub fn write_outputs(
     )
     .map_err(io)?;
     files.push(path);
-    files.extend(plots(sc, passes, dir, label)?);
+    // The caller (experiment.rs) takes the message.
+    files.extend(plots(sc, passes, dir, label).map_err(|e| e.to_string())?);
     Ok(files)
 }
 
 /// The plots: per algorithm (trial 1) the total and per-flow goodput, and the window over time; across
 /// algorithms the RTT CDF (every trial's per-ACK samples) and the queue over time (trial 1).
-fn plots(sc: &Scenario, passes: &[Pass], dir: &Path, label: &str) -> Result<Vec<PathBuf>, String> {
+fn plots(
+    sc: &Scenario,
+    passes: &[Pass],
+    dir: &Path,
+    label: &str,
+) -> rdcc_sim::Result<Vec<PathBuf>> {
     use rdcc_sim::plot::figures::goodput_figure;
     use rdcc_sim::plot::{chart, Line};
     let mut files = Vec::new();

@@ -45,6 +45,14 @@ const FRAME_BITS: u64 = 1514 * 8;
 pub const MAX_FLOWS: u32 = 64;
 pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
+/// From this bottleneck rate (Mbit/s) on, a scenario without sized flows traces one in
+/// 2^[`TRACE_SAMPLE_BITS`] of the per-ACK events (`Scenario::trace_sample_bits`): at 10 Gbit/s
+/// eight flows' ACK and decision events came at ~500 k/s, filled 320 MiB of trace buffer in 2 s
+/// and cost most of the run's wall time (Documentation/results/uml_testbed.md).
+pub const TRACE_SAMPLE_FROM_MBIT: u32 = 1000;
+/// One in 2^3 = 8 per-ACK events traced on a fast path; at 10 Gbit/s one flow still leaves
+/// ~9 k ACK samples per second.
+pub const TRACE_SAMPLE_BITS: u32 = 3;
 /// `test.max_stall_ms` at most a minute (a trial is at most `MAX_DURATION_S`).
 pub const MAX_STALL_MS: u32 = 60_000;
 
@@ -133,7 +141,7 @@ impl Bed {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Bed::Qemu => "the QEMU test bed",
             Bed::Uml => "the UML test bed",
@@ -227,6 +235,9 @@ pub struct TestSpec {
     /// What the reference pass runs.
     #[serde(default)]
     pub reference_flows: RefFlows,
+    /// Absolute bounds per test algorithm, on a virtual-time bed only (`bounds.rs`).
+    #[serde(default)]
+    pub bounds: crate::bounds::Bounds,
 }
 
 /// The flows of a test run's reference pass.
@@ -245,6 +256,9 @@ pub enum RefFlows {
     /// report every flow, each with data and traced ACKs, and the `under_test` long flows are
     /// judged on their own from the first later launch (`experiment::checks`).
     Scenario,
+    /// No reference pass: on a virtual-time bed the test algorithms are judged by their
+    /// `test.bounds` alone (every one needs a bound).
+    None,
 }
 
 fn test_algos() -> Vec<String> {
@@ -270,6 +284,7 @@ impl Default for TestSpec {
             max_stall_ms: 0,
             reference: ref_algo(),
             reference_flows: RefFlows::Single,
+            bounds: Default::default(),
         }
     }
 }
@@ -467,10 +482,14 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
     if s.test.max_stall_ms > 0 {
         check_stall(s)?;
     }
-    if s.test.min_total_pct == 0 && s.test.min_share_pct == 0 && s.test.max_stall_ms == 0 {
+    if s.test.min_total_pct == 0
+        && s.test.min_share_pct == 0
+        && s.test.max_stall_ms == 0
+        && s.test.bounds.is_empty()
+    {
         return Err(
-            "test: min_total_pct, min_share_pct and max_stall_ms are all 0: nothing would judge \
-             what the flows moved"
+            "test: min_total_pct, min_share_pct and max_stall_ms are all 0 and there are no \
+             test.bounds: nothing would judge what the flows moved"
                 .into(),
         );
     }
@@ -596,7 +615,7 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
     if total > MAX_FLOWS {
         return Err(format!("{total} flows: at most {MAX_FLOWS}"));
     }
-    Ok(())
+    crate::bounds::validate(s, bed)
 }
 
 /// `params_set`: only our modules, each value insmod words `name=digits` (the guest passes them
@@ -666,6 +685,19 @@ impl Scenario {
     /// The guest's input: shell variables (every value validated, so no quoting issues but
     /// the description, which is single-quoted). `test`: the shortened run with a reference
     /// pass first.
+    /// The per-ACK trace events are sampled, one in 2^bits (0 = every one), on a path of at
+    /// least [`TRACE_SAMPLE_FROM_MBIT`] without sized flows (a completion time needs the flow's
+    /// last ACK traced: `series::fct`). Goodput comes from `snd_una`, which a sample still
+    /// carries in full; the RTT percentiles come from an evenly spread subset.
+    pub fn trace_sample_bits(&self) -> u32 {
+        let sized = self.flows.iter().any(|f| f.size_kb.is_some());
+        if self.path.rate_mbit >= TRACE_SAMPLE_FROM_MBIT && !sized {
+            TRACE_SAMPLE_BITS
+        } else {
+            0
+        }
+    }
+
     pub fn guest_env(&self, test: bool) -> String {
         let (algos, trials, dur, warm) = if test {
             let w = self.warmup_s * self.test.duration_s / self.duration_s;
@@ -702,7 +734,7 @@ impl Scenario {
         let _ = writeln!(
             e,
             "SCN_REF='{}'",
-            if test {
+            if test && self.test.reference_flows != RefFlows::None {
                 self.test.reference.as_str()
             } else {
                 ""
@@ -710,6 +742,7 @@ impl Scenario {
         );
         let ref_flows = match self.test.reference_flows {
             _ if !test => String::new(),
+            RefFlows::None => String::new(),
             RefFlows::Single => format!("REF:0:t:{dur}"),
             RefFlows::Scenario => flows.join(" "),
         };
@@ -719,6 +752,7 @@ impl Scenario {
             Params::Defaults => "defaults",
         };
         let _ = writeln!(e, "SCN_PARAMS={params}");
+        let _ = writeln!(e, "SCN_TRACE_SAMPLE_BITS={}", self.trace_sample_bits());
         for (m, v) in &self.params_set {
             let _ = writeln!(e, "SCN_SET_{m}='{v}'");
         }

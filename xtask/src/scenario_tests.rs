@@ -280,3 +280,111 @@ fn dc_scenarios_are_valid_on_uml() {
         );
     }
 }
+
+/// `test.bounds` (bounds.rs): each mutation of `DC`'s test section with the words its refusal
+/// must contain; the QEMU bed refuses bounds outright; a bounded file without a reference pass
+/// gives the guest no reference.
+#[test]
+fn bounds_refusals() {
+    const T: &str = "[test]\nduration_s = 3\n";
+    let two = "[[flows]]\nalgo = \"under_test\"\ncount = 2\n[test]\nduration_s = 3\n";
+    let none = "reference_flows = \"none\"\nmin_total_pct = 0\nalgos = [\"swift\"]\n";
+    let cases: &[(&str, String, &str)] = &[
+        (
+            T,
+            format!("{T}[test.bounds]\ndctcp = {{ min_link_pct = 90 }}\n"),
+            "test.bounds.dctcp: dctcp is not in test.algos",
+        ),
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ }}\n"),
+            "test.bounds.swift: nothing to check",
+        ),
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ min_link_pct = 101 }}\n"),
+            "min_link_pct = 101: 0..=100",
+        ),
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ min_jain = 1.5 }}\n"),
+            "min_jain = 1.5: 0..=1",
+        ),
+        // One long flow: no Jain's index.
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ min_jain = 0.9 }}\n"),
+            "needs at least two under_test long flows (1)",
+        ),
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ max_rtt_p99_us = 2000000 }}\n"),
+            "max_rtt_p99_us = 2000000: 0..=1000000",
+        ),
+        (
+            T,
+            format!("{T}{none}algos = [\"swift\", \"cubic\"]\n[test.bounds]\nswift = {{ min_link_pct = 90 }}\n")
+                .replacen("algos = [\"swift\"]\n", "", 1),
+            "every test algorithm needs test.bounds (cubic has none)",
+        ),
+        (
+            T,
+            // min_total_pct's default (50) compares with a reference pass.
+            format!("{T}reference_flows = \"none\"\nalgos = [\"swift\"]\n[test.bounds]\nswift = {{ min_link_pct = 90 }}\n"),
+            "min_total_pct and min_share_pct compare with the reference pass",
+        ),
+        (
+            T,
+            format!("{T}min_total_pct = 0\n"),
+            "there are no test.bounds: nothing would judge",
+        ),
+    ];
+    let dc = DC.replacen("[test]\nduration_s = 3\n", T, 1);
+    for (from, to, want) in cases {
+        assert!(dc.contains(from), "case {from:?} does not apply");
+        let text = dc.replacen(from, to, 1);
+        match parse_for(&text, "x", &avail(), Bed::Uml) {
+            Ok(_) => panic!("accepted: {to:?}"),
+            Err(e) => assert!(e.contains(want), "{to:?}: {e:?} lacks {want:?}"),
+        }
+    }
+    // Jain with two long flows, on UML: accepted; the same file on QEMU: refused.
+    let ok = dc.replacen(
+        &format!("[[flows]]\nalgo = \"under_test\"\n{T}"),
+        &format!("{two}{none}[test.bounds]\nswift = {{ min_jain = 0.99, min_link_pct = 90 }}\n"),
+        1,
+    );
+    assert_ne!(ok, dc, "the two-flow mutation applies");
+    let s = parse_for(&ok, "x", &avail(), Bed::Uml).unwrap_or_else(|e| panic!("{e}"));
+    let env = s.guest_env(true);
+    assert!(
+        env.contains("SCN_REF=''\n") && env.contains("SCN_REF_FLOWS=''\n"),
+        "{env}"
+    );
+    let e = parse_for(&ok.replace("10000", "1000"), "x", &avail(), Bed::Qemu).unwrap_err();
+    assert!(
+        e.contains("absolute bounds need a virtual-time test bed"),
+        "{e}"
+    );
+}
+
+/// The per-ACK trace is sampled on fast paths only, and never when a completion time needs a
+/// flow's last ACK.
+#[test]
+fn trace_sampling_on_fast_paths_without_sized_flows() {
+    let dc = parse_for(DC, "dc", &avail(), Bed::Uml).unwrap();
+    assert_eq!(dc.trace_sample_bits(), TRACE_SAMPLE_BITS);
+    assert!(dc.guest_env(true).contains("SCN_TRACE_SAMPLE_BITS=3\n"));
+    let sized = DC.replacen(
+        "[test]",
+        "[[flows]]\nalgo = \"under_test\"\nstart_ms = 1000\nsize_kb = 64\n[test]",
+        1,
+    );
+    let s = parse_for(&sized, "dc", &avail(), Bed::Uml).unwrap();
+    assert_eq!(s.trace_sample_bits(), 0);
+    let slow = DC.replacen("rate_mbit = 10000", "rate_mbit = 999", 1);
+    let s = parse_for(&slow, "dc", &avail(), Bed::Uml).unwrap();
+    assert_eq!(s.trace_sample_bits(), 0);
+    let g = parse(GOOD, "two", &avail()).unwrap();
+    assert!(g.guest_env(false).contains("SCN_TRACE_SAMPLE_BITS=0\n"));
+}

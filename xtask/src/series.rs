@@ -24,16 +24,30 @@ pub struct FlowInfo {
     pub err: String,
 }
 
+/// A `summary.txt` line the guest's runner did not write.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum SummaryError {
+    /// Fewer than the six leading fields.
+    #[error("summary: short line {0:?}")]
+    Short(String),
+    /// A numeric field that is not a number.
+    #[error("summary: {word:?} in {line:?}")]
+    NotANumber { word: String, line: String },
+}
+
 /// Parse `summary.txt`: `idx algo port start_ms t|b amount rc=N tput=X sent=X retrans=N bytes=N cc=X err=...`.
-pub fn parse_summary(text: &str) -> Result<Vec<FlowInfo>, String> {
+pub fn parse_summary(text: &str) -> Result<Vec<FlowInfo>, SummaryError> {
     let mut v = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
         if w.len() < 6 {
-            return Err(format!("summary: short line {line:?}"));
+            return Err(SummaryError::Short(line.to_string()));
         }
-        let num = |s: &str| -> Result<u64, String> {
-            s.parse().map_err(|_| format!("summary: {s:?} in {line:?}"))
+        let num = |s: &str| -> Result<u64, SummaryError> {
+            s.parse().map_err(|_| SummaryError::NotANumber {
+                word: s.to_string(),
+                line: line.to_string(),
+            })
         };
         let mut f = FlowInfo {
             idx: num(w[0])? as usize,
@@ -453,7 +467,8 @@ pub fn passes(
                 .copied()
                 .ok_or_else(|| format!("{}/{pass}/t{k}: {n} missing", sc.name))
         };
-        let flows = parse_summary(&String::from_utf8_lossy(get("summary.txt")?))?;
+        let flows = parse_summary(&String::from_utf8_lossy(get("summary.txt")?))
+            .map_err(|e| e.to_string())?;
         let mut text = String::new();
         flate2::read::GzDecoder::new(get("trace.gz")?)
             .read_to_string(&mut text)
@@ -473,6 +488,14 @@ pub fn passes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summary_errors_name_the_line() {
+        let e = parse_summary("0 swift 5201\n").unwrap_err();
+        assert_eq!(e.to_string(), "summary: short line \"0 swift 5201\"");
+        let e = parse_summary("0 swift x 0 t 10\n").unwrap_err();
+        assert_eq!(e.to_string(), "summary: \"x\" in \"0 swift x 0 t 10\"");
+    }
 
     #[test]
     fn trace_to_series() {

@@ -5,6 +5,7 @@
 //! `Documentation/results/README.md`, "Switch buffers and PFC").
 
 use super::*;
+use crate::error::{invalid, Result};
 use crate::topo::{NodeDef, PortDef, RouteTable};
 
 /// Switch buffer model and PFC settings of a run.
@@ -189,7 +190,7 @@ fn headroom_bytes(rate_bits_per_s: u64, delay_ns: u64, fab: &FabricConfig, max_w
 
 /// Refuse a fabric that cannot be lossless: with PFC, every switch's shared buffer must hold
 /// the headroom and reserve of all its ingress queues plus one packet of shared space.
-pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<(), String> {
+pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<()> {
     let fab = &cfg.fabric;
     if !(fab.shared_buffer && fab.pfc) {
         return Ok(());
@@ -210,7 +211,7 @@ pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<(), String> {
             .sum::<u64>()
             + max_wire;
         if total < need {
-            return Err(format!(
+            return Err(invalid!(
                 "fabric: switch {}'s buffer ({} B) is below the PFC headroom and reserve of its {} \
                  ingress queues plus one packet ({} B): it could not be lossless; raise \
                  fabric.switch_buffer_kb or lower fabric.pfc_headroom_kb",
@@ -226,14 +227,15 @@ pub fn check_fabric(net: &Network, cfg: &SimConfig) -> Result<(), String> {
 
 /// A run with a law that reads INT needs every switch port at a rate the INT record can name
 /// (`rdcc_core::int::RATE_TABLE_BPS`: 10, 25, 40, 50, 100, 200, 400 or 800 Gbit/s).
-pub fn check_int(net: &Network) -> Result<(), String> {
+pub fn check_int(net: &Network) -> Result<()> {
     for n in net.nodes.iter().filter(|n| n.host.is_none()) {
         for p in &n.ports {
             if p.rate_bits_per_s % 8 != 0 || IntHop::rate_index(p.rate_bits_per_s / 8).is_none() {
-                return Err(format!(
+                return Err(invalid!(
                     "int: port {} runs at {} bit/s, which an INT record cannot name (10, 25, 40, \
                      50, 100, 200, 400 or 800 Gbit/s)",
-                    p.name, p.rate_bits_per_s
+                    p.name,
+                    p.rate_bits_per_s
                 ));
             }
         }

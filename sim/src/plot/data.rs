@@ -3,6 +3,7 @@
 //! columns are those of `Documentation/results/README.md`, "What a run writes"), so that a
 //! run's own figures and `sim compare`'s overlays of saved runs are drawn by the same code.
 
+use crate::error::{Error, Result};
 use crate::scenario::RunResult;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -110,7 +111,7 @@ impl RunData {
 
     /// From the files of algorithm `algo` in the output directory `dir`
     /// (`DIR/<algo>/{network_series,port_series,flow_series,flows}.csv`, `DIR/fct_bins.csv`).
-    pub fn load(dir: &Path, algo: &str, label: &str) -> Result<RunData, String> {
+    pub fn load(dir: &Path, algo: &str, label: &str) -> Result<RunData> {
         let d = dir.join(algo);
         let net: Vec<NetRow> = read_csv(&d.join("network_series.csv"))?;
         let t_us: Vec<f64> = net.iter().map(|r| r.t_us).collect();
@@ -174,7 +175,7 @@ impl RunData {
 }
 
 /// The algorithms of an output directory, in its `summary.csv`'s order.
-pub fn algorithms(dir: &Path) -> Result<Vec<String>, String> {
+pub fn algorithms(dir: &Path) -> Result<Vec<String>> {
     #[derive(Deserialize)]
     struct Alg {
         algorithm: String,
@@ -186,10 +187,10 @@ pub fn algorithms(dir: &Path) -> Result<Vec<String>, String> {
 }
 
 /// The rows of a CSV file (extra columns ignored).
-pub fn read_csv<R: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<R>, String> {
-    let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_csv<R: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<R>> {
+    let mut rd = csv::Reader::from_path(path).map_err(Error::at(path))?;
     rd.deserialize()
-        .map(|r| r.map_err(|e| format!("{}: {e}", path.display())))
+        .map(|r| r.map_err(Error::at(path)))
         .collect()
 }
 

@@ -21,6 +21,7 @@ mod render;
 
 pub use render::{render_rgb, render_svg, Layout, Rect};
 
+use crate::error::{Error, Result};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -212,17 +213,17 @@ impl Figure {
     }
 
     /// Write `DIR/<file>.png` and `DIR/<file>.svg`; returns both paths.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         let png = dir.join(format!("{}.png", self.file));
         let svg = dir.join(format!("{}.svg", self.file));
         {
             let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
             render::draw(&root, self, true)?;
             root.present()
-                .map_err(|e| format!("{}: {e:?}", png.display()))?;
+                .map_err(|e| Error::file(&png, format!("{e:?}")))?;
         }
         let (text, _) = render_svg(self)?;
-        std::fs::write(&svg, text).map_err(|e| format!("{}: {e}", svg.display()))?;
+        std::fs::write(&svg, text).map_err(Error::at(&svg))?;
         Ok(vec![png, svg])
     }
 }
@@ -233,7 +234,7 @@ pub fn write_plots(
     sc: &crate::scenario::Scenario,
     dir: &Path,
     results: &[crate::scenario::RunResult],
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>> {
     let runs: Vec<data::RunData> = results.iter().map(data::RunData::from_result).collect();
     let mut files = Vec::new();
     for f in figures::standard(&sc.name, &runs, figures::Which::Run) {
@@ -260,7 +261,7 @@ pub fn chart(
     lines: &[Line],
     y_floor: Option<f64>,
     points: bool,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>> {
     let series = lines
         .iter()
         .enumerate()

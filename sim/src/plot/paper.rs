@@ -4,6 +4,7 @@
 //! paper's table or figure); only numbers the specs quote are there.
 
 use super::{Mark, Series};
+use crate::error::{Error, Result};
 use serde::Deserialize;
 
 const POINTS: &str = include_str!("paper_points.csv");
@@ -28,12 +29,12 @@ pub struct PaperPoint {
 }
 
 /// Every paper number of the data file.
-pub fn all() -> Result<Vec<PaperPoint>, String> {
+pub fn all() -> Result<Vec<PaperPoint>> {
     let mut rd = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
         .from_reader(POINTS.as_bytes());
     rd.deserialize()
-        .map(|r| r.map_err(|e| format!("paper_points.csv: {e}")))
+        .map(|r| r.map_err(|e| Error::encode("paper_points.csv", e)))
         .collect()
 }
 

@@ -3,6 +3,7 @@
 
 use super::clip::clip_polyline;
 use super::{color, fonts_available, Figure, Mark, Panel, Series, XAxis, SIZE};
+use crate::error::{Error, Result};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -51,31 +52,33 @@ pub struct Layout {
 }
 
 /// The figure as SVG text, and its layout.
-pub fn render_svg(fig: &Figure) -> Result<(String, Layout), String> {
+pub fn render_svg(fig: &Figure) -> Result<(String, Layout)> {
     let mut text = String::new();
     let layout = {
         let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
         let l = draw(&root, fig, false)?;
-        root.present().map_err(|e| format!("svg: {e:?}"))?;
+        root.present()
+            .map_err(|e| Error::encode("svg", format!("{e:?}")))?;
         l
     };
     Ok((text, layout))
 }
 
 /// The figure as the PNG's pixels (RGB, row by row, [`SIZE`]), and its layout.
-pub fn render_rgb(fig: &Figure) -> Result<(Vec<u8>, Layout), String> {
+pub fn render_rgb(fig: &Figure) -> Result<(Vec<u8>, Layout)> {
     let mut buf = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
     let layout = {
         let root = BitMapBackend::with_buffer(&mut buf, SIZE).into_drawing_area();
         let l = draw(&root, fig, true)?;
-        root.present().map_err(|e| format!("bitmap: {e:?}"))?;
+        root.present()
+            .map_err(|e| Error::encode("bitmap", format!("{e:?}")))?;
         l
     };
     Ok((buf, layout))
 }
 
-fn e<E: std::fmt::Debug>(err: E) -> String {
-    format!("plot: {err:?}")
+fn e<E: std::fmt::Debug>(err: E) -> Error {
+    Error::encode("plot", format!("{err:?}"))
 }
 
 const TITLE_PT: u32 = 18;
@@ -206,7 +209,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     fig: &Figure,
     bitmap: bool,
-) -> Result<Layout, String> {
+) -> Result<Layout> {
     let text = fonts_available();
     let (w, h) = root.dim_in_pixel();
     root.fill(&WHITE).map_err(e)?;
@@ -369,7 +372,7 @@ fn draw_pieces<DB: DrawingBackend>(
     pieces: Vec<Vec<(f64, f64)>>,
     style: ShapeStyle,
     bitmap: bool,
-) -> Result<(), String> {
+) -> Result<()> {
     for piece in pieces {
         if !bitmap {
             c.draw_series(LineSeries::new(piece, style)).map_err(e)?;
@@ -396,7 +399,7 @@ fn draw_series<DB: DrawingBackend>(
     xr: (f64, f64),
     yr: (f64, f64),
     bitmap: bool,
-) -> Result<(), String> {
+) -> Result<()> {
     let inside = |&(x, y): &(f64, f64)| {
         x.is_finite() && y.is_finite() && x >= xr.0 && x <= xr.1 && y >= yr.0 && y <= yr.1
     };
@@ -562,7 +565,7 @@ fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
     style: &TextStyle,
-) -> Result<Rect, String> {
+) -> Result<Rect> {
     let (xs, ys) = area.get_pixel_range();
     let (aw, ah) = area.dim_in_pixel();
     let fits = ((ah as i32 - 16) / LEGEND_ROW).max(1) as usize;

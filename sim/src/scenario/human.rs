@@ -17,6 +17,7 @@
 //! the same values.
 
 use crate::cc::{build_params, Law};
+use crate::error::{invalid, Error, Result};
 use crate::xpass;
 use rdcc_core::units::Unit;
 
@@ -111,19 +112,19 @@ fn float_text(f: f64) -> String {
     }
 }
 
-fn parse_unit(u: Unit, text: &str) -> Result<u64, String> {
+fn parse_unit(u: Unit, text: &str) -> Result<u64> {
     u.parse(text.as_bytes())
-        .map_err(|e| format!("{}; expected {}", e.text(), u.describe()))
+        .map_err(|e| invalid!("{}; expected {}", e.text(), u.describe()))
 }
 
-fn to_i64(n: u64) -> Result<i64, String> {
-    i64::try_from(n).map_err(|_| format!("{n} is too large"))
+fn to_i64(n: u64) -> Result<i64> {
+    i64::try_from(n).map_err(|_| invalid!("{n} is too large"))
 }
 
 /// Convert the value `v` of `key` in section `path`: `Ok(None)` when it stays as it is (a
 /// number already in the key's unit, or a key without a unit), `Ok(Some(n))` to replace it,
 /// or an error (without the key: the caller names it).
-pub fn convert(path: &[&str], key: &str, v: Raw) -> Result<Option<Num>, String> {
+pub fn convert(path: &[&str], key: &str, v: Raw) -> Result<Option<Num>> {
     if is_law_key(path, key) {
         let u = Unit::of(key);
         return match v {
@@ -132,7 +133,7 @@ pub fn convert(path: &[&str], key: &str, v: Raw) -> Result<Option<Num>, String> 
             Raw::Float(f) if f >= 0.0 => {
                 Ok(Some(Num::Int(to_i64(parse_unit(u, &float_text(f))?)?)))
             }
-            _ => Err(format!(
+            _ => Err(invalid!(
                 "expected a non-negative integer or a {}",
                 u.describe()
             )),
@@ -147,7 +148,7 @@ pub fn convert(path: &[&str], key: &str, v: Raw) -> Result<Option<Num>, String> 
         }
         let n = family
             .parse(s.as_bytes())
-            .map_err(|e| format!("{}; expected {what}", e.text()))?;
+            .map_err(|e| invalid!("{}; expected {what}", e.text()))?;
         return Ok(Some(Num::Float(n as f64 / per)));
     }
     match Unit::of(key) {
@@ -158,7 +159,7 @@ pub fn convert(path: &[&str], key: &str, v: Raw) -> Result<Option<Num>, String> 
 
 /// Refuse a `[cc.NAME]` key its law does not have (checked here, where its line is known; the
 /// ranges are checked with the whole profile later).
-fn check_law_key(law: &str, key: &str, n: u64) -> Result<(), String> {
+fn check_law_key(law: &str, key: &str, n: u64) -> Result<()> {
     let one = [(key.to_string(), n)];
     let err = if law == xpass::config::LAW_NAME {
         xpass::config::apply(&xpass::XpassConfig::default(), &one).err()
@@ -169,7 +170,7 @@ fn check_law_key(law: &str, key: &str, n: u64) -> Result<(), String> {
         }
     };
     match err {
-        Some(e) if e.contains("unknown") => Err(e),
+        Some(e) if e.to_string().contains("unknown") => Err(e),
         _ => Ok(()),
     }
 }
@@ -193,8 +194,8 @@ impl Walk<'_> {
         shown: &[String],
         key: &str,
         raw: &str,
-        e: &str,
-    ) -> String {
+        e: &Error,
+    ) -> Error {
         let line = span
             .map(|s| format!("line {}: ", self.line(s.start)))
             .unwrap_or_default();
@@ -203,7 +204,7 @@ impl Walk<'_> {
         } else {
             format!("[{}]", shown.join("."))
         };
-        format!("{line}{section} {key} = {}: {e}", raw.trim())
+        invalid!("{line}{section} {key} = {}: {e}", raw.trim())
     }
 
     fn table<'a>(
@@ -211,7 +212,7 @@ impl Walk<'_> {
         path: &mut Vec<&'a str>,
         shown: &mut Vec<String>,
         t: &'a toml_edit::Table,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         for (k, item) in t.iter() {
             self.item(path, shown, k, item, t.get("law").and_then(|l| l.as_str()))?;
         }
@@ -225,7 +226,7 @@ impl Walk<'_> {
         key: &'a str,
         item: &'a toml_edit::Item,
         law: Option<&str>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         match item {
             toml_edit::Item::Value(v) => self.value(path, shown, key, v, law),
             toml_edit::Item::Table(t) => {
@@ -257,7 +258,7 @@ impl Walk<'_> {
         key: &'a str,
         v: &'a toml_edit::Value,
         law: Option<&str>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         use toml_edit::Value as V;
         let raw = match v {
             V::Integer(n) => Raw::Int(*n.value()),
@@ -325,7 +326,7 @@ impl Walk<'_> {
 /// Rewrite the values in human units of a scenario's (or a run record's `[scenario]`) text to
 /// numbers in their keys' units. Errors name the line, the section and the key. Text that is
 /// not valid TOML is returned as it is (deserializing it reports the syntax error).
-pub fn normalize(text: &str) -> Result<String, String> {
+pub fn normalize(text: &str) -> Result<String> {
     let Ok(doc) = toml_edit::ImDocument::parse(text) else {
         return Ok(text.to_string());
     };
@@ -350,10 +351,10 @@ pub fn normalize(text: &str) -> Result<String, String> {
 }
 
 /// Convert a `--set` value of the dotted key `key` (arrays element by element).
-pub fn convert_set(key: &str, v: toml::Value) -> Result<toml::Value, String> {
+pub fn convert_set(key: &str, v: toml::Value) -> Result<toml::Value> {
     let parts: Vec<&str> = key.split('.').collect();
     let (last, path) = parts.split_last().expect("split yields one part");
-    let one = |x: &toml::Value| -> Result<Option<toml::Value>, String> {
+    let one = |x: &toml::Value| -> Result<Option<toml::Value>> {
         let raw = match x {
             toml::Value::Integer(n) => Raw::Int(*n),
             toml::Value::Float(f) => Raw::Float(*f),
@@ -366,7 +367,7 @@ pub fn convert_set(key: &str, v: toml::Value) -> Result<toml::Value, String> {
         toml::Value::Array(a) => a
             .into_iter()
             .map(|x| Ok(one(&x)?.unwrap_or(x)))
-            .collect::<Result<Vec<_>, String>>()
+            .collect::<Result<Vec<_>>>()
             .map(toml::Value::Array),
         x => Ok(one(&x)?.unwrap_or(x)),
     }
@@ -486,7 +487,8 @@ pub fn line_in_message(text: &str, msg: &str) -> Option<(String, usize)> {
 /// `msg` with `line N: ` before it when the key it names is in `text` (see
 /// [`line_in_message`]), unless `--set` gave that key (or a table above it) its value:
 /// `sets` are the overrides' `key.path=value`.
-pub fn at_line(text: &str, sets: &[String], msg: String) -> String {
+pub fn at_line(text: &str, sets: &[String], err: Error) -> Error {
+    let msg = err.to_string();
     match line_in_message(text, &msg) {
         Some((path, _))
             if sets.iter().any(|o| {
@@ -496,9 +498,9 @@ pub fn at_line(text: &str, sets: &[String], msg: String) -> String {
                     || k.starts_with(&format!("{path}."))
             }) =>
         {
-            msg
+            err
         }
-        Some((_, l)) => format!("line {l}: {msg}"),
-        None => msg,
+        Some((_, l)) => invalid!("line {l}: {msg}"),
+        None => err,
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::cc::{build_params, Law};
 use crate::engine::{FabricConfig, FlowSpec, HostRx, Profile, RunOutput, Sim, SimConfig};
+use crate::error::{invalid, Error, Result};
 use crate::metrics::{self, Summary};
 use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
@@ -136,25 +137,25 @@ impl Runner {
 impl Scenario {
     /// Parse a scenario from TOML text: a scenario file, or a run record
     /// ([`crate::record`]), whose `[scenario]` table is the scenario.
-    pub fn parse(text: &str) -> Result<Scenario, String> {
+    pub fn parse(text: &str) -> Result<Scenario> {
         Scenario::parse_with(text, &[])
     }
 
     /// Load a scenario file (or a run record).
-    pub fn load(path: &Path) -> Result<Scenario, String> {
+    pub fn load(path: &Path) -> Result<Scenario> {
         Scenario::load_with(path, &[])
     }
 
     /// Load a scenario file with `key.path=value` overrides applied before validation (value
     /// in TOML syntax; a bare word is a string): `fabric.pfc=true`, `fabric.buffer=shared`.
-    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Scenario::parse_with(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Scenario> {
+        let text = std::fs::read_to_string(path).map_err(Error::at(path))?;
+        Scenario::parse_with(&text, overrides).map_err(|e| e.context(path.display().to_string()))
     }
 
     /// Parse with overrides (see [`Scenario::load_with`]). With overrides, the description
     /// says so (it was written for the file's values): `... (changed by --set K=V ...)`.
-    pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+    pub fn parse_with(text: &str, overrides: &[String]) -> Result<Scenario> {
         let s = Scenario::parse_fields(text, overrides)?;
         s.validate()?;
         Ok(s)
@@ -162,19 +163,19 @@ impl Scenario {
 
     /// [`Scenario::load_with`] without the checks that build the network: only
     /// [`Scenario::validate_fields`]. Call [`Scenario::validate`] before running it.
-    pub fn load_fields(path: &Path, overrides: &[String]) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Scenario::parse_fields(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load_fields(path: &Path, overrides: &[String]) -> Result<Scenario> {
+        let text = std::fs::read_to_string(path).map_err(Error::at(path))?;
+        Scenario::parse_fields(&text, overrides).map_err(|e| e.context(path.display().to_string()))
     }
 
     /// [`Scenario::parse_with`] without the checks that build the network.
-    pub fn parse_fields(text: &str, overrides: &[String]) -> Result<Scenario, String> {
+    pub fn parse_fields(text: &str, overrides: &[String]) -> Result<Scenario> {
         let text = &human::normalize(text)?;
-        let doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let doc: toml::Table = toml::from_str(text).map_err(|e| Error::Invalid(e.to_string()))?;
         let is_record = doc.contains_key("run") && doc.contains_key("scenario");
         if overrides.is_empty() && !is_record {
             // Straight from the text: errors keep their line and column.
-            let s: Scenario = toml::from_str(text).map_err(|e| e.to_string())?;
+            let s: Scenario = toml::from_str(text).map_err(|e| Error::Invalid(e.to_string()))?;
             s.validate_fields()
                 .map_err(|e| human::at_line(text, overrides, e))?;
             return Ok(s);
@@ -183,12 +184,13 @@ impl Scenario {
         for o in overrides {
             let (key, val) = o
                 .split_once('=')
-                .ok_or_else(|| format!("--set {o:?}: expected key.path=value"))?;
+                .ok_or_else(|| invalid!("--set {o:?}: expected key.path=value"))?;
             let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {val}"))
                 .ok()
                 .and_then(|mut t| t.remove("v"))
                 .unwrap_or_else(|| toml::Value::String(val.to_string()));
-            let value = human::convert_set(key, value).map_err(|e| format!("--set {o}: {e}"))?;
+            let value =
+                human::convert_set(key, value).map_err(|e| e.context(format!("--set {o}")))?;
             let parts: Vec<&str> = key.split('.').collect();
             let (last, path) = parts.split_last().expect("split yields one part");
             let mut t = &mut doc;
@@ -197,11 +199,13 @@ impl Scenario {
                     .entry(p.to_string())
                     .or_insert_with(|| toml::Value::Table(toml::Table::new()))
                     .as_table_mut()
-                    .ok_or_else(|| format!("--set {o:?}: {p} is not a table"))?;
+                    .ok_or_else(|| invalid!("--set {o:?}: {p} is not a table"))?;
             }
             t.insert(last.to_string(), value);
         }
-        let mut s: Scenario = doc.try_into().map_err(|e: toml::de::Error| e.to_string())?;
+        let mut s: Scenario = doc
+            .try_into()
+            .map_err(|e: toml::de::Error| Error::Invalid(e.to_string()))?;
         let changed: Vec<&str> = overrides
             .iter()
             .map(String::as_str)
@@ -222,30 +226,31 @@ impl Scenario {
     /// An error about the scenario loaded from `path` with `overrides` (see
     /// [`Scenario::load_with`]), found after loading: `PATH: line N: ERROR` when it names a key
     /// of the file that no override replaced, else the error as it is.
-    pub fn locate_error(path: &Path, overrides: &[String], err: String) -> String {
+    pub fn locate_error(path: &Path, overrides: &[String], err: Error) -> Error {
         let Ok(text) = std::fs::read_to_string(path) else {
             return err;
         };
-        match human::at_line(&text, overrides, err.clone()) {
-            e if e == err => err,
-            e => format!("{}: {e}", path.display()),
+        let before = err.to_string();
+        match human::at_line(&text, overrides, err) {
+            e if e.to_string() == before => e,
+            e => e.context(path.display().to_string()),
         }
     }
 
     /// The scenario as TOML, in full (defaults included): parsing it gives this scenario.
-    pub fn to_toml(&self) -> Result<String, String> {
-        toml::to_string(self).map_err(|e| e.to_string())
+    pub fn to_toml(&self) -> Result<String> {
+        toml::to_string(self).map_err(|e| Error::Invalid(e.to_string()))
     }
 
-    pub(crate) fn profile(&self, name: &str) -> Result<Profile, String> {
+    pub(crate) fn profile(&self, name: &str) -> Result<Profile> {
         let (law, overrides) = match self.cc.get(name) {
             Some(t) => {
                 let law_name = t
                     .get("law")
                     .and_then(|v| v.as_str())
-                    .ok_or_else(|| format!("cc.{name}: missing law = \"...\""))?;
+                    .ok_or_else(|| invalid!("cc.{name}: missing law = \"...\""))?;
                 let law = Law::parse(law_name).ok_or_else(|| {
-                    format!(
+                    invalid!(
                         "cc.{name}: unknown law {law_name:?}; valid laws: {}",
                         Law::NAMES.join(", ")
                     )
@@ -255,10 +260,9 @@ impl Scenario {
                     if k == "law" {
                         continue;
                     }
-                    let n = v
-                        .as_integer()
-                        .filter(|&n| n >= 0)
-                        .ok_or_else(|| format!("cc.{name}.{k}: expected a non-negative integer"))?;
+                    let n = v.as_integer().filter(|&n| n >= 0).ok_or_else(|| {
+                        invalid!("cc.{name}.{k}: expected a non-negative integer")
+                    })?;
                     ov.push((k.clone(), n as u64));
                 }
                 (law, ov)
@@ -267,7 +271,7 @@ impl Scenario {
                 Law::parse(name).ok_or_else(|| {
                     let mut valid: Vec<&str> = Law::NAMES.to_vec();
                     valid.extend(self.cc.keys().map(|k| k.as_str()));
-                    format!(
+                    invalid!(
                         "unknown algorithm {name:?}; valid: {} (laws and [cc.*] profiles)",
                         valid.join(", ")
                     )
@@ -278,7 +282,7 @@ impl Scenario {
         Ok(Profile {
             name: name.to_string(),
             law,
-            params: build_params(law, &overrides).map_err(|e| format!("cc.{name}: {e}"))?,
+            params: build_params(law, &overrides).map_err(|e| e.context(format!("cc.{name}")))?,
         })
     }
 
@@ -340,7 +344,7 @@ impl Scenario {
     }
 
     /// The network with the link overrides and named bottlenecks applied.
-    pub fn network(&self) -> Result<Network, String> {
+    pub fn network(&self) -> Result<Network> {
         let mut net = self.topology.build();
         for l in &self.links {
             net.apply(l)?;
@@ -352,7 +356,7 @@ impl Scenario {
                 .iter()
                 .map(|name| {
                     net.port_named(name)
-                        .ok_or_else(|| format!("report.bottlenecks: no port named {name:?}"))
+                        .ok_or_else(|| invalid!("report.bottlenecks: no port named {name:?}"))
                 })
                 .collect::<Result<_, _>>()?;
         }
@@ -360,7 +364,7 @@ impl Scenario {
     }
 
     /// Build the simulator for algorithm `alg`.
-    pub fn build(&self, alg: &str) -> Result<Sim, String> {
+    pub fn build(&self, alg: &str) -> Result<Sim> {
         let net = self.network()?;
         let mut profiles = vec![self.profile(alg)?];
         let flows = self.flow_specs(&net, |cc| match cc {
@@ -378,7 +382,7 @@ impl Scenario {
 
     /// The ExpressPass overrides of `alg` if it names ExpressPass (`expresspass`, or a
     /// `[cc.NAME]` with `law = "expresspass"`), else `None`.
-    pub(crate) fn xpass_overrides(&self, alg: &str) -> Option<Result<Vec<(String, u64)>, String>> {
+    pub(crate) fn xpass_overrides(&self, alg: &str) -> Option<Result<Vec<(String, u64)>>> {
         let t = match self.cc.get(alg) {
             Some(t) if t.get("law").and_then(|v| v.as_str()) == Some(xpass::config::LAW_NAME) => t,
             None if alg == xpass::config::LAW_NAME => return Some(Ok(Vec::new())),
@@ -392,7 +396,7 @@ impl Scenario {
             match v.as_integer().filter(|&n| n >= 0) {
                 Some(n) => ov.push((k.clone(), n as u64)),
                 None => {
-                    return Some(Err(format!(
+                    return Some(Err(invalid!(
                         "cc.{alg}.{k}: expected a non-negative integer"
                     )))
                 }
@@ -417,14 +421,14 @@ impl Scenario {
 
     /// Check that `name` resolves to a valid profile: a law with valid parameters, or
     /// ExpressPass with valid keys (validation, before anything runs).
-    pub(crate) fn check_profile(&self, name: &str) -> Result<(), String> {
+    pub(crate) fn check_profile(&self, name: &str) -> Result<()> {
         match self.xpass_overrides(name) {
             Some(ov) => {
                 self.xpass_unsupported()
-                    .map_err(|e| format!("cc.{name}: {e}"))?;
+                    .map_err(|e| e.context(format!("cc.{name}")))?;
                 xpass::config::apply(&self.xpass_base(), &ov?)
                     .map(|_| ())
-                    .map_err(|e| format!("cc.{name}: {e}"))
+                    .map_err(|e| e.context(format!("cc.{name}")))
             }
             None => self.profile(name).map(|_| ()),
         }
@@ -432,16 +436,18 @@ impl Scenario {
 
     /// The TCP engine's fabric and host features the ExpressPass engine does not model: a
     /// scenario asking for them with ExpressPass is refused rather than silently run without.
-    fn xpass_unsupported(&self) -> Result<(), String> {
+    fn xpass_unsupported(&self) -> Result<()> {
         let f = &self.fabric;
         if f.buffer != "static" || f.pfc {
-            return Err("expresspass models static per-port buffers only (fabric.buffer = \"static\", no PFC)".into());
+            return Err(invalid!("expresspass models static per-port buffers only (fabric.buffer = \"static\", no PFC)"));
         }
         if !self.hosts.is_empty() {
-            return Err("expresspass does not model host receive paths ([[hosts]])".into());
+            return Err(invalid!(
+                "expresspass does not model host receive paths ([[hosts]])"
+            ));
         }
         if !self.inject_drop.is_empty() {
-            return Err("expresspass does not take inject_drop".into());
+            return Err(invalid!("expresspass does not take inject_drop"));
         }
         Ok(())
     }
@@ -449,17 +455,17 @@ impl Scenario {
     /// Build the ExpressPass simulator for `alg` (see [`xpass`]); `None` if `alg` is not
     /// ExpressPass. Every flow of the run is ExpressPass: flow groups naming another algorithm
     /// are refused.
-    pub fn build_xpass(&self, alg: &str) -> Option<Result<XpassSim, String>> {
+    pub fn build_xpass(&self, alg: &str) -> Option<Result<XpassSim>> {
         let ov = match self.xpass_overrides(alg)? {
             Ok(ov) => ov,
             Err(e) => return Some(Err(e)),
         };
         Some((|| {
             let cfg = xpass::config::apply(&self.xpass_base(), &ov)
-                .map_err(|e| format!("cc.{alg}: {e}"))?;
+                .map_err(|e| e.context(format!("cc.{alg}")))?;
             let net = self.network()?;
             let flows = self.flow_specs(&net, |cc| match cc {
-                Some(n) if n != alg => Err(format!(
+                Some(n) if n != alg => Err(invalid!(
                     "{alg}: flow group with cc = {n:?}: ExpressPass runs cannot mix algorithms"
                 )),
                 _ => Ok(0),
@@ -472,8 +478,8 @@ impl Scenario {
     pub(crate) fn flow_specs(
         &self,
         net: &crate::topo::Network,
-        mut profile_of: impl FnMut(&Option<String>) -> Result<usize, String>,
-    ) -> Result<Vec<FlowSpec>, String> {
+        mut profile_of: impl FnMut(&Option<String>) -> Result<usize>,
+    ) -> Result<Vec<FlowSpec>> {
         let n_hosts = net.host_nodes.len() as u32;
         let mut flows = Vec::new();
         for (gi, g) in self.flows.iter().enumerate() {
@@ -481,7 +487,7 @@ impl Scenario {
             for i in 0..g.count {
                 let src = g.src + (i / g.conns_per_src.max(1)) * g.src_step;
                 if src >= n_hosts || g.dst >= n_hosts || src == g.dst {
-                    return Err(format!(
+                    return Err(invalid!(
                         "flows[{gi}]: flow {i} goes {src} -> {}; hosts are 0..{n_hosts}",
                         g.dst
                     ));
@@ -498,7 +504,7 @@ impl Scenario {
         }
         if let Some(w) = &self.workload {
             let cdf =
-                Cdf::named(&w.cdf).ok_or_else(|| format!("workload: unknown cdf {}", w.cdf))?;
+                Cdf::named(&w.cdf).ok_or_else(|| invalid!("workload: unknown cdf {}", w.cdf))?;
             let hosts: Vec<u32> = w.hosts.clone().unwrap_or_else(|| (0..n_hosts).collect());
             let rate = net.nodes[net.host_nodes[hosts[0] as usize] as usize].ports[0]
                 .rate_bits_per_s as f64;
@@ -540,7 +546,7 @@ impl Scenario {
     }
 
     /// Run algorithm `alg`; `progress` draws a bar on stderr.
-    pub fn run_one(&self, alg: &str, progress: bool) -> Result<RunResult, String> {
+    pub fn run_one(&self, alg: &str, progress: bool) -> Result<RunResult> {
         let mut sim = match self.build_xpass(alg) {
             Some(x) => Runner::Xpass(Box::new(x?)),
             None => Runner::Tcp(Box::new(self.build(alg)?)),
@@ -586,7 +592,7 @@ impl Scenario {
 
     /// Build every algorithm's simulator once and drop it: refuses a malformed algorithm or
     /// flow before anything runs (building is cheap next to running).
-    pub fn check_builds(&self) -> Result<(), String> {
+    pub fn check_builds(&self) -> Result<()> {
         for alg in &self.algorithms {
             match self.build_xpass(alg) {
                 Some(x) => drop(x?),
@@ -598,11 +604,7 @@ impl Scenario {
 
     /// Run every algorithm; write CSVs, plots and the summary under `out_dir`; return the
     /// results and the summary table.
-    pub fn run_all(
-        &self,
-        out_dir: &Path,
-        progress: bool,
-    ) -> Result<(Vec<RunResult>, String), String> {
+    pub fn run_all(&self, out_dir: &Path, progress: bool) -> Result<(Vec<RunResult>, String)> {
         let show = progress && std::io::stderr().is_terminal();
         self.check_builds()?;
         let warnings = self.warnings()?;

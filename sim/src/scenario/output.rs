@@ -2,6 +2,7 @@
 //! plots, and ExpressPass's own summary line.
 
 use super::{RunResult, Scenario};
+use crate::error::{Error, Result};
 use crate::metrics::Summary;
 use crate::tables;
 use crate::xpass::{self, XpassStats};
@@ -89,12 +90,12 @@ pub(super) fn write_outputs(
     rows: &[Summary],
     table: &str,
     warnings: &[String],
-) -> Result<(), String> {
-    let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(|e| format!("{}: {e}", p.display()));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+) -> Result<()> {
+    let w = |p: &Path, s: &str| std::fs::write(p, s).map_err(Error::at(p));
+    std::fs::create_dir_all(dir).map_err(Error::at(dir))?;
     for r in results {
         let d = dir.join(&r.name);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        std::fs::create_dir_all(&d).map_err(Error::at(&d))?;
         for (name, text) in tables::run_files(&r.out)? {
             w(&d.join(name), &text)?;
         }

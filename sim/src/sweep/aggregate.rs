@@ -9,6 +9,7 @@
 //! (empty field) is left out of its figure's statistics; `n` counts the values used.
 
 use super::{SweepFile, POINTS_DIR};
+use crate::error::{invalid, Error, Result};
 use crate::stats;
 use crate::tables::to_json;
 use crate::text_table::{render, Cell, Col};
@@ -69,17 +70,14 @@ fn round6(x: f64) -> Option<f64> {
 }
 
 /// The figures of one point's run: (figure, value) in file order.
-fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>, String> {
+fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>> {
     let mut out = Vec::new();
     for (file, key_col) in [("summary.csv", None), ("fct_bins.csv", Some("size_bin"))] {
         let p = dir.join(file);
-        let mut r = csv::Reader::from_path(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let head = r
-            .headers()
-            .map_err(|e| format!("{}: {e}", p.display()))?
-            .clone();
+        let mut r = csv::Reader::from_path(&p).map_err(Error::at(&p))?;
+        let head = r.headers().map_err(Error::at(&p))?.clone();
         for rec in r.records() {
-            let rec = rec.map_err(|e| format!("{}: {e}", p.display()))?;
+            let rec = rec.map_err(Error::at(&p))?;
             let bin =
                 key_col.and_then(|k| head.iter().position(|h| h == k).and_then(|i| rec.get(i)));
             for (h, v) in head.iter().zip(rec.iter()) {
@@ -90,7 +88,7 @@ fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>, String> {
                     None
                 } else {
                     Some(v.parse::<f64>().map_err(|_| {
-                        format!("{}: column {h}: {v:?} is not a number", p.display())
+                        Error::file(&p, format!("column {h}: {v:?} is not a number"))
                     })?)
                 };
                 let name = match bin {
@@ -106,7 +104,7 @@ fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>, String> {
 
 /// Aggregate the points of the sweep in `dir`. Every point must have run: a missing point is
 /// an error naming it.
-pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate, String> {
+pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
     // Groups in point order: (algorithm, values) -> figure -> values.
     type Figures = Vec<(String, Vec<Option<f64>>)>;
     let mut groups: Vec<((String, Vec<String>), usize, Figures)> = Vec::new();
@@ -147,7 +145,7 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate, String> {
         }
     }
     if !missing.is_empty() {
-        return Err(format!(
+        return Err(invalid!(
             "{} of {} points have no summary in {}/ (did they run?):\n{}",
             missing.len(),
             file.points.len(),
@@ -198,8 +196,8 @@ fn cell(x: Option<f64>) -> String {
 
 impl Aggregate {
     /// `aggregate.csv`: `algorithm,<grid keys>,figure,points,n,mean,stddev,ci95_half,ci95_low,ci95_high`.
-    pub fn csv(&self) -> Result<String, String> {
-        let err = |e: &dyn std::fmt::Display| format!("aggregate.csv: {e}");
+    pub fn csv(&self) -> Result<String> {
+        let err = |e: &dyn std::fmt::Display| Error::encode("aggregate.csv", e);
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut head = vec!["algorithm".to_string()];
         head.extend(self.grid_keys.iter().cloned());
@@ -336,11 +334,11 @@ impl Aggregate {
     }
 
     /// Write `aggregate.csv`, `aggregate.json` and `aggregate.txt` into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
+    pub fn write(&self, dir: &Path) -> Result<()> {
         let texts = [self.csv()?, to_json(self)?, self.text()];
         for (name, text) in FILES.iter().zip(texts) {
             let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+            std::fs::write(&p, text).map_err(Error::at(&p))?;
         }
         Ok(())
     }
@@ -453,7 +451,7 @@ mod tests {
         assert!(text.contains("FCT slowdown"), "{text}");
         // A point that did not run is named.
         std::fs::remove_file(SweepFile::point_dir(&dir, &f.points[4]).join("summary.csv")).unwrap();
-        let e = aggregate(&dir, &f).unwrap_err();
+        let e = aggregate(&dir, &f).unwrap_err().to_string();
         assert!(
             e.contains("1 of 6 points") && e.contains("point 4 (swift, seed 2, topology.x=2)"),
             "{e}"

@@ -17,6 +17,7 @@
 //! Points are ordered algorithm-major, then grid values (the first `--grid` key slowest), then
 //! seed; a point's id is its index, zero-padded to the width of the largest.
 
+use crate::error::{invalid, Error, Result};
 use crate::Scenario;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -131,31 +132,31 @@ pub struct Request {
 
 /// Parse `--seeds`: numbers and inclusive ranges separated by commas (`1,2,5`, `1-3`,
 /// `1..=3`); no seed twice.
-pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
+pub fn parse_seeds(s: &str) -> Result<Vec<u64>> {
     let num = |t: &str| {
         t.trim()
             .parse::<u64>()
-            .map_err(|_| format!("--seeds {s:?}: {t:?} is not a seed (a whole number)"))
+            .map_err(|_| invalid!("--seeds {s:?}: {t:?} is not a seed (a whole number)"))
     };
     let mut out: Vec<u64> = Vec::new();
     for item in s.split(',').map(str::trim) {
         if item.is_empty() {
-            return Err(format!("--seeds {s:?}: empty item"));
+            return Err(invalid!("--seeds {s:?}: empty item"));
         }
         let range = item.split_once("..=").or_else(|| item.split_once('-'));
         let new: Vec<u64> = match range {
             Some((a, b)) => {
                 let (a, b) = (num(a)?, num(b)?);
                 if a > b {
-                    return Err(format!("--seeds {s:?}: {item} is an empty range"));
+                    return Err(invalid!("--seeds {s:?}: {item} is an empty range"));
                 }
                 if b - a >= 100_000 {
-                    return Err(format!("--seeds {s:?}: {item} is over 100000 seeds"));
+                    return Err(invalid!("--seeds {s:?}: {item} is over 100000 seeds"));
                 }
                 (a..=b).collect()
             }
             None if item.contains("..") => {
-                return Err(format!(
+                return Err(invalid!(
                     "--seeds {s:?}: write an inclusive range as A..=B or A-B (e.g. 1..=3)"
                 ))
             }
@@ -163,7 +164,7 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
         };
         for x in new {
             if out.contains(&x) {
-                return Err(format!("--seeds {s:?}: seed {x} is listed twice"));
+                return Err(invalid!("--seeds {s:?}: seed {x} is listed twice"));
             }
             out.push(x);
         }
@@ -173,26 +174,26 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
 
 /// Parse one `--grid KEY=V1,V2,...`: the key as `--set` takes it, at least one value, no
 /// value twice. `seed` and `algorithms` have their own options.
-pub fn parse_grid(s: &str) -> Result<GridKey, String> {
+pub fn parse_grid(s: &str) -> Result<GridKey> {
     let (key, vals) = s
         .split_once('=')
-        .ok_or_else(|| format!("--grid {s:?}: expected KEY.PATH=V1,V2,..."))?;
+        .ok_or_else(|| invalid!("--grid {s:?}: expected KEY.PATH=V1,V2,..."))?;
     let key = key.trim();
     if key.is_empty() || key.split('.').any(str::is_empty) {
-        return Err(format!("--grid {s:?}: expected KEY.PATH=V1,V2,..."));
+        return Err(invalid!("--grid {s:?}: expected KEY.PATH=V1,V2,..."));
     }
     match key {
-        "seed" => return Err(format!("--grid {key}: sweep seeds with --seeds")),
-        "algorithms" => return Err(format!("--grid {key}: sweep algorithms with --algos")),
+        "seed" => return Err(invalid!("--grid {key}: sweep seeds with --seeds")),
+        "algorithms" => return Err(invalid!("--grid {key}: sweep algorithms with --algos")),
         _ => {}
     }
     let mut values: Vec<String> = Vec::new();
     for v in vals.split(',').map(str::trim) {
         if v.is_empty() {
-            return Err(format!("--grid {key}: empty value in {vals:?}"));
+            return Err(invalid!("--grid {key}: empty value in {vals:?}"));
         }
         if values.iter().any(|x| x == v) {
-            return Err(format!("--grid {key}: value {v:?} is listed twice"));
+            return Err(invalid!("--grid {key}: value {v:?} is listed twice"));
         }
         values.push(v.to_string());
     }
@@ -248,21 +249,21 @@ impl SweepFile {
     /// Check a request completely and build its file: the base scenario with its `--set`, the
     /// seeds, algorithms and grid, then every point's scenario (parsed, validated, built once
     /// and the size estimate judged). Nothing is written. An error names the option or key.
-    pub fn define(req: &Request) -> Result<(SweepFile, Vec<String>), String> {
+    pub fn define(req: &Request) -> Result<(SweepFile, Vec<String>)> {
         let base = Scenario::load_fields(&req.scenario, &req.sets)?;
         let seeds = match &req.seeds {
             Some(s) => parse_seeds(s)?,
             None => vec![base.seed],
         };
         let algorithms = match &req.algos {
-            Some(a) => crate::names::split_list(a).map_err(|e| format!("--algos: {e}"))?,
+            Some(a) => crate::names::split_list(a).map_err(|e| e.context("--algos"))?,
             None => base.algorithms.clone(),
         };
         let mut grid: Vec<GridKey> = Vec::new();
         for g in &req.grid {
             let g = parse_grid(g)?;
             if grid.iter().any(|x| x.key == g.key) {
-                return Err(format!("--grid {}: the key is given twice", g.key));
+                return Err(invalid!("--grid {}: the key is given twice", g.key));
             }
             grid.push(g);
         }
@@ -271,11 +272,12 @@ impl SweepFile {
             .map(|g| g.values.len())
             .try_fold(algorithms.len() * seeds.len(), |a, b| a.checked_mul(b))
             .filter(|&n| n <= MAX_POINTS)
-            .ok_or_else(|| format!("the sweep has more than {MAX_POINTS} points"))?;
+            .ok_or_else(|| invalid!("the sweep has more than {MAX_POINTS} points"))?;
         let mut base = base;
         base.report.plots &= !req.no_plots;
         let base_text = base.to_toml()?;
-        let base_table: toml::Table = toml::from_str(&base_text).map_err(|e| e.to_string())?;
+        let base_table: toml::Table =
+            toml::from_str(&base_text).map_err(|e| Error::Invalid(e.to_string()))?;
         let file = SweepFile {
             sweep: SweepInfo {
                 command: req.command.clone(),
@@ -294,12 +296,12 @@ impl SweepFile {
         for a in &file.sweep.algorithms {
             let mut sc = base.clone();
             sc.algorithms = vec![a.clone()];
-            sc.validate_fields().map_err(|e| format!("--algos: {e}"))?;
+            sc.validate_fields().map_err(|e| e.context("--algos"))?;
         }
         for g in &file.sweep.grid {
             for v in &g.values {
                 Scenario::parse_fields(&base_text, &[format!("{}={v}", g.key)])
-                    .map_err(|e| format!("--grid {}={v}: {e}", g.key))?;
+                    .map_err(|e| e.context(format!("--grid {}={v}", g.key)))?;
             }
         }
         let mut file = file;
@@ -309,17 +311,17 @@ impl SweepFile {
         for p in &file.points {
             let sc = file
                 .scenario(p)
-                .map_err(|e| format!("point {} ({}): {e}", p.id, file.describe(p)))?;
+                .map_err(|e| e.context(format!("point {} ({})", p.id, file.describe(p))))?;
             let est = crate::preflight::estimate(&sc);
             match crate::preflight::Limits::machine().judge(&est) {
                 crate::preflight::Verdict::Refuse(r) if !req.allow_big => {
-                    return Err(format!("point {} ({}): {r}", p.id, file.describe(p)))
+                    return Err(invalid!("point {} ({}): {r}", p.id, file.describe(p)))
                 }
                 _ => {}
             }
             sc.validate()
                 .and_then(|()| sc.check_builds())
-                .map_err(|e| format!("point {} ({}): {e}", p.id, file.describe(p)))?;
+                .map_err(|e| e.context(format!("point {} ({})", p.id, file.describe(p))))?;
             for w in sc.warnings()? {
                 warnings.push(format!("point {} ({}): {w}", p.id, file.describe(p)));
             }
@@ -329,8 +331,8 @@ impl SweepFile {
 
     /// Point `p`'s scenario: the base with the point's seed, grid values and algorithm. Fields
     /// only: call [`Scenario::validate`] before running it.
-    pub fn scenario(&self, p: &Point) -> Result<Scenario, String> {
-        let text = toml::to_string(&self.base).map_err(|e| e.to_string())?;
+    pub fn scenario(&self, p: &Point) -> Result<Scenario> {
+        let text = toml::to_string(&self.base).map_err(|e| Error::Invalid(e.to_string()))?;
         let mut sc = Scenario::parse_fields(&text, &p.sets(&self.sweep.grid))?;
         sc.algorithms = vec![p.algorithm.clone()];
         sc.validate_fields()?;
@@ -347,8 +349,8 @@ impl SweepFile {
     }
 
     /// The text of `sweep.toml`.
-    pub fn text(&self) -> Result<String, String> {
-        let body = toml::to_string(self).map_err(|e| format!("{SWEEP_FILE}: {e}"))?;
+    pub fn text(&self) -> Result<String> {
+        let body = toml::to_string(self).map_err(|e| Error::encode(SWEEP_FILE, e))?;
         Ok(format!(
             "# rdcc-sim sweep: [sweep] what was asked, [[points]] every point (points/<id>/), \
              [base] the scenario before each point's seed, grid values and algorithm.\n{body}"
@@ -356,8 +358,8 @@ impl SweepFile {
     }
 
     /// `points.csv`: `point,algorithm,seed,<grid keys>`.
-    pub fn points_csv(&self) -> Result<String, String> {
-        let err = |e: &dyn std::fmt::Display| format!("{POINTS_CSV}: {e}");
+    pub fn points_csv(&self) -> Result<String> {
+        let err = |e: &dyn std::fmt::Display| Error::encode(POINTS_CSV, e);
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut head = vec!["point".to_string(), "algorithm".into(), "seed".into()];
         head.extend(self.sweep.grid.iter().map(|g| g.key.clone()));
@@ -371,27 +373,26 @@ impl SweepFile {
     }
 
     /// Write `sweep.toml` and `points.csv` into `dir` (created if absent).
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir.join(POINTS_DIR))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir.join(POINTS_DIR)).map_err(Error::at(dir))?;
         for (name, text) in [(SWEEP_FILE, self.text()?), (POINTS_CSV, self.points_csv()?)] {
             let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+            std::fs::write(&p, text).map_err(Error::at(&p))?;
         }
         Ok(())
     }
 
     /// Read `dir/sweep.toml`.
-    pub fn read(dir: &Path) -> Result<SweepFile, String> {
+    pub fn read(dir: &Path) -> Result<SweepFile> {
         let p = dir.join(SWEEP_FILE);
-        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+        let text = std::fs::read_to_string(&p).map_err(Error::at(&p))?;
+        toml::from_str(&text).map_err(Error::at(&p))
     }
 
     /// Point `i` (by index), or an error naming the range.
-    pub fn point(&self, i: usize) -> Result<&Point, String> {
+    pub fn point(&self, i: usize) -> Result<&Point> {
         self.points.get(i).ok_or_else(|| {
-            format!(
+            invalid!(
                 "no point {i}: the sweep has points 0 to {}",
                 self.points.len().saturating_sub(1)
             )

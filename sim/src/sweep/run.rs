@@ -3,6 +3,7 @@
 //! elapsed, time left) on a terminal, a plain line at most every [`PLAIN_EVERY`] otherwise.
 
 use super::{Point, SweepFile};
+use crate::error::{Error, Result};
 use crate::record;
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -17,12 +18,7 @@ pub const PLAIN_EVERY: Duration = Duration::from_secs(10);
 /// Run point `p` of the sweep in `dir` into `dir/points/<id>/`, exactly as `sim SCENARIO --out
 /// DIR` runs a scenario: its outputs and its run record (with `command`). The point's directory
 /// belongs to the sweep: whatever an earlier try left there is removed first.
-pub fn run_point(
-    dir: &Path,
-    file: &SweepFile,
-    p: &Point,
-    command: &[String],
-) -> Result<(), String> {
+pub fn run_point(dir: &Path, file: &SweepFile, p: &Point, command: &[String]) -> Result<()> {
     let sc = file.scenario(p)?;
     sc.validate()?;
     let warnings = sc.warnings()?;
@@ -30,7 +26,7 @@ pub fn run_point(
     if out.exists() {
         record::empty_out(&out)?;
     }
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(&out).map_err(Error::at(&out))?;
     let started = record::Started::now();
     sc.run_all(&out, false)?;
     let run = started.finish(command.to_vec(), &sc, warnings);
@@ -111,14 +107,14 @@ pub fn run_all(
     jobs: usize,
     command: &[String],
     how: Progress,
-) -> Result<(), String> {
+) -> Result<()> {
     let n = file.points.len();
     let jobs = jobs.clamp(1, n.max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<(), String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<()>)>();
     let mut shown = Shown::new(n, jobs, how);
-    let mut failed: Vec<String> = Vec::new();
+    let mut failed: Vec<Error> = Vec::new();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             let tx = tx.clone();
@@ -144,7 +140,7 @@ pub fn run_all(
             done += 1;
             if let Err(e) = r {
                 let p = &file.points[i];
-                failed.push(format!("point {} ({}): {e}", p.id, file.describe(p)));
+                failed.push(e.context(format!("point {} ({})", p.id, file.describe(p))));
             }
             shown.done(done);
         }
@@ -153,7 +149,7 @@ pub fn run_all(
     if failed.is_empty() {
         Ok(())
     } else {
-        failed.sort();
-        Err(failed.join("\n"))
+        failed.sort_by_cached_key(ToString::to_string);
+        Err(Error::Many(failed))
     }
 }

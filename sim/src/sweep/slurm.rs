@@ -5,6 +5,7 @@
 //! at those paths on the nodes (a shared file system).
 
 use super::SweepFile;
+use crate::error::{Error, Result};
 use std::path::Path;
 
 /// The job array script in a sweep directory.
@@ -57,16 +58,16 @@ pub fn script(file: &SweepFile, dir: &Path, sim: &Path) -> String {
 }
 
 /// Write `sweep.sbatch` (executable) and the log directory into `dir` (absolute).
-pub fn write(file: &SweepFile, dir: &Path, sim: &Path) -> Result<(), String> {
+pub fn write(file: &SweepFile, dir: &Path, sim: &Path) -> Result<()> {
     let logs = dir.join(LOG_DIR);
-    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    std::fs::create_dir_all(&logs).map_err(Error::at(&logs))?;
     let p = dir.join(SBATCH_FILE);
-    std::fs::write(&p, script(file, dir, sim)).map_err(|e| format!("{}: {e}", p.display()))?;
+    std::fs::write(&p, script(file, dir, sim)).map_err(Error::at(&p))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+            .map_err(Error::at(&p))?;
     }
     Ok(())
 }

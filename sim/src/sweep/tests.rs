@@ -19,7 +19,7 @@ fn seeds_parse_or_are_refused() {
         ("0-100000", Err("over 100000 seeds")),
     ];
     for (input, want) in cases {
-        match (parse_seeds(input), want) {
+        match (parse_seeds(input).map_err(|e| e.to_string()), want) {
             (Ok(g), Ok(w)) => assert_eq!(g, *w, "{input}"),
             (Err(g), Err(w)) => assert!(g.contains(w), "{input}: {g}"),
             (g, w) => panic!("{input}: got {g:?}, want {w:?}"),
@@ -44,7 +44,7 @@ fn grid_keys_parse_or_are_refused() {
         ("a.b=1,1", Err("a.b: value \"1\" is listed twice")),
     ];
     for (input, want) in cases {
-        match (parse_grid(input), want) {
+        match (parse_grid(input).map_err(|e| e.to_string()), want) {
             (Ok(g), Ok((k, v))) => {
                 assert_eq!(g.key, *k, "{input}");
                 assert_eq!(

@@ -3,6 +3,7 @@
 //! values are refused before anything runs.
 
 use super::XpassConfig;
+use crate::error::{invalid, Result};
 use rdcc_core::expresspass::Params;
 
 /// The law name in scenarios.
@@ -36,7 +37,7 @@ pub const SIM_KEYS: &[(&str, u64, u64)] = &[
 ];
 
 /// Apply `overrides` to `base`; the error names the key and the accepted range.
-pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassConfig, String> {
+pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassConfig> {
     let mut c = base.clone();
     for (k, v) in overrides {
         let v = *v;
@@ -57,13 +58,13 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
                 let Some(&(_, lo, hi)) = SIM_KEYS.iter().find(|(n, _, _)| n == k) else {
                     let mut all: Vec<&str> = LAW_KEYS.to_vec();
                     all.extend(SIM_KEYS.iter().map(|k| k.0));
-                    return Err(format!(
+                    return Err(invalid!(
                         "{LAW_NAME}: unknown key {k:?}; known: {}",
                         all.join(", ")
                     ));
                 };
                 if v < lo || v > hi {
-                    return Err(format!("{LAW_NAME}: {k}={v} out of range [{lo}, {hi}]"));
+                    return Err(invalid!("{LAW_NAME}: {k}={v} out of range [{lo}, {hi}]"));
                 }
                 match k.as_str() {
                     "credit_queue" => c.credit_queue = v as usize,
@@ -78,9 +79,10 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
         }
     }
     if c.credit_size_spread * 2 > c.credit_bytes {
-        return Err(format!(
+        return Err(invalid!(
             "{LAW_NAME}: credit_size_spread={} must be at most half of credit_bytes={}",
-            c.credit_size_spread, c.credit_bytes
+            c.credit_size_spread,
+            c.credit_bytes
         ));
     }
     // Validate the law once here (the per-flow link rate is checked when the run is built).
@@ -91,9 +93,12 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
         ..c.law
     };
     Params::new(&law).map_err(|e| {
-        format!(
+        invalid!(
             "{LAW_NAME}: {}={} out of range [{}, {}]",
-            e.field, e.value, e.min, e.max
+            e.field,
+            e.value,
+            e.min,
+            e.max
         )
     })?;
     Ok(c)
@@ -116,7 +121,7 @@ mod tests {
             ("alpha_q16", 0, "alpha_q16=0"),
         ];
         for &(k, v, want) in bad {
-            let e = apply(&b, &[(k.into(), v)]).unwrap_err();
+            let e = apply(&b, &[(k.into(), v)]).unwrap_err().to_string();
             assert!(e.contains(want), "{k}: {e}");
         }
     }

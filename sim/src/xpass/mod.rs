@@ -27,6 +27,7 @@ mod output;
 pub mod port;
 
 use crate::engine::{Counters, FlowSpec, Series};
+use crate::error::{invalid, Result};
 use crate::event_queue::EventQueue;
 use crate::rng::{mix, Rng};
 use crate::topo::{Network, RouteTable};
@@ -214,7 +215,7 @@ impl XpassSim {
         flows: Vec<FlowSpec>,
         cfg: XpassConfig,
         measure_from_ns: u64,
-    ) -> Result<XpassSim, String> {
+    ) -> Result<XpassSim> {
         let max_frame = (cfg.mss_bytes + cfg.header_bytes) as u64;
         let credit = cfg.credit_bytes as u64;
         let bucket = cfg.bucket_credits * credit;
@@ -253,9 +254,12 @@ impl XpassSim {
                 ..cfg.law
             };
             let params = Params::new(&law).map_err(|e| {
-                format!(
+                invalid!(
                     "expresspass: flow {i}: {}={} out of range [{}, {}]",
-                    e.field, e.value, e.min, e.max
+                    e.field,
+                    e.value,
+                    e.min,
+                    e.max
                 )
             })?;
             xf.push(XFlow {

@@ -42,60 +42,86 @@ use std::process::ExitCode;
         [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR"
 )]
 struct Cli {
+    #[command(flatten)]
+    run: RunFlags,
+}
+
+/// The options of a run that `sim` and `sim sweep` share.
+#[derive(clap::Args, Debug)]
+pub(crate) struct RunFlags {
     /// The scenario file (TOML), or a run record (DIR/run.toml) to replay.
     #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
-    scenario: PathBuf,
-    /// Output directory (default results/sim/SCENARIO, the scenario's name).
+    pub scenario: PathBuf,
+    /// Output directory (default results/sim/SCENARIO, the scenario's name; a sweep's:
+    /// results/sim/SCENARIO-sweep).
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    pub out: Option<PathBuf>,
     /// Algorithms instead of the scenario's, separated by spaces or commas: laws or the
     /// scenario's [cc.*] profiles.
     #[arg(long, value_name = "\"A B\"")]
-    algos: Option<String>,
+    pub algos: Option<String>,
     /// Override one scenario value before validation (repeatable; the value in TOML syntax, a
-    /// bare word is a string; a key with a unit takes the file's forms), e.g. --set
-    /// fabric.pfc=true, --set cc.swift.base_target_ns=25us.
+    /// bare word is a string; a key with a unit takes the file's forms; a sweep applies it to
+    /// every point), e.g. --set fabric.pfc=true, --set cc.swift.base_target_ns=25us.
     #[arg(long = "set", value_name = "KEY.PATH=VALUE", value_parser = key_value)]
-    sets: Vec<String>,
-    /// Write CSV only, no PNG plots.
+    pub sets: Vec<String>,
+    /// Write CSV only, no PNG plots (in every point of a sweep).
     #[arg(long)]
-    no_plots: bool,
-    /// No per-run progress lines.
+    pub no_plots: bool,
+    /// No progress display.
     #[arg(long)]
-    quiet: bool,
+    pub quiet: bool,
     /// Empty a non-empty output directory first (never one holding .git or the current
     /// directory).
     #[arg(long)]
-    force: bool,
-    /// Run a scenario estimated to need more memory or set-up time than this machine has.
+    pub force: bool,
+    /// Run a scenario (a sweep's points) estimated to need more memory or set-up time than
+    /// this machine has.
     #[arg(long)]
-    allow_big: bool,
+    pub allow_big: bool,
 }
 
-pub(crate) fn existing_file(s: &str) -> Result<PathBuf, String> {
+fn existing_file(s: &str) -> anyhow::Result<PathBuf> {
     let p = PathBuf::from(s);
-    if p.is_file() {
-        Ok(p)
-    } else {
-        Err(format!("no such file: {s}"))
-    }
+    anyhow::ensure!(p.is_file(), "no such file: {s}");
+    Ok(p)
 }
 
-pub(crate) fn key_value(s: &str) -> Result<String, String> {
+fn key_value(s: &str) -> anyhow::Result<String> {
     match s.split_once('=') {
         Some((k, _)) if !k.trim().is_empty() && !k.split('.').any(str::is_empty) => {
             Ok(s.to_string())
         }
-        _ => Err(format!("{s:?} is not KEY.PATH=VALUE")),
+        _ => anyhow::bail!("{s:?} is not KEY.PATH=VALUE"),
     }
 }
 
 /// Invalid input found after the command line was parsed (a bad value in the scenario, an
-/// override, --algos, the output directory, the size estimate): the message alone, without
-/// clap's usage text (the command line was fine), exit 2.
-pub(crate) fn refuse(msg: String) -> ExitCode {
-    eprintln!("sim: error: {msg}");
-    ExitCode::from(2)
+/// override, --algos, the output directory, the size estimate): printed as `sim: error: ...`
+/// without clap's usage text (the command line was fine), exit 2. Any other error is a
+/// failure while running: `sim: ...`, exit 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub(crate) struct Invalid(anyhow::Error);
+
+/// `e` as invalid input ([`Invalid`]).
+pub(crate) fn invalid(e: impl Into<anyhow::Error>) -> anyhow::Error {
+    Invalid(e.into()).into()
+}
+
+/// A command's end: its exit code, with the error printed.
+pub(crate) fn exit(r: anyhow::Result<()>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Invalid>() => {
+            eprintln!("sim: error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("sim: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The sweep commands, told apart from a scenario run by the first argument.
@@ -127,81 +153,61 @@ fn main() -> ExitCode {
         .is_some_and(|a| SWEEP_COMMANDS.contains(&a.as_str()))
     {
         return match SweepCli::parse().cmd {
-            Cmd::Sweep(a) => sweep::sweep(&a, command),
-            Cmd::SweepPoint(a) => sweep::point(&a, command),
-            Cmd::SweepCollect(a) => sweep::collect(&a),
+            Cmd::Sweep(a) => exit(sweep::sweep(&a, command)),
+            Cmd::SweepPoint(a) => exit(sweep::point(&a, command)),
+            Cmd::SweepCollect(a) => exit(sweep::collect(&a)),
         };
     }
-    let cli = Cli::parse();
+    exit(run(&Cli::parse().run, command))
+}
+
+/// `sim SCENARIO.toml ...`.
+fn run(cli: &RunFlags, command: Vec<String>) -> anyhow::Result<()> {
     // Fields and names first: nothing is built until the size estimate has passed.
-    let mut sc = match Scenario::load_fields(&cli.scenario, &cli.sets) {
-        Ok(s) => s,
-        Err(e) => return refuse(e),
-    };
+    let mut sc = Scenario::load_fields(&cli.scenario, &cli.sets).map_err(invalid)?;
     if let Some(a) = &cli.algos {
-        sc.algorithms = match rdcc_sim::names::split_list(a) {
-            Ok(v) => v,
-            Err(e) => return refuse(format!("--algos: {e}")),
-        };
-        if let Err(e) = sc.validate_fields() {
-            return refuse(format!("--algos: {e}"));
-        }
+        sc.algorithms =
+            rdcc_sim::names::split_list(a).map_err(|e| invalid(e.context("--algos")))?;
+        sc.validate_fields()
+            .map_err(|e| invalid(e.context("--algos")))?;
     }
     sc.report.plots &= !cli.no_plots;
     let out = cli
         .out
+        .clone()
         .unwrap_or_else(|| PathBuf::from("results/sim").join(&sc.name));
-    let must_empty = match record::check_out(&out, cli.force) {
-        Ok(m) => m,
-        Err(e) => return refuse(e),
-    };
+    let must_empty = record::check_out(&out, cli.force).map_err(invalid)?;
     let est = preflight::estimate(&sc);
     match preflight::Limits::machine().judge(&est) {
         Verdict::Fine => {}
         Verdict::Note(n) => eprintln!("sim: {n}"),
-        Verdict::Refuse(r) if !cli.allow_big => return refuse(r),
+        Verdict::Refuse(r) if !cli.allow_big => return Err(invalid(anyhow::anyhow!(r))),
         Verdict::Refuse(r) => eprintln!("sim: {r} (--allow-big: running)"),
     }
-    if let Err(e) = sc.validate().and_then(|()| sc.check_builds()) {
-        return refuse(Scenario::locate_error(&cli.scenario, &cli.sets, e));
-    }
-    let warnings = match sc.warnings() {
-        Ok(w) => w,
-        Err(e) => return refuse(e),
-    };
+    sc.validate()
+        .and_then(|()| sc.check_builds())
+        .map_err(|e| invalid(Scenario::locate_error(&cli.scenario, &cli.sets, e)))?;
+    let warnings = sc.warnings().map_err(invalid)?;
     for w in &warnings {
         eprintln!("sim: warning: {w}");
     }
     if must_empty {
-        if let Err(e) = record::empty_out(&out) {
-            eprintln!("sim: {e}");
-            return ExitCode::FAILURE;
-        }
+        record::empty_out(&out)?;
     }
     let started = record::Started::now();
-    match sc.run_all(&out, !cli.quiet) {
-        Ok((results, table)) => {
-            let run = started.finish(command, &sc, warnings.clone());
-            if let Err(e) = record::write_record(&out, &run, &sc) {
-                eprintln!("sim: {e}");
-                return ExitCode::FAILURE;
-            }
-            print!("{}", summary_header(&sc, &warnings));
-            println!();
-            print!("{table}");
-            let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();
-            println!(
-                "\n{} run(s), {} events in {:.1} s wall; output and run record in {}",
-                results.len(),
-                ev,
-                run.wall_s,
-                out.display()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("sim: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let (results, table) = sc.run_all(&out, !cli.quiet)?;
+    let run = started.finish(command, &sc, warnings.clone());
+    record::write_record(&out, &run, &sc)?;
+    print!("{}", summary_header(&sc, &warnings));
+    println!();
+    print!("{table}");
+    let ev: u64 = results.iter().map(|r| r.out.counters.events).sum();
+    println!(
+        "\n{} run(s), {} events in {:.1} s wall; output and run record in {}",
+        results.len(),
+        ev,
+        run.wall_s,
+        out.display()
+    );
+    Ok(())
 }

@@ -3,11 +3,11 @@
 //! non-empty output directory without `--force`) exits 2 before anything is written; a point
 //! that fails exits 1.
 
-use crate::{existing_file, key_value, refuse};
+use crate::{invalid, RunFlags};
+use anyhow::{anyhow, Context};
 use rdcc_sim::record;
 use rdcc_sim::sweep::{aggregate, run, slurm, Request, SweepFile};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Instant;
 
 /// Run a scenario over a grid of seeds × scenario keys × algorithms, on all cores or as a
@@ -31,45 +31,23 @@ use std::time::Instant;
         --algos swift,dctcp --set duration_us=20000 --set workload.stop_us=10000 --no-plots"
 )]
 pub struct SweepArgs {
-    /// The scenario file (TOML), or a run record.
-    #[arg(value_name = "SCENARIO.toml", value_parser = existing_file)]
-    scenario: PathBuf,
+    /// The scenario, output directory, algorithms, overrides and flags, as for a single run.
+    #[command(flatten)]
+    run: RunFlags,
     /// Seeds: numbers and inclusive ranges separated by commas (1,2,5 or 1-3 or 1..=3);
     /// default: the scenario's seed.
     #[arg(long, value_name = "SEEDS")]
     seeds: Option<String>,
-    /// Algorithms, separated by spaces or commas (default: the scenario's).
-    #[arg(long, value_name = "\"A B\"")]
-    algos: Option<String>,
     /// Sweep one scenario key over values (repeatable; values in --set syntax, separated by
     /// commas), e.g. --grid topology.bottleneck_rate_gbps=10,25.
     #[arg(long, value_name = "KEY.PATH=V1,V2")]
     grid: Vec<String>,
-    /// Override one scenario value of every point (repeatable), as for a single run.
-    #[arg(long = "set", value_name = "KEY.PATH=VALUE", value_parser = key_value)]
-    sets: Vec<String>,
-    /// The sweep's directory (default results/sim/SCENARIO-sweep).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
     /// Points run at once (default: the cores available).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     jobs: Option<u32>,
     /// Write DIR/sweep.sbatch (a Slurm job array, one task per point) instead of running.
     #[arg(long)]
     slurm: bool,
-    /// Write CSV only, no PNG plots, in every point.
-    #[arg(long)]
-    no_plots: bool,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
-    /// Empty a non-empty output directory first (never one holding .git or the current
-    /// directory).
-    #[arg(long)]
-    force: bool,
-    /// Run points estimated to need more memory or set-up time than this machine has.
-    #[arg(long)]
-    allow_big: bool,
 }
 
 /// Run one point of a sweep directory (a Slurm array task: `sim sweep-point DIR
@@ -98,139 +76,96 @@ fn jobs_default() -> usize {
 }
 
 /// `sim sweep`.
-pub fn sweep(a: &SweepArgs, command: Vec<String>) -> ExitCode {
+pub fn sweep(a: &SweepArgs, command: Vec<String>) -> anyhow::Result<()> {
+    let r = &a.run;
     let req = Request {
         command: command.clone(),
-        scenario: a.scenario.clone(),
-        sets: a.sets.clone(),
+        scenario: r.scenario.clone(),
+        sets: r.sets.clone(),
         seeds: a.seeds.clone(),
-        algos: a.algos.clone(),
+        algos: r.algos.clone(),
         grid: a.grid.clone(),
-        no_plots: a.no_plots,
-        allow_big: a.allow_big,
+        no_plots: r.no_plots,
+        allow_big: r.allow_big,
     };
-    let (file, warnings) = match SweepFile::define(&req) {
-        Ok(f) => f,
-        Err(e) => return refuse(e),
-    };
+    let (file, warnings) = SweepFile::define(&req).map_err(invalid)?;
     let name = file
         .base
         .get("name")
         .and_then(|v| v.as_str())
         .unwrap_or("sweep")
         .to_string();
-    let out = a
+    let out = r
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results/sim").join(format!("{name}-sweep")));
-    let must_empty = match record::check_out(&out, a.force) {
-        Ok(m) => m,
-        Err(e) => return refuse(e),
-    };
+    let must_empty = record::check_out(&out, r.force).map_err(invalid)?;
     for w in &warnings {
         eprintln!("sim: warning: {w}");
     }
     if must_empty {
-        if let Err(e) = record::empty_out(&out) {
-            return fail(e);
-        }
+        record::empty_out(&out)?;
     }
-    if let Err(e) = file.write(&out) {
-        return fail(e);
-    }
+    file.write(&out)?;
     let n = file.points.len();
     if a.slurm {
-        let abs = |p: &Path| std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()));
-        let written = abs(&out).and_then(|dir| {
-            let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
-            slurm::write(&file, &dir, &exe)?;
-            Ok(dir)
-        });
-        return match written {
-            Ok(dir) => {
-                println!(
-                    "{n} point(s) in {}; submit: sbatch {}; when the array is done: sim \
-                     sweep-collect {}",
-                    dir.join(rdcc_sim::sweep::POINTS_CSV).display(),
-                    dir.join(slurm::SBATCH_FILE).display(),
-                    dir.display()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(e),
-        };
+        let dir = std::fs::canonicalize(&out).with_context(|| out.display().to_string())?;
+        let exe = std::env::current_exe().context("this program's path")?;
+        slurm::write(&file, &dir, &exe)?;
+        println!(
+            "{n} point(s) in {}; submit: sbatch {}; when the array is done: sim sweep-collect {}",
+            dir.join(rdcc_sim::sweep::POINTS_CSV).display(),
+            dir.join(slurm::SBATCH_FILE).display(),
+            dir.display()
+        );
+        return Ok(());
     }
     let jobs = a.jobs.map_or_else(jobs_default, |j| j as usize);
-    let how = if a.quiet {
+    let how = if r.quiet {
         run::Progress::Off
     } else {
         run::Progress::Auto
     };
     let t0 = Instant::now();
-    if let Err(e) = run::run_all(&out, &file, jobs, &command, how) {
-        return fail(format!(
-            "failed points (outputs in {}):\n{e}",
-            out.display()
-        ));
-    }
+    run::run_all(&out, &file, jobs, &command, how)
+        .map_err(|e| anyhow!("failed points (outputs in {}):\n{e}", out.display()))?;
     let wall = t0.elapsed().as_secs_f64();
-    let code = collect_into(&out, &file);
+    collect_into(&out, &file)?;
     println!(
         "\n{n} point(s) on {} job(s) in {wall:.1} s wall; points, run records and aggregate in {}",
         jobs.min(n),
         out.display()
     );
-    code
+    Ok(())
 }
 
 /// `sim sweep-point DIR INDEX`.
-pub fn point(a: &PointArgs, command: Vec<String>) -> ExitCode {
-    let file = match SweepFile::read(&a.dir) {
-        Ok(f) => f,
-        Err(e) => return refuse(e),
-    };
-    let p = match file.point(a.index) {
-        Ok(p) => p,
-        Err(e) => return refuse(e),
-    };
+pub fn point(a: &PointArgs, command: Vec<String>) -> anyhow::Result<()> {
+    let file = SweepFile::read(&a.dir).map_err(invalid)?;
+    let p = file.point(a.index).map_err(invalid)?;
     let t0 = Instant::now();
-    match run::run_point(&a.dir, &file, p, &command) {
-        Ok(()) => {
-            println!(
-                "point {} ({}) done in {:.1} s: {}",
-                p.id,
-                file.describe(p),
-                t0.elapsed().as_secs_f64(),
-                SweepFile::point_dir(&a.dir, p).display()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(format!("point {} ({}): {e}", p.id, file.describe(p))),
-    }
+    run::run_point(&a.dir, &file, p, &command)
+        .with_context(|| format!("point {} ({})", p.id, file.describe(p)))?;
+    println!(
+        "point {} ({}) done in {:.1} s: {}",
+        p.id,
+        file.describe(p),
+        t0.elapsed().as_secs_f64(),
+        SweepFile::point_dir(&a.dir, p).display()
+    );
+    Ok(())
 }
 
 /// `sim sweep-collect DIR`.
-pub fn collect(a: &CollectArgs) -> ExitCode {
-    match SweepFile::read(&a.dir) {
-        Ok(file) => collect_into(&a.dir, &file),
-        Err(e) => refuse(e),
-    }
+pub fn collect(a: &CollectArgs) -> anyhow::Result<()> {
+    let file = SweepFile::read(&a.dir).map_err(invalid)?;
+    collect_into(&a.dir, &file)
 }
 
 /// Aggregate, write and print.
-fn collect_into(dir: &Path, file: &SweepFile) -> ExitCode {
-    let agg = match aggregate::aggregate(dir, file) {
-        Ok(a) => a,
-        Err(e) => return fail(e),
-    };
-    if let Err(e) = agg.write(dir) {
-        return fail(e);
-    }
+fn collect_into(dir: &Path, file: &SweepFile) -> anyhow::Result<()> {
+    let agg = aggregate::aggregate(dir, file)?;
+    agg.write(dir)?;
     print!("{}", agg.text());
-    ExitCode::SUCCESS
-}
-
-fn fail(e: String) -> ExitCode {
-    eprintln!("sim: {e}");
-    ExitCode::FAILURE
+    Ok(())
 }
