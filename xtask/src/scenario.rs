@@ -47,8 +47,9 @@ pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
 /// From this bottleneck rate (Mbit/s) on, a scenario without sized flows traces one in
 /// 2^[`TRACE_SAMPLE_BITS`] of the per-ACK events (`Scenario::trace_sample_bits`): at 10 Gbit/s
-/// eight flows' ACK and decision events came at ~500 k/s, filled 320 MiB of trace buffer in 2 s
-/// and cost most of the run's wall time (Documentation/results/uml_testbed.md).
+/// eight flows' ACK and decision events came at ~500 k/s and overflowed 320 MiB of trace buffer
+/// in 2 s (VAI/SF's; Documentation/results/uml_testbed.md, which also shows that the sampling
+/// leaves the figures and, mostly, the wall time as they were).
 pub const TRACE_SAMPLE_FROM_MBIT: u32 = 1000;
 /// One in 2^3 = 8 per-ACK events traced on a fast path; at 10 Gbit/s one flow still leaves
 /// ~9 k ACK samples per second.
