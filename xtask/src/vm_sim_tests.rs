@@ -237,3 +237,546 @@ fn print_dc_figures() {
         println!("{name}\n{}", table(&rows));
     }
 }
+
+/// A figure of the comparison (Documentation/results/uml_vs_sim.md "Tolerances").
+#[derive(Clone, Copy, Debug)]
+enum Fig {
+    GoodputMbit,
+    Jain,
+    RttMeanUs,
+    RttP99Us,
+    FctP50Ms,
+    FctP99Ms,
+}
+
+impl Fig {
+    /// The page's tolerance around `reference`.
+    fn tolerance(self, reference: f64) -> f64 {
+        match self {
+            Fig::GoodputMbit => 0.03 * reference,
+            Fig::Jain => 0.05,
+            Fig::RttMeanUs | Fig::RttP99Us => (0.2 * reference).max(5.0),
+            Fig::FctP50Ms | Fig::FctP99Ms => (0.25 * reference).max(1.0),
+        }
+    }
+
+    fn of(self, f: &Figures) -> Option<f64> {
+        match self {
+            Fig::GoodputMbit => Some(f.goodput_mbit),
+            Fig::Jain => f.jain,
+            Fig::RttMeanUs => Some(f.rtt_mean_us),
+            Fig::RttP99Us => Some(f.rtt_p99_us),
+            Fig::FctP50Ms => f.fct_p50_ms,
+            Fig::FctP99Ms => f.fct_p99_ms,
+        }
+    }
+}
+
+/// The run of each file in the test: (scenario, duration µs, warm-up µs, start of the later
+/// flows µs). One flow settles within milliseconds at 10 Gbit/s and 20 µs, so 0.3 s stands for
+/// the file's 3 s; the other two run at their full length (2 s each, about 10 s of wall time
+/// for the five laws): which of eight TIMELY flows takes how much does not settle (no unique
+/// fixed point), and TIMELY's recovery from the incast's drops spans the rest of the run.
+const SHORT: &[(&str, f64, f64, f64)] = &[
+    ("dc_one_flow", 300_000.0, 100_000.0, 0.0),
+    ("dc_eight_flows", 2_000_000.0, 1_000_000.0, 0.0),
+    ("dc_incast_16to1", 2_000_000.0, 0.0, 1_000_000.0),
+];
+
+/// The page's table: (scenario, law, figure, simulator at full length, kernel, within the
+/// tolerance on the page). The short run must stay within the tolerance of the simulator's
+/// figure, and of the kernel's where the page says the figure passes.
+type PageRow = (&'static str, &'static str, Fig, f64, f64, bool);
+const PAGE: &[PageRow] = &[
+    (
+        "dc_one_flow",
+        "dctcp",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "dctcp",
+        Fig::RttMeanUs,
+        97.5,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "dctcp",
+        Fig::RttP99Us,
+        101.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "swift",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "swift",
+        Fig::RttMeanUs,
+        28.6,
+        f64::NAN,
+        false,
+    ),
+    ("dc_one_flow", "swift", Fig::RttP99Us, 29.1, f64::NAN, false),
+    (
+        "dc_one_flow",
+        "swift_vaisf",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "swift_vaisf",
+        Fig::RttMeanUs,
+        24.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "swift_vaisf",
+        Fig::RttP99Us,
+        25.4,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "timely",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "timely",
+        Fig::RttMeanUs,
+        37.5,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "timely",
+        Fig::RttP99Us,
+        48.9,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "theta_powertcp",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "theta_powertcp",
+        Fig::RttMeanUs,
+        25.2,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_one_flow",
+        "theta_powertcp",
+        Fig::RttP99Us,
+        27.9,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "dctcp",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    ("dc_eight_flows", "dctcp", Fig::Jain, 1.0, f64::NAN, false),
+    (
+        "dc_eight_flows",
+        "dctcp",
+        Fig::RttMeanUs,
+        96.8,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "dctcp",
+        Fig::RttP99Us,
+        110.2,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    ("dc_eight_flows", "swift", Fig::Jain, 1.0, f64::NAN, false),
+    (
+        "dc_eight_flows",
+        "swift",
+        Fig::RttMeanUs,
+        38.6,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift",
+        Fig::RttP99Us,
+        43.6,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift_vaisf",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift_vaisf",
+        Fig::Jain,
+        0.996,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift_vaisf",
+        Fig::RttMeanUs,
+        29.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "swift_vaisf",
+        Fig::RttP99Us,
+        61.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "timely",
+        Fig::GoodputMbit,
+        9003.5,
+        f64::NAN,
+        false,
+    ),
+    ("dc_eight_flows", "timely", Fig::Jain, 0.32, f64::NAN, false),
+    (
+        "dc_eight_flows",
+        "timely",
+        Fig::RttMeanUs,
+        26.8,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "timely",
+        Fig::RttP99Us,
+        53.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "theta_powertcp",
+        Fig::GoodputMbit,
+        9564.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "theta_powertcp",
+        Fig::Jain,
+        1.0,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "theta_powertcp",
+        Fig::RttMeanUs,
+        58.0,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_eight_flows",
+        "theta_powertcp",
+        Fig::RttP99Us,
+        58.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "dctcp",
+        Fig::GoodputMbit,
+        9563.9,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "dctcp",
+        Fig::RttMeanUs,
+        97.5,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "dctcp",
+        Fig::RttP99Us,
+        101.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "dctcp",
+        Fig::FctP50Ms,
+        4.632,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "dctcp",
+        Fig::FctP99Ms,
+        4.862,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift",
+        Fig::GoodputMbit,
+        9563.2,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift",
+        Fig::RttMeanUs,
+        28.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift",
+        Fig::RttP99Us,
+        29.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift",
+        Fig::FctP50Ms,
+        3.783,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift",
+        Fig::FctP99Ms,
+        3.857,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift_vaisf",
+        Fig::GoodputMbit,
+        9560.1,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift_vaisf",
+        Fig::RttMeanUs,
+        24.7,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift_vaisf",
+        Fig::RttP99Us,
+        25.4,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift_vaisf",
+        Fig::FctP50Ms,
+        3.793,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "swift_vaisf",
+        Fig::FctP99Ms,
+        3.804,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "timely",
+        Fig::GoodputMbit,
+        8578.0,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "timely",
+        Fig::RttMeanUs,
+        37.4,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "timely",
+        Fig::RttP99Us,
+        48.9,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "timely",
+        Fig::FctP50Ms,
+        3.683,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "timely",
+        Fig::FctP99Ms,
+        3.755,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "theta_powertcp",
+        Fig::GoodputMbit,
+        9563.8,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "theta_powertcp",
+        Fig::RttMeanUs,
+        25.6,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "theta_powertcp",
+        Fig::RttP99Us,
+        27.9,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "theta_powertcp",
+        Fig::FctP50Ms,
+        3.706,
+        f64::NAN,
+        false,
+    ),
+    (
+        "dc_incast_16to1",
+        "theta_powertcp",
+        Fig::FctP99Ms,
+        3.713,
+        f64::NAN,
+        false,
+    ),
+];
+
+/// The simulator's side of the page cannot drift: each file's short run, every law, every
+/// figure of the page within its tolerance of the page's simulator figure (and of the
+/// kernel's where the page says it passes).
+#[test]
+fn the_simulator_keeps_the_pages_figures() {
+    for &(name, dur_us, warm_us, later_us) in SHORT {
+        let mut s = dc(name);
+        s.duration_us = dur_us;
+        s.measure_from_us = warm_us;
+        for g in s.flows.iter_mut().filter(|g| g.start_us > 0.0) {
+            g.start_us = later_us;
+        }
+        for law in LAWS {
+            let got = figures(&s.run_one(law, false).expect("runs"));
+            let rows = PAGE.iter().filter(|r| r.0 == name && r.1 == *law);
+            let mut n = 0;
+            for &(_, _, fig, sim, kernel, pass) in rows {
+                n += 1;
+                let v = fig.of(&got).unwrap_or(f64::NAN);
+                let tol = fig.tolerance(sim);
+                assert!(
+                    (v - sim).abs() <= tol,
+                    "{name} {law} {fig:?}: {v:.3} in the short run, the page's simulator \
+                     figure is {sim} ± {tol:.3}"
+                );
+                if pass {
+                    let tol = fig.tolerance(kernel);
+                    assert!(
+                        (v - kernel).abs() <= tol,
+                        "{name} {law} {fig:?}: {v:.3}, the kernel's {kernel} ± {tol:.3} (the \
+                         page says it passes)"
+                    );
+                }
+            }
+            assert!(n > 0, "{name} {law}: no row on the page");
+        }
+    }
+}
