@@ -103,6 +103,8 @@ fn profile(vm: &VmScenario, algo: &str) -> Result<toml::Table, String> {
 /// Translate `vm` into the simulator's scenario; `algos` replaces the file's algorithms.
 pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenario, String> {
     let p = &vm.path;
+    // `path.gso_max_segs`: the simulator's port always serves packets, which the kernel bed
+    // does with gso_max_segs = 1; with GSO batches it serves skbs (uml_vs_sim.md, item 1).
     if p.loss_pct > 0.0 {
         return Err(format!(
             "path.loss_pct = {}: the simulator has no random loss",
