@@ -55,6 +55,7 @@ ENVFILE=${1:?usage: _scenario.sh ENVFILE}
 RDCC_RATE_MBIT=$SCN_RATE_MBIT
 RDCC_DELAY_US=$SCN_DELAY_US
 RDCC_QLIMIT_PKTS=$SCN_QLIMIT_PKTS
+RDCC_GSO_MAX_SEGS=${SCN_GSO_MAX_SEGS:-}
 # shellcheck source=lib.sh
 . "$RDCC_SELFTEST_DIR/lib.sh"
 # shellcheck source=lib_profile.sh

@@ -40,6 +40,9 @@
 #                              per RTT and delay-based laws cut those flows more. Swift removes
 #                              that hold time with the receiver-reported remote delay (the
 #                              option channel); without it, 0 shows the effect.
+#   RDCC_GSO_MAX_SEGS  [unset] if set, the sender's device's gso_max_segs: 1 makes TCP send
+#                              one segment per skb (no GSO batches, so one ACK per segment);
+#                              a measurement knob (Documentation/results/uml_vs_sim.md)
 #   RDCC_MODULE_DIRS   ["/lib/modules/rdcc /lib/modules/$(uname -r)"]  where load_cc looks
 #                              for tcp_<name>.ko when modprobe fails (also kernel/net/ipv4/,
 #                              extra/, updates/; recursively if `find` exists)
@@ -84,6 +87,7 @@
 : "${RDCC_NS_RCV:=rdcc_rcv}"
 : "${RDCC_NS_SW:=rdcc_sw}"
 : "${RDCC_QUICKACK:=1}"
+: "${RDCC_GSO_MAX_SEGS:=}"
 : "${RDCC_KEEP_TMP:=0}"
 : "${RDCC_ARTIFACT_DIR:=}"
 if [ -z "${RDCC_MODULE_DIRS:-}" ]; then
@@ -482,6 +486,10 @@ rdcc_topo_setup() {
 		peer name "$RDCC_SW_SND_IF" netns "$RDCC_NS_SW" || return 1
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link add "$RDCC_RCV_IF" type veth \
 		peer name "$RDCC_SW_RCV_IF" netns "$RDCC_NS_SW" || return 1
+	if [ -n "$RDCC_GSO_MAX_SEGS" ]; then
+		rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link set dev "$RDCC_SND_IF" \
+			gso_max_segs "$RDCC_GSO_MAX_SEGS" || return 1
+	fi
 	rdcc_addr_up "$log" "$RDCC_NS_SND" "$RDCC_SND_IF" "$RDCC_SND_IP4" "$RDCC_SND_IP6" || return 1
 	rdcc_addr_up "$log" "$RDCC_NS_RCV" "$RDCC_RCV_IF" "$RDCC_RCV_IP4" "$RDCC_RCV_IP6" || return 1
 	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_SND_IF" "$RDCC_SW_SND_IP4" "$RDCC_SW_SND_IP6" ||

@@ -248,8 +248,13 @@ impl BenchArgs {
 pub struct SimArgs {
     /// A scenario name in sim/scenarios (`sl_incast_16to1`) or a path to a TOML file; it must
     /// exist (the simulator parses and validates it before running anything).
-    #[arg(value_name = "SCENARIO", value_parser = parse_scenario)]
-    pub scenario: PathBuf,
+    #[arg(value_name = "SCENARIO", value_parser = parse_scenario, required_unless_present = "vm_scenario", conflicts_with = "vm_scenario")]
+    pub scenario: Option<PathBuf>,
+    /// Instead of SCENARIO: a VM scenario (scenarios/vm/NAME.toml or a path, e.g.
+    /// dc_one_flow), translated into the simulator's (xtask/src/vm_sim.rs;
+    /// Documentation/results/uml_vs_sim.md); what the simulator cannot model is refused.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub vm_scenario: Option<String>,
     /// Output directory (default results/sim/SCENARIO, the scenario's name, in the repository).
     #[arg(long, value_name = "DIR", value_parser = absolute)]
     pub out: Option<PathBuf>,
@@ -456,11 +461,25 @@ impl Cli {
                         v
                     }
                 };
-                Checked { algos, scenarios }
+                Checked {
+                    algos,
+                    scenarios,
+                    vm_sim: None,
+                }
             }
             Cmd::Bench(b) => Checked {
                 algos: b.check()?,
-                scenarios: vec![],
+                ..Checked::default()
+            },
+            Cmd::Sim(a) => Checked {
+                vm_sim: match &a.vm_scenario {
+                    Some(v) => Some(
+                        crate::vm_sim::check(v, a.algos.as_deref(), &a.set)
+                            .map_err(|e| format!("--vm-scenario: {e}"))?,
+                    ),
+                    None => None,
+                },
+                ..Checked::default()
             },
             _ => Checked::default(),
         })
@@ -473,6 +492,8 @@ pub struct Checked {
     pub algos: Vec<String>,
     /// `run --scenario`: the parsed, validated scenarios.
     pub scenarios: Vec<crate::scenario::Scenario>,
+    /// `sim --vm-scenario`: the translated scenario, checked by the simulator.
+    pub vm_sim: Option<crate::vm_sim::Translated>,
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod series;
 mod sim;
 mod util;
 mod vm;
+mod vm_sim;
 
 use args::{Cli, Cmd, DkmsArgs, RunArgs, TestArgs, VmArgs};
 use std::process::ExitCode;
@@ -64,7 +65,7 @@ fn main() -> ExitCode {
         }
         Cmd::Run(a) => cmd_run(&a, &checked.algos),
         Cmd::Bench(a) => bench::run(&checked.algos, a.before.as_deref(), a.timeout, a.quiet),
-        Cmd::Sim(a) => sim::run(&a),
+        Cmd::Sim(a) => sim::run(&a, checked.vm_sim.as_ref()),
         Cmd::Sweep(a) => sim::sweep(&a),
     };
     match res {

@@ -43,6 +43,8 @@ pub const MARKER_MAX_SOJOURN_US: u64 = 30_000_000;
 /// Bits of a full-size frame on the bottleneck (1514 bytes), for queue drain times.
 const FRAME_BITS: u64 = 1514 * 8;
 pub const MAX_FLOWS: u32 = 64;
+/// Linux's largest `gso_max_segs` (`GSO_MAX_SEGS`).
+pub const MAX_GSO_SEGS: u32 = 65535;
 pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
 /// From this bottleneck rate (Mbit/s) on, a scenario without sized flows traces one in
@@ -174,6 +176,11 @@ pub struct PathSpec {
     /// Random loss on the data direction, percent (netem on the sender's link).
     #[serde(default)]
     pub loss_pct: f64,
+    /// The sender's device's `gso_max_segs` (selftests/lib.sh `RDCC_GSO_MAX_SEGS`): 1 makes TCP
+    /// send one segment per skb, so the bottleneck serves packets, not GSO batches
+    /// (Documentation/results/uml_vs_sim.md). Default: the device's own.
+    #[serde(default)]
+    pub gso_max_segs: Option<u32>,
 }
 
 fn default_queue() -> u32 {
@@ -568,6 +575,14 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
             ));
         }
     }
+    if p.gso_max_segs
+        .is_some_and(|g| !(1..=MAX_GSO_SEGS).contains(&g))
+    {
+        return Err(format!(
+            "path.gso_max_segs = {}: 1..={MAX_GSO_SEGS}",
+            p.gso_max_segs.unwrap_or(0)
+        ));
+    }
     if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
         return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
     }
@@ -727,6 +742,8 @@ impl Scenario {
         let _ = writeln!(e, "SCN_QLIMIT_PKTS={}", p.queue_pkts);
         let _ = writeln!(e, "SCN_ECN_K_PKTS={}", p.ecn_k_pkts);
         let _ = writeln!(e, "SCN_LOSS_PCT={}", p.loss_pct);
+        let gso = p.gso_max_segs.map_or(String::new(), |g| g.to_string());
+        let _ = writeln!(e, "SCN_GSO_MAX_SEGS={gso}");
         let _ = writeln!(e, "SCN_DURATION_S={dur}");
         let _ = writeln!(e, "SCN_WARMUP_S={warm}");
         let _ = writeln!(e, "SCN_TRIALS={trials}");

@@ -88,6 +88,7 @@ fn malformed_files_are_refused() {
         ("rate_mbit = 50\ndelay_us = 2000\nqueue_pkts = 500", "rate_mbit = 1\ndelay_us = 2000\nqueue_pkts = 5000", "drains in 60.6 s"),
         ("loss_pct = 0.5", "loss_pct = 60.0", "loss_pct = 60"),
         ("loss_pct = 0.5", "loss_pct = nan", "loss_pct = NaN"),
+        ("loss_pct = 0.5", "loss_pct = 0.5\ngso_max_segs = 0", "gso_max_segs = 0: 1..=65535"),
         ("trials = 3", "trials = 0", "trials = 0"),
         ("duration_s = 10", "duration_s = 0", "duration_s = 0"),
         ("warmup_s = 2", "warmup_s = 10", "warmup_s = 10"),

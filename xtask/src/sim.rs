@@ -16,6 +16,7 @@
 use crate::args::{SimArgs, SweepArgs};
 use crate::say;
 use crate::util::{err, repo_root, Result};
+use crate::vm_sim::Translated;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -55,13 +56,33 @@ fn status(mut cmd: Command) -> Result<u8> {
     }
 }
 
-pub fn run(a: &SimArgs) -> Result<u8> {
+/// `cargo xtask sim`: SCENARIO, or `vm`, the translation of `--vm-scenario` (checked with
+/// the options by `Cli::check`), written to `target/rdcc/vm-sim/NAME.toml` and run like any
+/// scenario file (its `--algos` are already in the translation).
+pub fn run(a: &SimArgs, vm: Option<&Translated>) -> Result<u8> {
+    let scenario = match (vm, &a.scenario) {
+        (Some(t), _) => {
+            let dir = repo_root().join("target/rdcc/vm-sim");
+            let path = dir.join(format!("{}.toml", t.name));
+            if let Err(e) =
+                std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &t.toml))
+            {
+                return err(format!("sim: {}: {e}\n", path.display()));
+            }
+            if !a.quiet {
+                say!("sim: {} translated into {}", t.name, path.display());
+            }
+            path
+        }
+        (None, Some(s)) => s.clone(),
+        (None, None) => return err("sim: no scenario\n"),
+    };
     let mut sim = Command::new(build(a.quiet)?);
-    sim.current_dir(repo_root()).arg(&a.scenario);
+    sim.current_dir(repo_root()).arg(&scenario);
     if let Some(out) = &a.out {
         sim.arg("--out").arg(out);
     }
-    if let Some(algos) = &a.algos {
+    if let (Some(algos), None) = (&a.algos, vm) {
         sim.args(["--algos", algos]);
     }
     for s in &a.set {

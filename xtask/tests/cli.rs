@@ -73,7 +73,8 @@ fn help_per_command() {
         (
             "sim",
             &[
-                "<SCENARIO>",
+                "[SCENARIO]",
+                "--vm-scenario",
                 "--out",
                 "--algos",
                 "--set",
@@ -167,6 +168,10 @@ fn misuse_is_refused() {
         (&["bench", "--before", "not-a-rev-anywhere"], "is not a commit"),
         (&["sim", "nosuch_scenario"], "sl_incast_16to1"),
         (&["sim"], "<SCENARIO>"),
+        (&["sim", "sl_incast_16to1", "--vm-scenario", "dc_one_flow"], "cannot be used with"),
+        (&["sim", "--vm-scenario", "dc_one_flow"], "cubic: the simulator has no such law"),
+        (&["sim", "--vm-scenario", "nosuch_vm"], "built-in scenarios: baseline"),
+        (&["sim", "--vm-scenario", "dc_one_flow", "--algos", "swift", "--set", "transport.ack_every=0"], "ack_every"),
         (&["sim", "sl_incast_16to1", "--set", "novalue"], "is not KEY.PATH=VALUE"),
         (&["sweep"], "<SCENARIO>"),
         (&["sweep", "sl_incast_16to1", "--jobs", "0"], "0 is not in 1..=4096"),

@@ -1,0 +1,227 @@
+//! `cargo xtask sim --vm-scenario NAME|PATH`: a VM scenario file (`scenarios/vm/`, the format of
+//! [`crate::scenario`], parsed and validated by it) translated into the simulator's scenario, so
+//! the kernel test bed and the simulator run one file. The mapping, and what is refused, is
+//! Documentation/results/uml_vs_sim.md "The translation"; every refusal names its reason.
+//!
+//! The topology is the test bed's: one sender, one receiver, every flow between them through
+//! one bottleneck (`selftests/lib.sh`'s three namespaces), as a 1 + 1 host dumbbell.
+
+use crate::scenario::{self, Bed, Params, Scenario as VmScenario, UNDER_TEST};
+use rdcc_sim::cc::Law;
+use rdcc_sim::scenario::{FlowGroup, Report, Transport};
+use rdcc_sim::topo::TopologySpec;
+use rdcc_sim::Scenario as SimScenario;
+use std::collections::BTreeMap;
+
+/// Bytes of a full-size frame on the wire (1448 bytes of payload, 66 of headers with
+/// timestamps): the unit of the file's packet counts.
+pub const FRAME_BYTES: u64 = 1514;
+/// Payload bytes per segment on a 1500-byte MTU with TCP timestamps (Linux's MSS on veth).
+pub const MSS_BYTES: u32 = 1448;
+/// Header (and ACK) bytes on the wire.
+pub const HEADER_BYTES: u32 = 66;
+/// The hosts' links (veth: no rate in virtual time), Gbit/s: ten times the fastest bottleneck
+/// either bed accepts, so they never bind.
+pub const HOST_RATE_GBPS: f64 = 100.0;
+/// Linux's RTO floor (`TCP_RTO_MIN`, 200 ms at every HZ), µs.
+pub const MIN_RTO_US: f64 = 200_000.0;
+/// The simulator's sampling interval for the series, µs.
+pub const SAMPLE_US: f64 = 100.0;
+/// The kernel's RTT resolution (µs samples), ns.
+pub const RTT_QUANTUM_NS: u64 = 1000;
+
+/// A translated scenario: its name and the simulator's TOML, in full.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Translated {
+    /// The VM scenario's name (the simulator's output directory `results/sim/NAME`).
+    pub name: String,
+    /// The simulator scenario as TOML.
+    pub toml: String,
+}
+
+/// Every name a VM scenario may give that the translation knows: the VM's default algorithm
+/// set, Linux's reno and cubic, and the simulator's laws (a name the simulator cannot run is
+/// refused by [`translate`], with the reason).
+fn known_names() -> Vec<String> {
+    let mut v = scenario::default_algos();
+    v.extend(["reno", "cubic"].map(String::from));
+    v.extend(Law::NAMES.iter().map(|s| s.to_string()));
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Load VM scenario NAME (`scenarios/vm/NAME.toml`) or PATH, validated for the UML bed (or the
+/// QEMU bed, whose limits differ: a file valid for either is accepted).
+pub fn load(name_or_path: &str) -> Result<VmScenario, String> {
+    let known = known_names();
+    scenario::load(name_or_path, &known, Bed::Uml)
+        .or_else(|uml| scenario::load(name_or_path, &known, Bed::Qemu).map_err(|_| uml))
+}
+
+/// The simulator's law for kernel algorithm `algo`, or why there is none.
+fn law_of(algo: &str) -> Result<Law, String> {
+    Law::parse(algo).ok_or_else(|| {
+        format!(
+            "{algo}: the simulator has no such law (it has {}); leave it out with --algos",
+            Law::NAMES.join(" ")
+        )
+    })
+}
+
+/// Is `algo` one of our modules (a law whose parameters `params` chooses)?
+fn is_ours(algo: &str) -> bool {
+    !matches!(law_of(algo), Ok(Law::Dctcp | Law::Reno) | Err(_))
+}
+
+/// `[cc.ALGO]`: the law and the `params_set` words as `Config` fields.
+fn profile(vm: &VmScenario, algo: &str) -> Result<toml::Table, String> {
+    law_of(algo)?;
+    if vm.params == Params::Profile && is_ours(algo) {
+        return Err(format!(
+            "{algo}: params = \"profile\" (selftests/lib_profile.sh, shell values derived for \
+             the TCG path) is not translated; use params = \"defaults\" and [params_set]"
+        ));
+    }
+    let mut t = toml::Table::new();
+    t.insert("law".into(), toml::Value::String(algo.to_string()));
+    if let Some(words) = vm.params_set.get(algo) {
+        for w in words.split_whitespace() {
+            // scenario::check_params: `name=digits`.
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| format!("params_set.{algo}: {w:?} is not name=digits"))?;
+            let n: i64 = v
+                .parse()
+                .map_err(|_| format!("params_set.{algo}: {w:?}: {v} does not fit 63 bits"))?;
+            t.insert(k.to_string(), toml::Value::Integer(n));
+        }
+    }
+    Ok(t)
+}
+
+/// Translate `vm` into the simulator's scenario; `algos` replaces the file's algorithms.
+pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenario, String> {
+    let p = &vm.path;
+    // `path.gso_max_segs`: the simulator's port always serves packets, which the kernel bed
+    // does with gso_max_segs = 1; with GSO batches it serves skbs (uml_vs_sim.md, item 1).
+    if p.loss_pct > 0.0 {
+        return Err(format!(
+            "path.loss_pct = {}: the simulator has no random loss",
+            p.loss_pct
+        ));
+    }
+    let algorithms: Vec<String> = algos.map_or_else(|| vm.algos.clone(), <[String]>::to_vec);
+    let mut cc = BTreeMap::new();
+    for a in &algorithms {
+        cc.insert(
+            a.clone(),
+            profile(vm, a).map_err(|e| format!("algos: {e}"))?,
+        );
+    }
+    let end_ms = u64::from(vm.duration_s) * 1000;
+    let mut flows = Vec::new();
+    for (i, g) in vm.flows.iter().enumerate() {
+        if let Some(d) = g.duration_s {
+            if u64::from(g.start_ms) + u64::from(d) * 1000 < end_ms {
+                return Err(format!(
+                    "flows[{i}].duration_s = {d}: simulator flows do not stop before the end"
+                ));
+            }
+        }
+        let group_cc = if g.algo == UNDER_TEST {
+            None
+        } else {
+            if !cc.contains_key(&g.algo) {
+                let t = profile(vm, &g.algo).map_err(|e| format!("flows[{i}].algo: {e}"))?;
+                cc.insert(g.algo.clone(), t);
+            }
+            Some(g.algo.clone())
+        };
+        flows.push(FlowGroup {
+            src: 0,
+            dst: 1,
+            count: g.count,
+            conns_per_src: g.count,
+            src_step: 1,
+            size_bytes: g.size_kb.map_or(0, |k| u64::from(k) * 1024),
+            start_us: f64::from(g.start_ms) * 1000.0,
+            stagger_us: 0.0,
+            stagger_every: 1,
+            cc: group_cc,
+        });
+    }
+    let frames_kb = |pkts: u32| (u64::from(pkts) * FRAME_BYTES) as f64 / 1000.0;
+    Ok(SimScenario {
+        name: vm.name.clone(),
+        description: format!(
+            "{} (translated from the VM scenario {} by cargo xtask sim --vm-scenario; \
+             Documentation/results/uml_vs_sim.md)",
+            vm.description, vm.name
+        ),
+        seed: 1,
+        duration_us: f64::from(vm.duration_s) * 1e6,
+        measure_from_us: f64::from(vm.warmup_s) * 1e6,
+        sample_us: SAMPLE_US,
+        algorithms,
+        topology: TopologySpec::Dumbbell {
+            left: 1,
+            right: 1,
+            host_rate_gbps: HOST_RATE_GBPS,
+            bottleneck_rate_gbps: f64::from(p.rate_mbit) / 1000.0,
+            link_delay_us: 0.0,
+            bottleneck_delay_us: Some(f64::from(p.delay_us) / 2.0),
+            buffer_kb: frames_kb(p.queue_pkts),
+            ecn_k_kb: frames_kb(p.ecn_k_pkts),
+        },
+        transport: Transport {
+            mss_bytes: MSS_BYTES,
+            header_bytes: HEADER_BYTES,
+            ack_bytes: HEADER_BYTES,
+            ack_every: 1,
+            rtt_quantum_ns: RTT_QUANTUM_NS,
+            min_rto_us: MIN_RTO_US,
+            tlp: true,
+            pace_burst_bytes: 0,
+            ..Transport::default()
+        },
+        cc,
+        flows,
+        workload: None,
+        report: Report::default(),
+        fabric: Default::default(),
+        hosts: Vec::new(),
+        links: Vec::new(),
+        inject_drop: Vec::new(),
+    })
+}
+
+/// Load, translate and check VM scenario `name_or_path` with the simulator's own validation
+/// and `sets` (`--set`) applied, as `cargo xtask sim` will run it: before any build.
+pub fn check(
+    name_or_path: &str,
+    algos: Option<&str>,
+    sets: &[String],
+) -> Result<Translated, String> {
+    let vm = load(name_or_path)?;
+    let algos = algos
+        .map(rdcc_sim::names::split_list)
+        .transpose()
+        .map_err(|e| format!("--algos: {e}"))?;
+    let sim =
+        translate(&vm, algos.as_deref()).map_err(|e| format!("scenario {name_or_path}: {e}"))?;
+    let toml = sim.to_toml()?;
+    let checked = SimScenario::parse_with(&toml, sets)
+        .map_err(|e| format!("scenario {name_or_path}, translated: {e}"))?;
+    checked
+        .check_builds()
+        .map_err(|e| format!("scenario {name_or_path}, translated: {e}"))?;
+    Ok(Translated {
+        name: vm.name,
+        toml,
+    })
+}
+
+#[cfg(test)]
+#[path = "vm_sim_tests.rs"]
+mod tests;

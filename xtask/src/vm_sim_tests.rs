@@ -1,0 +1,391 @@
+//! The translation of VM scenarios into the simulator's, and the simulator's side of
+//! Documentation/results/uml_vs_sim.md held to that page.
+
+use super::*;
+use crate::scenario::DC_SET;
+
+/// The figures of Documentation/results/uml_vs_sim.md from one simulator run.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Figures {
+    /// All flows' payload acknowledged in the window, Mbit/s.
+    pub goodput_mbit: f64,
+    /// Jain's index of the long flows' goodput in the window (`None` below two flows).
+    pub jain: Option<f64>,
+    /// Per-ACK RTT samples in the window: mean and p99, µs.
+    pub rtt_mean_us: f64,
+    /// See `rtt_mean_us`.
+    pub rtt_p99_us: f64,
+    /// Completion times of the sized flows that finished, ms: p50 and p99 (`None` without).
+    pub fct_p50_ms: Option<f64>,
+    /// See `fct_p50_ms`.
+    pub fct_p99_ms: Option<f64>,
+    /// Sized flows that finished, of all sized flows.
+    pub fct_done: (usize, usize),
+}
+
+/// The figures of run `r`.
+fn figures(r: &rdcc_sim::scenario::RunResult) -> Figures {
+    let s = &r.summary;
+    let sized: Vec<_> = r
+        .out
+        .flows
+        .iter()
+        .filter(|f| f.spec.size_bytes > 0)
+        .collect();
+    let fcts: Vec<f64> = sized
+        .iter()
+        .filter_map(|f| f.finish_ns.map(|t| (t - f.spec.start_ns) as f64 / 1e6))
+        .collect();
+    let long = r
+        .out
+        .flows
+        .iter()
+        .filter(|f| f.spec.size_bytes == 0)
+        .count();
+    Figures {
+        goodput_mbit: s.goodput_gbps * 1000.0,
+        jain: (long >= 2).then_some(s.jain_window),
+        rtt_mean_us: s.rtt_mean_us,
+        rtt_p99_us: s.rtt_p99_us,
+        fct_p50_ms: rdcc_sim::stats::percentile(&fcts, 50.0),
+        fct_p99_ms: rdcc_sim::stats::percentile(&fcts, 99.0),
+        fct_done: (fcts.len(), sized.len()),
+    }
+}
+
+/// The figures as one text table.
+fn table(rows: &[(String, Figures)]) -> String {
+    use rdcc_sim::text_table::{render, Cell, Col};
+    let cols = [
+        Col::text("algorithm"),
+        Col::num("goodput Mbit/s", 1),
+        Col::num("Jain", 3),
+        Col::num("RTT mean µs", 1),
+        Col::num("RTT p99 µs", 1),
+        Col::num("FCT p50 ms", 3),
+        Col::num("FCT p99 ms", 3),
+        Col::text("FCT done"),
+    ];
+    let opt = |x: Option<f64>| x.map_or(Cell::None, Cell::Num);
+    let body: Vec<Vec<Cell>> = rows
+        .iter()
+        .map(|(a, f)| {
+            vec![
+                Cell::Text(a.clone()),
+                Cell::Num(f.goodput_mbit),
+                opt(f.jain),
+                Cell::Num(f.rtt_mean_us),
+                Cell::Num(f.rtt_p99_us),
+                opt(f.fct_p50_ms),
+                opt(f.fct_p99_ms),
+                Cell::Text(format!("{}/{}", f.fct_done.0, f.fct_done.1)),
+            ]
+        })
+        .collect();
+    render(&cols, &body, true)
+}
+
+/// The laws of the comparison (the simulator has no cubic).
+const LAWS: &[&str] = &["dctcp", "swift", "swift_vaisf", "timely", "theta_powertcp"];
+
+fn laws() -> Vec<String> {
+    LAWS.iter().map(|s| s.to_string()).collect()
+}
+
+fn dc(name: &str) -> SimScenario {
+    translate(&load(name).expect("loads"), Some(&laws())).expect("translates")
+}
+
+#[test]
+fn every_dc_file_translates_to_the_test_beds_path() {
+    // (scenario, duration µs, warm-up µs, flow groups as (count, start µs, size bytes))
+    type Row = (&'static str, f64, f64, &'static [(u32, f64, u64)]);
+    let rows: &[Row] = &[
+        ("dc_one_flow", 3e6, 1e6, &[(1, 0.0, 0)]),
+        ("dc_eight_flows", 2e6, 1e6, &[(8, 0.0, 0)]),
+        (
+            "dc_incast_16to1",
+            2e6,
+            0.0,
+            &[(1, 0.0, 0), (16, 1e6, 256 * 1024)],
+        ),
+    ];
+    assert_eq!(rows.len(), DC_SET.len());
+    for &(name, dur, warm, groups) in rows {
+        let s = dc(name);
+        assert_eq!(s.name, name);
+        assert_eq!((s.duration_us, s.measure_from_us), (dur, warm), "{name}");
+        let TopologySpec::Dumbbell {
+            left,
+            right,
+            host_rate_gbps,
+            bottleneck_rate_gbps,
+            link_delay_us,
+            bottleneck_delay_us,
+            buffer_kb,
+            ecn_k_kb,
+        } = s.topology
+        else {
+            panic!("{name}: not a dumbbell");
+        };
+        assert_eq!((left, right, host_rate_gbps), (1, 1, HOST_RATE_GBPS));
+        assert_eq!(bottleneck_rate_gbps, 10.0, "{name}");
+        // 20 µs of netem on the ACK direction: 10 µs each way.
+        assert_eq!((link_delay_us, bottleneck_delay_us), (0.0, Some(10.0)));
+        assert_eq!((buffer_kb, ecn_k_kb), (1514.0, 98.41), "{name}");
+        let t = &s.transport;
+        assert_eq!((t.mss_bytes, t.header_bytes, t.ack_every), (1448, 66, 1));
+        assert_eq!((t.rtt_quantum_ns, t.min_rto_us, t.tlp), (1000, 2e5, true));
+        let got: Vec<(u32, f64, u64)> = s
+            .flows
+            .iter()
+            .map(|f| (f.count, f.start_us, f.size_bytes))
+            .collect();
+        assert_eq!(got, groups, "{name}");
+        assert!(s
+            .flows
+            .iter()
+            .all(|f| (f.src, f.dst, f.cc.clone()) == (0, 1, None)));
+        assert_eq!(s.algorithms, laws());
+        // params = "defaults": no overrides but the file's params_set.
+        for a in LAWS {
+            let t = &s.cc[*a];
+            assert_eq!(t["law"].as_str(), Some(*a));
+            let extra: Vec<&String> = t.keys().filter(|k| *k != "law").collect();
+            match *a {
+                "swift_vaisf" => assert_eq!(t["base_target_ns"].as_integer(), Some(25_000)),
+                _ => assert!(extra.is_empty(), "{name} {a}: {extra:?}"),
+            }
+        }
+        // The simulator takes it as it is.
+        let text = s.to_toml().expect("serializes");
+        SimScenario::parse(&text)
+            .and_then(|p| p.check_builds())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn what_the_simulator_cannot_model_is_refused_with_the_reason() {
+    let one = std::fs::read_to_string(scenario::builtin_path("dc_one_flow")).expect("reads");
+    // (change to dc_one_flow.toml, --algos, the error's words)
+    let rows: &[(&str, &str, Option<&str>, &str)] = &[
+        ("", "", None, "cubic: the simulator has no such law"),
+        (
+            "algos = [\"cubic\"",
+            "algos = [\"bbr\"",
+            None,
+            "bbr: the simulator has no such law",
+        ),
+        (
+            "ecn_k_pkts = 65",
+            "ecn_k_pkts = 65\nloss_pct = 1",
+            Some("swift"),
+            "no random loss",
+        ),
+        (
+            "params = \"defaults\"",
+            "params = \"profile\"",
+            Some("swift"),
+            "params = \"profile\"",
+        ),
+        (
+            "[[flows]]\nalgo = \"under_test\"",
+            "[[flows]]\nalgo = \"under_test\"\nduration_s = 1",
+            Some("dctcp"),
+            "do not stop before the end",
+        ),
+    ];
+    let dir = crate::util::repo_root().join("target/rdcc/vm-sim-tests");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    for (i, &(from, to, algos, want)) in rows.iter().enumerate() {
+        let text = if from.is_empty() {
+            one.clone()
+        } else {
+            assert!(one.contains(from), "row {i}: {from:?} not in the file");
+            one.replacen(from, to, 1)
+        };
+        let path = dir.join(format!("refusal{i}.toml"));
+        std::fs::write(&path, text).expect("writes");
+        let e = check(path.to_str().expect("utf-8"), algos, &[]).expect_err(want);
+        assert!(e.contains(want), "row {i}: {e}");
+    }
+    // params = "profile" with only Linux's algorithms: nothing to translate, accepted.
+    let p = dir.join("profile_dctcp.toml");
+    std::fs::write(
+        &p,
+        one.replace("params = \"defaults\"", "params = \"profile\""),
+    )
+    .unwrap();
+    check(p.to_str().unwrap(), Some("dctcp reno"), &[]).expect("dctcp and reno take no profile");
+}
+
+/// `cargo test -p xtask print_dc_figures -- --ignored --nocapture`: the simulator's figures of
+/// the three files at their full length (Documentation/results/uml_vs_sim.md).
+#[test]
+#[ignore]
+fn print_dc_figures() {
+    for name in DC_SET {
+        let s = dc(name);
+        let rows: Vec<(String, Figures)> = LAWS
+            .iter()
+            .map(|a| {
+                let r = s.run_one(a, false).expect("runs");
+                (a.to_string(), figures(&r))
+            })
+            .collect();
+        println!("{name}\n{}", table(&rows));
+    }
+}
+
+/// A figure of the comparison (Documentation/results/uml_vs_sim.md "Tolerances").
+#[derive(Clone, Copy, Debug)]
+enum Fig {
+    GoodputMbit,
+    Jain,
+    RttMeanUs,
+    RttP99Us,
+    FctP50Ms,
+    FctP99Ms,
+}
+
+impl Fig {
+    /// The page's tolerance around `reference`.
+    fn tolerance(self, reference: f64) -> f64 {
+        match self {
+            Fig::GoodputMbit => 0.03 * reference,
+            Fig::Jain => 0.05,
+            Fig::RttMeanUs | Fig::RttP99Us => (0.2 * reference).max(5.0),
+            Fig::FctP50Ms | Fig::FctP99Ms => (0.25 * reference).max(1.0),
+        }
+    }
+
+    fn of(self, f: &Figures) -> Option<f64> {
+        match self {
+            Fig::GoodputMbit => Some(f.goodput_mbit),
+            Fig::Jain => f.jain,
+            Fig::RttMeanUs => Some(f.rtt_mean_us),
+            Fig::RttP99Us => Some(f.rtt_p99_us),
+            Fig::FctP50Ms => f.fct_p50_ms,
+            Fig::FctP99Ms => f.fct_p99_ms,
+        }
+    }
+}
+
+/// The run of each file in the test: (scenario, duration µs, warm-up µs, start of the later
+/// flows µs). One flow settles within milliseconds at 10 Gbit/s and 20 µs, so 0.3 s stands for
+/// the file's 3 s; the other two run at their full length (2 s each, about 10 s of wall time
+/// for the five laws): which of eight TIMELY flows takes how much does not settle (no unique
+/// fixed point), and TIMELY's recovery from the incast's drops spans the rest of the run.
+const SHORT: &[(&str, f64, f64, f64)] = &[
+    ("dc_one_flow", 300_000.0, 100_000.0, 0.0),
+    ("dc_eight_flows", 2_000_000.0, 1_000_000.0, 0.0),
+    ("dc_incast_16to1", 2_000_000.0, 0.0, 1_000_000.0),
+];
+
+/// The page's table: (scenario, law, figure, simulator at full length, kernel, within the
+/// tolerance on the page). The short run must stay within the tolerance of the simulator's
+/// figure, and of the kernel's where the page says the figure passes.
+type PageRow = (&'static str, &'static str, Fig, f64, f64, bool);
+#[rustfmt::skip]
+const PAGE: &[PageRow] = &[
+    ("dc_one_flow", "dctcp", Fig::GoodputMbit, 9564.1, 9563.8, true),
+    ("dc_one_flow", "dctcp", Fig::RttMeanUs, 97.5, 76.8, false),
+    ("dc_one_flow", "dctcp", Fig::RttP99Us, 101.7, 79.0, false),
+    ("dc_one_flow", "swift", Fig::GoodputMbit, 9564.1, 9563.3, true),
+    ("dc_one_flow", "swift", Fig::RttMeanUs, 28.6, 28.5, true),
+    ("dc_one_flow", "swift", Fig::RttP99Us, 29.1, 33.0, true),
+    ("dc_one_flow", "swift_vaisf", Fig::GoodputMbit, 9564.1, 9563.7, true),
+    ("dc_one_flow", "swift_vaisf", Fig::RttMeanUs, 24.7, 27.2, true),
+    ("dc_one_flow", "swift_vaisf", Fig::RttP99Us, 25.4, 36.0, false),
+    ("dc_one_flow", "timely", Fig::GoodputMbit, 9564.1, 9159.2, false),
+    ("dc_one_flow", "timely", Fig::RttMeanUs, 37.5, 23.2, false),
+    ("dc_one_flow", "timely", Fig::RttP99Us, 48.9, 51.0, true),
+    ("dc_one_flow", "theta_powertcp", Fig::GoodputMbit, 9564.1, 9444.9, true),
+    ("dc_one_flow", "theta_powertcp", Fig::RttMeanUs, 25.2, 31.1, true),
+    ("dc_one_flow", "theta_powertcp", Fig::RttP99Us, 27.9, 58.0, false),
+    ("dc_eight_flows", "dctcp", Fig::GoodputMbit, 9564.1, 9561.6, true),
+    ("dc_eight_flows", "dctcp", Fig::Jain, 1.0, 1.0, true),
+    ("dc_eight_flows", "dctcp", Fig::RttMeanUs, 96.8, 96.7, true),
+    ("dc_eight_flows", "dctcp", Fig::RttP99Us, 110.2, 101.0, true),
+    ("dc_eight_flows", "swift", Fig::GoodputMbit, 9564.1, 9549.4, true),
+    ("dc_eight_flows", "swift", Fig::Jain, 1.0, 1.0, true),
+    ("dc_eight_flows", "swift", Fig::RttMeanUs, 38.6, 38.4, true),
+    ("dc_eight_flows", "swift", Fig::RttP99Us, 43.6, 45.0, true),
+    ("dc_eight_flows", "swift_vaisf", Fig::GoodputMbit, 9564.1, f64::NAN, false),
+    ("dc_eight_flows", "swift_vaisf", Fig::Jain, 0.996, f64::NAN, false),
+    ("dc_eight_flows", "swift_vaisf", Fig::RttMeanUs, 29.7, f64::NAN, false),
+    ("dc_eight_flows", "swift_vaisf", Fig::RttP99Us, 61.7, f64::NAN, false),
+    ("dc_eight_flows", "timely", Fig::GoodputMbit, 9003.5, 6318.6, false),
+    ("dc_eight_flows", "timely", Fig::Jain, 0.32, 0.131, false),
+    ("dc_eight_flows", "timely", Fig::RttMeanUs, 26.8, 22.7, true),
+    ("dc_eight_flows", "timely", Fig::RttP99Us, 53.1, 66.0, true),
+    ("dc_eight_flows", "theta_powertcp", Fig::GoodputMbit, 9564.1, 9550.0, true),
+    ("dc_eight_flows", "theta_powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("dc_eight_flows", "theta_powertcp", Fig::RttMeanUs, 58.0, 58.2, true),
+    ("dc_eight_flows", "theta_powertcp", Fig::RttP99Us, 58.1, 60.0, true),
+    ("dc_incast_16to1", "dctcp", Fig::GoodputMbit, 9563.9, 9539.4, true),
+    ("dc_incast_16to1", "dctcp", Fig::RttMeanUs, 97.5, 83.3, true),
+    ("dc_incast_16to1", "dctcp", Fig::RttP99Us, 101.7, 98.0, true),
+    ("dc_incast_16to1", "dctcp", Fig::FctP50Ms, 4.632, f64::NAN, false),
+    ("dc_incast_16to1", "dctcp", Fig::FctP99Ms, 4.862, f64::NAN, false),
+    ("dc_incast_16to1", "swift", Fig::GoodputMbit, 9563.2, 8648.5, false),
+    ("dc_incast_16to1", "swift", Fig::RttMeanUs, 28.7, 28.6, true),
+    ("dc_incast_16to1", "swift", Fig::RttP99Us, 29.1, 39.0, false),
+    ("dc_incast_16to1", "swift", Fig::FctP50Ms, 3.783, 170.4, false),
+    ("dc_incast_16to1", "swift", Fig::FctP99Ms, 3.857, 190.0, false),
+    ("dc_incast_16to1", "swift_vaisf", Fig::GoodputMbit, 9560.1, 8603.0, false),
+    ("dc_incast_16to1", "swift_vaisf", Fig::RttMeanUs, 24.7, 27.5, true),
+    ("dc_incast_16to1", "swift_vaisf", Fig::RttP99Us, 25.4, 37.0, false),
+    ("dc_incast_16to1", "swift_vaisf", Fig::FctP50Ms, 3.793, 150.0, false),
+    ("dc_incast_16to1", "swift_vaisf", Fig::FctP99Ms, 3.804, 200.1, false),
+    ("dc_incast_16to1", "timely", Fig::GoodputMbit, 8578.0, 7203.7, false),
+    ("dc_incast_16to1", "timely", Fig::RttMeanUs, 37.4, 23.2, false),
+    ("dc_incast_16to1", "timely", Fig::RttP99Us, 48.9, 51.0, true),
+    ("dc_incast_16to1", "timely", Fig::FctP50Ms, 3.683, 140.1, false),
+    ("dc_incast_16to1", "timely", Fig::FctP99Ms, 3.755, 140.1, false),
+    ("dc_incast_16to1", "theta_powertcp", Fig::GoodputMbit, 9563.8, 8625.7, false),
+    ("dc_incast_16to1", "theta_powertcp", Fig::RttMeanUs, 25.6, 31.3, true),
+    ("dc_incast_16to1", "theta_powertcp", Fig::RttP99Us, 27.9, 59.0, false),
+    ("dc_incast_16to1", "theta_powertcp", Fig::FctP50Ms, 3.706, f64::NAN, false),
+    ("dc_incast_16to1", "theta_powertcp", Fig::FctP99Ms, 3.713, f64::NAN, false),
+];
+
+/// The simulator's side of the page cannot drift: each file's short run, every law, every
+/// figure of the page within its tolerance of the page's simulator figure (and of the
+/// kernel's where the page says it passes).
+#[test]
+fn the_simulator_keeps_the_pages_figures() {
+    for &(name, dur_us, warm_us, later_us) in SHORT {
+        let mut s = dc(name);
+        s.duration_us = dur_us;
+        s.measure_from_us = warm_us;
+        for g in s.flows.iter_mut().filter(|g| g.start_us > 0.0) {
+            g.start_us = later_us;
+        }
+        for law in LAWS {
+            let got = figures(&s.run_one(law, false).expect("runs"));
+            let rows = PAGE.iter().filter(|r| r.0 == name && r.1 == *law);
+            let mut n = 0;
+            for &(_, _, fig, sim, kernel, pass) in rows {
+                n += 1;
+                let v = fig.of(&got).unwrap_or(f64::NAN);
+                let tol = fig.tolerance(sim);
+                assert!(
+                    (v - sim).abs() <= tol,
+                    "{name} {law} {fig:?}: {v:.3} in the short run, the page's simulator \
+                     figure is {sim} ± {tol:.3}"
+                );
+                if pass {
+                    let tol = fig.tolerance(kernel);
+                    assert!(
+                        (v - kernel).abs() <= tol,
+                        "{name} {law} {fig:?}: {v:.3}, the kernel's {kernel} ± {tol:.3} (the \
+                         page says it passes)"
+                    );
+                }
+            }
+            assert!(n > 0, "{name} {law}: no row on the page");
+        }
+    }
+}
