@@ -210,7 +210,7 @@ pub fn check(
         .map_err(|e| format!("--algos: {e}"))?;
     let sim =
         translate(&vm, algos.as_deref()).map_err(|e| format!("scenario {name_or_path}: {e}"))?;
-    let toml = sim.to_toml()?;
+    let toml = sim.to_toml().map_err(|e| e.to_string())?;
     let checked = SimScenario::parse_with(&toml, sets)
         .map_err(|e| format!("scenario {name_or_path}, translated: {e}"))?;
     checked
