@@ -343,14 +343,14 @@ pub fn checks(s: &Scenario, passes: &[Pass]) -> Summary {
 }
 
 /// `cargo xtask test`: the built-in scenarios of `p`'s test bed (QEMU: `BUILT_IN`, judged
-/// against a reference pass; UML: `DC_SET`, judged by their bounds), shortened, in one boot;
+/// against a reference pass; UML: `DC_TEST_SET`, judged by their bounds), shortened, in one boot;
 /// their checks.
 pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
     let avail = crate::algos::available(p)?;
     let bed = crate::scenario::Bed::of(p);
     let names = match bed {
         crate::scenario::Bed::Qemu => crate::scenario::BUILT_IN,
-        crate::scenario::Bed::Uml => crate::scenario::DC_SET,
+        crate::scenario::Bed::Uml => crate::scenario::DC_TEST_SET,
     };
     let mut scs = Vec::new();
     for n in names {

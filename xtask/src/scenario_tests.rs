@@ -389,3 +389,18 @@ fn trace_sampling_on_fast_paths_without_sized_flows() {
     let g = parse(GOOD, "two", &avail()).unwrap();
     assert!(g.guest_env(false).contains("SCN_TRACE_SAMPLE_BITS=0\n"));
 }
+
+/// What `cargo xtask test` judges on UML: datacenter scenarios with bounds for every test
+/// algorithm and no reference pass.
+#[test]
+fn dc_test_set_is_judged_by_bounds() {
+    let avail = available_algos();
+    for n in DC_TEST_SET {
+        assert!(DC_SET.contains(n), "{n}");
+        let s = load(n, &avail, Bed::Uml).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.test.reference_flows, RefFlows::None, "{n}");
+        for a in &s.test.algos {
+            assert!(s.test.bounds.contains_key(a), "{n}: {a} has no bound");
+        }
+    }
+}
