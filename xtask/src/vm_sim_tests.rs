@@ -53,38 +53,6 @@ fn figures(r: &rdcc_sim::scenario::RunResult) -> Figures {
     }
 }
 
-/// The figures as one text table.
-fn table(rows: &[(String, Figures)]) -> String {
-    use rdcc_sim::text_table::{render, Cell, Col};
-    let cols = [
-        Col::text("algorithm"),
-        Col::num("goodput Mbit/s", 1),
-        Col::num("Jain", 3),
-        Col::num("RTT mean µs", 1),
-        Col::num("RTT p99 µs", 1),
-        Col::num("FCT p50 ms", 3),
-        Col::num("FCT p99 ms", 3),
-        Col::text("FCT done"),
-    ];
-    let opt = |x: Option<f64>| x.map_or(Cell::None, Cell::Num);
-    let body: Vec<Vec<Cell>> = rows
-        .iter()
-        .map(|(a, f)| {
-            vec![
-                Cell::Text(a.clone()),
-                Cell::Num(f.goodput_mbit),
-                opt(f.jain),
-                Cell::Num(f.rtt_mean_us),
-                Cell::Num(f.rtt_p99_us),
-                opt(f.fct_p50_ms),
-                opt(f.fct_p99_ms),
-                Cell::Text(format!("{}/{}", f.fct_done.0, f.fct_done.1)),
-            ]
-        })
-        .collect();
-    render(&cols, &body, true)
-}
-
 /// The laws of the comparison (the simulator has no cubic).
 const LAWS: &[&str] = &["dctcp", "swift", "swift_vaisf", "timely", "theta_powertcp"];
 
@@ -222,24 +190,6 @@ fn what_the_simulator_cannot_model_is_refused_with_the_reason() {
     )
     .unwrap();
     check(p.to_str().unwrap(), Some("dctcp reno"), &[]).expect("dctcp and reno take no profile");
-}
-
-/// `cargo test -p xtask print_dc_figures -- --ignored --nocapture`: the simulator's figures of
-/// the three files at their full length (Documentation/results/uml_vs_sim.md).
-#[test]
-#[ignore]
-fn print_dc_figures() {
-    for name in DC_SET {
-        let s = dc(name);
-        let rows: Vec<(String, Figures)> = LAWS
-            .iter()
-            .map(|a| {
-                let r = s.run_one(a, false).expect("runs");
-                (a.to_string(), figures(&r))
-            })
-            .collect();
-        println!("{name}\n{}", table(&rows));
-    }
 }
 
 /// A figure of the comparison (Documentation/results/uml_vs_sim.md "Tolerances").
