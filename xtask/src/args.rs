@@ -143,6 +143,11 @@ pub struct TestArgs {
     /// Do not stream the VM console (it is still logged under target/rdcc).
     #[arg(long)]
     pub quiet: bool,
+    /// Only the scenario checks: the datacenter scenarios judged by their bounds on a UML
+    /// profile (the default plan's uml-debug), the built-in ones against a reference pass on
+    /// QEMU; no host tests, selftests, install checks or bench.
+    #[arg(long)]
+    pub scenarios: bool,
 }
 
 /// `cargo xtask run`: everything that describes one experiment run. New run options go here

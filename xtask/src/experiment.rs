@@ -27,11 +27,11 @@ fn job(scs: &[Scenario], test: bool) -> String {
 }
 
 /// Each scenario with its passes (or why there are none), what ran the guest ("UML", "KVM",
-/// "TCG"), the boot ended with status 0.
+/// "TCG"), how the boot ended ("status Some(0)", or its status and whether it timed out).
 type Booted = (
     Vec<(Scenario, std::result::Result<Vec<Pass>, String>)>,
     &'static str,
-    bool,
+    std::result::Result<(), String>,
 );
 
 /// Boot once with the scenarios (main.rs `boot_job`: a QEMU or a UML guest, as `p` is); the
@@ -44,10 +44,12 @@ fn boot(
     timeout_s: u64,
     quiet: bool,
 ) -> Result<Booted> {
+    // One name per profile: the default plan's test boots both a UML and a QEMU guest, and a
+    // later boot's log must not replace the one a failure points to.
     let data = out_dir()?.join(if test {
-        "scenario-test-data.bin"
+        format!("scenario-test-{}-data.bin", p.name)
     } else {
-        "run-data.bin"
+        "run-data.bin".into()
     });
     let b = vm::Boot {
         stream: !quiet,
@@ -56,9 +58,9 @@ fn boot(
         ..vm::Boot::default()
     };
     let log = out_dir()?.join(if test {
-        "scenario-test-console.log"
+        format!("scenario-test-{}-console.log", p.name)
     } else {
-        "run-console.log"
+        "run-console.log".into()
     });
     say!(
         "run: {} scenario(s) in one boot of the {} kernel; console log {}",
@@ -97,15 +99,50 @@ fn boot(
         };
         let mut res = series::passes(s, &frames, warm as f64, dur as f64);
         if !done.contains(&s.name) {
-            res = Err(format!(
-                "{}: the guest did not finish it (see {})",
-                s.name,
-                log.display()
-            ));
+            res = Err(unfinished(s, &r, &log));
         }
         out.push((s.clone(), res));
     }
-    Ok((out, engine, r.status == Some(0) && !r.timed_out))
+    let end = if r.status == Some(0) && !r.timed_out {
+        Ok(())
+    } else {
+        Err(format!(
+            "status {:?}{} after {}",
+            r.status,
+            if r.timed_out { ", timed out" } else { "" },
+            fmt_dur(r.elapsed)
+        ))
+    };
+    Ok((out, engine, end))
+}
+
+/// Why a scenario has no data, in words a CI log's last lines can carry: the boot's end
+/// (timed out, or its status) and the scenario's last progress line on the console (a
+/// `FAILED:` line names the step that stopped it).
+fn unfinished(s: &Scenario, r: &vm::RunResult, log: &std::path::Path) -> String {
+    let tag = format!("RDCC-SCN {}:", s.name);
+    let last = r
+        .console
+        .lines()
+        .rfind(|l| l.contains(&tag))
+        .map_or("none".to_string(), |l| {
+            let l = l.trim();
+            l[l.find(&tag).unwrap_or(0)..].chars().take(240).collect()
+        });
+    let end = if r.timed_out {
+        format!("the boot timed out after {}", fmt_dur(r.elapsed))
+    } else {
+        format!(
+            "the boot ended with status {:?} after {}",
+            r.status,
+            fmt_dur(r.elapsed)
+        )
+    };
+    format!(
+        "{}: the guest did not finish it: {end}; its last progress line: {last:?} (see {})",
+        s.name,
+        log.display()
+    )
 }
 
 /// `cargo xtask run --scenario`: table, files and plots per scenario.
@@ -133,7 +170,7 @@ pub fn run(
         })
         .collect();
     let (res, engine, ok) = boot(p, &scs, false, timeout_s, quiet)?;
-    let mut code = if ok { 0 } else { 1 };
+    let mut code = if ok.is_ok() { 0 } else { 1 };
     for (s, passes) in res {
         let passes = match passes {
             Ok(p) => p,
@@ -359,9 +396,15 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
             Err(e) => return err(e),
         }
     }
-    let (res, _, ok) = boot(p, &scs, true, 1500, quiet)?;
+    let (res, _, end) = boot(p, &scs, true, 1500, quiet)?;
     let mut sum = Summary::default();
-    sum.record("scenario test boot finished with status 0", ok);
+    match end {
+        Ok(()) => sum.record("scenario test boot finished with status 0", true),
+        Err(e) => sum.record(
+            &format!("scenario test boot finished with status 0 (it ended with {e})"),
+            false,
+        ),
+    }
     for (s, passes) in res {
         match passes {
             Ok(p) => sum.extend("", checks(&s, &p)),

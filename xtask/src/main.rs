@@ -434,6 +434,9 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
 
     // 0. Packages (the host tests build the receiver's BPF object with clang and libbpf-dev).
     deps::ensure()?;
+    if o.scenarios {
+        return test_scenarios(o, t0);
+    }
 
     // 1. Host tests.
     say!("test: host tests (cargo test --workspace)");
@@ -545,6 +548,36 @@ fn cmd_test(o: &TestArgs) -> Result<u8> {
         );
     }
 
+    finish(&total, t0)
+}
+
+/// `cargo xtask test --scenarios`: the scenario checks alone, of `--kernel`'s bed or of the
+/// default plan's two (uml-debug's datacenter set, then qemu's built-in set).
+fn test_scenarios(o: &TestArgs, t0: Instant) -> Result<u8> {
+    let mut total = ktap::Summary::default();
+    let profiles: Vec<&'static kernel::Profile> = match o.kernel {
+        Some(p) => vec![p],
+        None => vec![kernel::profile("uml-debug")?, &kernel::PROFILES[0]],
+    };
+    for p in profiles {
+        let ts = Instant::now();
+        let prefix = match scenario::Bed::of(p) {
+            scenario::Bed::Uml => format!("scenario-{}/", p.name),
+            scenario::Bed::Qemu => "scenario/".to_string(),
+        };
+        total.extend(&prefix, experiment::test(p, o.quiet)?);
+        say!(
+            "test: {} scenarios done in {}",
+            p.name,
+            fmt_dur(ts.elapsed())
+        );
+    }
+    finish(&total, t0)
+}
+
+/// The end of a test run: every failure by name, the time, `N passed, N failed`; exit code 0
+/// only if something passed and nothing failed.
+fn finish(total: &ktap::Summary, t0: Instant) -> Result<u8> {
     for res in total
         .results
         .iter()
