@@ -513,7 +513,9 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
         }
         match rx.recv_timeout(left.min(Duration::from_millis(500))) {
             Ok(line) => {
-                let _ = writeln!(logf, "{line}");
+                // The log file carries the host's wall time since the start (the console text
+                // itself, which the harness parses, does not): where a slow boot spent it.
+                let _ = writeln!(logf, "[{:7.1}s] {line}", t0.elapsed().as_secs_f64());
                 if b.stream {
                     eprintln!("  | {line}");
                 }
@@ -530,7 +532,7 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
                 if let Ok(Some(_)) = child.try_wait() {
                     // Drain what is left.
                     while let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
-                        let _ = writeln!(logf, "{line}");
+                        let _ = writeln!(logf, "[{:7.1}s] {line}", t0.elapsed().as_secs_f64());
                         if let Some(pos) = line.find(EXIT) {
                             status = line[pos + EXIT.len()..].trim().parse().ok();
                         }
