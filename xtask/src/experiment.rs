@@ -130,7 +130,15 @@ fn unfinished(s: &Scenario, r: &vm::RunResult, log: &std::path::Path) -> String 
             l[l.find(&tag).unwrap_or(0)..].chars().take(240).collect()
         });
     let end = if r.timed_out {
-        format!("the boot timed out after {}", fmt_dur(r.elapsed))
+        // uml::inspect's verdict on the guest's clock, if it asked.
+        let clock = r
+            .console
+            .lines()
+            .rfind(|l| l.starts_with("RDCC-HUNG: virtual time"))
+            .map_or(String::new(), |l| {
+                format!(" ({})", &l["RDCC-HUNG: ".len()..])
+            });
+        format!("the boot timed out after {}{clock}", fmt_dur(r.elapsed))
     } else {
         format!(
             "the boot ended with status {:?} after {}",

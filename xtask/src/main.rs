@@ -20,6 +20,7 @@ mod rxstamp;
 mod scenario;
 mod series;
 mod sim;
+mod uml;
 mod util;
 mod vm;
 mod vm_sim;
@@ -145,7 +146,7 @@ fn vm_job(cmd: &[String], shell: &str) -> String {
 /// Boot kernel profile `p` with `job` as the guest's job and return the run and our modules.
 /// The guest is what `p`'s architecture boots: a QEMU guest from an initramfs (our modules in
 /// /lib/modules/rdcc, the selftests in /selftests; KVM when it works), or a UML kernel run as a
-/// host process with the host's / as its root (vm::stage_uml: our modules in $RDCC_MODULES,
+/// host process with the host's / as its root (uml::stage_uml: our modules in $RDCC_MODULES,
 /// the selftests in $RDCC_SELFTESTS; 2 GiB, room for qdisc backlogs at 10 Gbit/s, mapped from
 /// a sparse file so the host pays only for what the guest touches). Of `b`, the caller sets
 /// what is its own (timeout, streaming, interactive, data channel); the rest is set here.
@@ -166,7 +167,7 @@ fn boot_job(
         let k = kernel::ensure_profile(p)?;
         let mods = modules::build(&k)?;
         let bins = vec![rxstamp::build()?, cli::build()?];
-        let stage = vm::stage_uml(
+        let stage = uml::stage_uml(
             &k,
             &vm::Contents {
                 our_modules: mods.clone(),
@@ -175,7 +176,7 @@ fn boot_job(
             },
         )?;
         let b = vm::Boot { mem_mib: 2048, ..b };
-        return Ok((vm::boot_uml(&k, &stage, &b, log)?, mods, "UML"));
+        return Ok((uml::boot_uml(&k, &stage, &b, log)?, mods, "UML"));
     }
     let (k, mods, kvm, bins) = prepare(p)?;
     let img = vm::build_initramfs(
@@ -332,7 +333,7 @@ fn test_job(per_test_timeout: u64, job: Job) -> String {
     let mut j = String::from(
         r#"rc=0
 # Where the guest has our modules and the selftests: the QEMU guest's initramfs paths, or what
-# the UML guest's init exported (vm::stage_uml).
+# the UML guest's init exported (uml::stage_uml).
 : "${RDCC_MODULES:=/lib/modules/rdcc}" "${RDCC_SELFTESTS:=/selftests}"
 cat /proc/sys/kernel/tainted > /tmp/rdcc-taint-boot
 # IPv6 may be a module (distro profile): load it before modules that use its symbols.

@@ -76,7 +76,7 @@ pub struct Contents {
     pub job: String,
 }
 
-fn copy_file(src: &Path, dst: &Path) -> Result<()> {
+pub(crate) fn copy_file(src: &Path, dst: &Path) -> Result<()> {
     if let Some(p) = dst.parent() {
         fs::create_dir_all(p)?;
     }
@@ -227,7 +227,7 @@ pub fn build_initramfs(k: &Kernel, c: &Contents) -> Result<PathBuf> {
     Ok(img)
 }
 
-fn write_exec(p: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_exec(p: &Path, text: &str) -> Result<()> {
     fs::write(p, text)?;
     fs::set_permissions(p, fs::Permissions::from_mode(0o755))?;
     Ok(())
@@ -294,6 +294,9 @@ pub struct Boot {
     /// run ends; its stdin is a pipe held open until then (its main console reads fd 0; a
     /// pipe that never delivers EOF behaves as an idle terminal would).
     pub host_process: bool,
+    /// A UML guest's instance directory (`uml_dir`, holding the mconsole socket): a boot that
+    /// times out is inspected through it before it is killed (`uml::inspect`).
+    pub mconsole_dir: Option<PathBuf>,
 }
 
 impl Default for Boot {
@@ -308,6 +311,7 @@ impl Default for Boot {
             icount: false,
             data_out: None,
             host_process: false,
+            mconsole_dir: None,
         }
     }
 }
@@ -451,7 +455,13 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
 /// Run a guest (QEMU, or UML's `linux`): stream and log its console, note the boot and
 /// exit-status markers, and kill it at the timeout. `what` names the program in errors, `tag`
 /// prefixes the lines of its stderr.
-fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> Result<RunResult> {
+pub(crate) fn run_guest(
+    mut cmd: Command,
+    what: &str,
+    tag: &str,
+    b: &Boot,
+    log: &Path,
+) -> Result<RunResult> {
     let t0 = Instant::now();
     if b.interactive {
         let st = cmd.status()?;
@@ -509,6 +519,20 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
         let left = b.timeout.saturating_sub(t0.elapsed());
         if left.is_zero() {
             timed_out = true;
+            // A hung UML guest says what it was doing (its clock, its tasks) before it dies:
+            // the timeout's record in the log, not just its time.
+            if let Some(dir) = &b.mconsole_dir {
+                for l in crate::uml::inspect(dir) {
+                    let _ = writeln!(logf, "[{:7.1}s] {l}", t0.elapsed().as_secs_f64());
+                    console.push_str(&l);
+                    console.push('\n');
+                }
+                while let Ok(line) = rx.recv_timeout(Duration::from_secs(3)) {
+                    let _ = writeln!(logf, "[{:7.1}s] {line}", t0.elapsed().as_secs_f64());
+                    console.push_str(&line);
+                    console.push('\n');
+                }
+            }
             break;
         }
         match rx.recv_timeout(left.min(Duration::from_millis(500))) {
@@ -560,170 +584,6 @@ fn run_guest(mut cmd: Command, what: &str, tag: &str, b: &Boot, log: &Path) -> R
         boot_time,
         timed_out,
     })
-}
-
-/// The UML guest's /init (see [`uml_init`] for the placeholders). PID 1 of a kernel whose root
-/// is the host's / over hostfs, read-write: what the job writes outside the tmpfs mounts below
-/// lands in the host's file system (as the user running the harness). /tmp, /run, /var/tmp and
-/// /dev/shm are private tmpfs mounts. Everything else stays at its host path, named in the
-/// environment: our modules in $RDCC_MODULES, the UML kernel's own (dctcp, bbr, …) under
-/// $RDCC_KMODULES, both in $RDCC_MODULE_DIRS where selftests/lib.sh's `load_cc` looks, the
-/// selftests in $RDCC_SELFTESTS. (/lib/modules/rdcc and /selftests as in the QEMU guest would
-/// need mount points in the host's / — a host without kernel packages has no /lib/modules — and
-/// creating them would write to the host.) The guest powers off with busybox's `poweroff -f`
-/// (the host's poweroff is systemctl's; a reboot would restart UML).
-const UML_INIT: &str = r#"#!/bin/sh
-export PATH=@STAGE@/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:@STAGE@/busybox
-export HOME=/tmp TMPDIR=/tmp RDCC_SELFTESTS=@SELFTESTS@
-export RDCC_MODULES=@MODULES@ RDCC_KMODULES=@MODROOT@
-export RDCC_MODULE_DIRS="$RDCC_MODULES $RDCC_KMODULES"
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts 2>/dev/null
-mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /var/tmp
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
-hostname rdcc-uml
-ip link set lo up
-echo RDCC-BOOTED
-cd /
-sh @STAGE@/job.sh
-rc=$?
-sync
-echo "RDCC-EXIT-STATUS=$rc"
-exec /bin/busybox poweroff -f
-"#;
-
-/// Quote a path for sh.
-fn sh_path(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
-}
-
-/// [`UML_INIT`] for the stage directory `stage` and kernel `k`.
-fn uml_init(stage: &Path, k: &Kernel) -> String {
-    UML_INIT
-        .replace("@STAGE@", &sh_path(stage))
-        .replace("@SELFTESTS@", &sh_path(&repo_root().join("selftests")))
-        .replace("@MODULES@", &sh_path(&stage.join("modules")))
-        .replace("@MODROOT@", &sh_path(&k.modroot))
-}
-
-/// The UML counterpart of [`build_initramfs`]: no image, since the guest's root is the host's /.
-/// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`), our binaries (`bin/`,
-/// first on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns
-/// that directory.
-pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
-    let dir = out_dir()?.join("uml");
-    if let Some(m) = hidden_in_uml(&dir) {
-        return err(format!(
-            "vm: the UML stage {} is under {m}, which the guest mounts a tmpfs on (UML_INIT): \
-             use a work tree outside {m}",
-            dir.display()
-        ));
-    }
-    if dir.exists() {
-        fs::remove_dir_all(&dir)?;
-    }
-    fs::create_dir_all(dir.join("modules"))?;
-    fs::create_dir_all(dir.join("bin"))?;
-    for m in &c.our_modules {
-        let name = m.file_name().map(|n| n.to_owned()).unwrap_or_default();
-        copy_file(m, &dir.join("modules").join(name))?;
-    }
-    for b in &c.our_bins {
-        let name = b.file_name().map(|n| n.to_owned()).unwrap_or_default();
-        // fs::copy keeps the mode: the binaries stay executable.
-        copy_file(b, &dir.join("bin").join(name))?;
-    }
-    // busybox's applets, last on the guest's PATH: the host's own tools win, busybox fills what
-    // the host lacks (a container without ping, say), as the QEMU guest's userspace is busybox
-    // plus iproute2 and iperf3.
-    let bb = Path::new("/bin/busybox");
-    if !bb.exists() {
-        return err("vm: /bin/busybox missing (Debian busybox-static; run `cargo xtask deps`)");
-    }
-    fs::create_dir_all(dir.join("busybox"))?;
-    let list = run_capture(Command::new(bb).arg("--list"))?;
-    for applet in list.lines().map(str::trim).filter(|a| !a.is_empty()) {
-        symlink(bb, dir.join("busybox").join(applet))?;
-    }
-    write_exec(&dir.join("init"), &uml_init(&dir, k))?;
-    write_exec(&dir.join("job.sh"), &c.job)?;
-    Ok(dir)
-}
-
-/// The tmpfs mount of [`UML_INIT`] that hides host path `p` from the guest, if any (a work
-/// tree under /tmp: the guest found no job.sh).
-fn hidden_in_uml(p: &Path) -> Option<&'static str> {
-    ["/tmp", "/run", "/var/tmp", "/dev/shm"]
-        .into_iter()
-        .find(|m| p.starts_with(m))
-}
-
-/// UML's command line for a guest staged in `stage`.
-fn uml_cmd(k: &Kernel, stage: &Path, b: &Boot) -> Command {
-    let mut c = Command::new(&k.image);
-    c.arg(format!("mem={}M", b.mem_mib))
-        // The host's / as root, read-write (hostfs; `root=/dev/root` names no device).
-        .args(["root=/dev/root", "rootfstype=hostfs", "rootflags=/", "rw"])
-        .arg(format!("init={}", stage.join("init").display()))
-        // The main console on UML's stdin/stdout; the other consoles and serial lines nowhere
-        // (their defaults open xterms and ptys).
-        .args(["con0=fd:0,fd:1", "con=null", "ssl=null"])
-        // Virtual time that advances only while the guest is idle: timings do not depend on
-        // the host's load (the harness shares 2 cores with other work).
-        .arg("time-travel=inf-cpu")
-        // UML's per-instance directory (mconsole socket, pid file) under the stage, not ~/.uml.
-        .arg(format!("uml_dir={}", stage.display()))
-        // As the QEMU guest: errors and worse reach the console live, the rest is in dmesg.
-        .arg("loglevel=4");
-    if let Some(p) = &b.data_out {
-        // The data channel: a file the guest appends its frames to over hostfs (init's
-        // environment gets the kernel command line's unknown KEY=VALUE words). Not a serial
-        // line: UML's have no `file:` channel (fd, pty, port, xterm, null), and a file needs no
-        // line discipline (stty raw) and no descriptor handed across the host's exec.
-        c.arg(format!("RDCC_DATA_OUT={}", p.display()));
-    }
-    c.args(b.append.split_whitespace());
-    if !b.interactive {
-        use std::os::unix::process::CommandExt;
-        c.process_group(0);
-    }
-    c
-}
-
-/// Boot the UML kernel `k` with the guest staged by [`stage_uml`] and run its job; the console
-/// is streamed, logged and parsed as a QEMU guest's is.
-pub fn boot_uml(k: &Kernel, stage: &Path, b: &Boot, log: &Path) -> Result<RunResult> {
-    if k.profile.arch != Arch::Um {
-        return err(format!(
-            "vm: the {} kernel is not a User-Mode Linux kernel",
-            k.profile.name
-        ));
-    }
-    let b = Boot {
-        host_process: true,
-        ..b.clone()
-    };
-    if let Some(p) = &b.data_out {
-        // One word on the kernel's command line; the guest appends (several scenarios, each
-        // opening it), so it starts empty as QEMU's `file:` serial port does.
-        if p.to_str().is_none_or(|s| s.contains(char::is_whitespace)) {
-            return err(format!(
-                "vm: the data channel's path {} must be UTF-8 without whitespace (UML's command line)",
-                p.display()
-            ));
-        }
-        fs::write(p, b"")?;
-    }
-    let what = k.image.display().to_string();
-    run_guest(uml_cmd(k, stage, &b), &what, "uml", &b, log)
 }
 
 /// Kill the process group `pgid` (a guest started with `host_process`, in a group of its own).
@@ -819,99 +679,6 @@ pub fn sections(console: &str, begin: &str, end: &str) -> Vec<(String, String, O
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn uml_kernel() -> Kernel {
-        Kernel {
-            src: PathBuf::from("/k/src"),
-            image: PathBuf::from("/k/src/linux"),
-            modroot: PathBuf::from("/k/modroot/lib/modules/6.12.117"),
-            release: "6.12.117".into(),
-            profile: crate::kernel::profile("uml").unwrap(),
-        }
-    }
-
-    /// The UML init: every placeholder filled, paths quoted, the exit marker before power-off.
-    #[test]
-    fn uml_init_is_filled() {
-        let init = uml_init(Path::new("/w/target/rdcc/uml"), &uml_kernel());
-        assert!(!init.contains('@'), "{init}");
-        for want in [
-            "export PATH='/w/target/rdcc/uml'/bin:",
-            ":/bin:'/w/target/rdcc/uml'/busybox\n",
-            "RDCC_MODULES='/w/target/rdcc/uml/modules' ",
-            "RDCC_KMODULES='/k/modroot/lib/modules/6.12.117'",
-            "RDCC_MODULE_DIRS=\"$RDCC_MODULES $RDCC_KMODULES\"",
-            "sh '/w/target/rdcc/uml'/job.sh",
-            "mount -t tmpfs tmpfs /tmp",
-            "mount -t tmpfs tmpfs /run",
-        ] {
-            assert!(init.contains(want), "missing {want:?} in\n{init}");
-        }
-        let exit = init.find("RDCC-EXIT-STATUS=$rc").unwrap();
-        assert!(exit < init.find("poweroff -f").unwrap());
-        assert_eq!(sh_path(Path::new("/a'b")), "'/a'\\''b'");
-    }
-
-    /// (interactive, extra append) -> UML's arguments.
-    #[test]
-    fn uml_command_line() {
-        let k = uml_kernel();
-        let cases: &[(bool, &str, &[&str])] = &[
-            (
-                false,
-                "",
-                &[
-                    "mem=2048M",
-                    "root=/dev/root",
-                    "rootfstype=hostfs",
-                    "rootflags=/",
-                    "rw",
-                    "init=/s/init",
-                    "con0=fd:0,fd:1",
-                    "con=null",
-                    "ssl=null",
-                    "time-travel=inf-cpu",
-                    "uml_dir=/s",
-                    "loglevel=4",
-                ],
-            ),
-            (true, "A=1 b", &["mem=2048M", "A=1", "b"]),
-        ];
-        for &(interactive, append, want) in cases {
-            let b = Boot {
-                interactive,
-                append: append.into(),
-                mem_mib: 2048,
-                ..Boot::default()
-            };
-            let c = uml_cmd(&k, Path::new("/s"), &b);
-            assert_eq!(c.get_program(), "/k/src/linux");
-            let args: Vec<String> = c
-                .get_args()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect();
-            for w in want {
-                assert!(args.iter().any(|a| a == w), "{w} not in {args:?}");
-            }
-            if !append.is_empty() {
-                assert_eq!(&args[args.len() - 2..], ["A=1", "b"]);
-            }
-            assert!(!args.iter().any(|a| a.starts_with("RDCC_DATA_OUT=")));
-        }
-        assert_eq!(
-            hidden_in_uml(Path::new("/tmp/x/target/rdcc/uml")),
-            Some("/tmp")
-        );
-        assert_eq!(hidden_in_uml(Path::new("/tmpx/target/rdcc/uml")), None);
-        assert_eq!(hidden_in_uml(Path::new("/work/target/rdcc/uml")), None);
-        // The data channel: a host file named in init's environment.
-        let b = Boot {
-            data_out: Some("/t/run-data.bin".into()),
-            ..Boot::default()
-        };
-        let c = uml_cmd(&k, Path::new("/s"), &b);
-        assert!(c.get_args().any(|a| a == "RDCC_DATA_OUT=/t/run-data.bin"));
-    }
 
     #[test]
     fn sections_split() {
