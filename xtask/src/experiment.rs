@@ -404,7 +404,14 @@ pub fn test(p: &'static kernel::Profile, quiet: bool) -> Result<Summary> {
             Err(e) => return err(e),
         }
     }
-    let (res, _, end) = boot(p, &scs, true, 1500, quiet)?;
+    // UML: one virtual-time boot whose wall time follows the host's speed and load (14-20
+    // minutes on uml-debug here, loaded); a hung guest is caught by vm.rs's stall watchdog
+    // within minutes, so the bound is for a slow host, not for a hang.
+    let timeout_s = match bed {
+        crate::scenario::Bed::Qemu => 1500,
+        crate::scenario::Bed::Uml => 2400,
+    };
+    let (res, _, end) = boot(p, &scs, true, timeout_s, quiet)?;
     let mut sum = Summary::default();
     match end {
         Ok(()) => sum.record("scenario test boot finished with status 0", true),

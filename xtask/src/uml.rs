@@ -251,6 +251,16 @@ fn log_stamp_s(reply: &str) -> Option<f64> {
     r[..r.find(']')?].trim().parse().ok()
 }
 
+/// The guest's virtual clock, s: the stamp of mconsole's `sysrq 4` (answered in its interrupt
+/// handler, so a guest whose tasks do not run answers too; log level 4 is the one `uml_cmd`
+/// boots with, so nothing changes but two lines in the kernel log).
+pub fn clock_s(uml_dir: &Path) -> Option<f64> {
+    mconsole(uml_dir, "sysrq 4")
+        .ok()
+        .as_deref()
+        .and_then(log_stamp_s)
+}
+
 /// What a hung guest can still say, as lines for the log. mconsole's sysrq commands run in its
 /// interrupt handler, so they answer even when no task gets the CPU, and their replies carry the
 /// kernel's clock: asked twice, 2 s of wall time apart, the same stamp means virtual time stood
@@ -260,7 +270,10 @@ fn log_stamp_s(reply: &str) -> Option<f64> {
 /// load. Not sysrq t: every task's stack printed from the interrupt handler killed a KASAN guest
 /// mid-dump.
 pub fn inspect(uml_dir: &Path) -> Vec<String> {
-    let mut out = vec!["RDCC-HUNG: the boot timed out; asking the guest (mconsole)".to_string()];
+    let mut out = vec![
+        "RDCC-HUNG: the boot is stopped (timeout or stall); asking the guest (mconsole)"
+            .to_string(),
+    ];
     let mut ask = |cmd: &str| -> Option<String> {
         let r = mconsole(uml_dir, cmd);
         out.push(format!(

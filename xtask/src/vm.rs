@@ -452,6 +452,33 @@ fn boot_once(k: &Kernel, initrd: &Path, b: &Boot, log: &Path) -> Result<RunResul
     run_guest(qemu_cmd(k, initrd, b), "qemu-system-x86_64", "qemu", b, log)
 }
 
+/// Console silence after which a UML guest's clock is read (and between readings): longer
+/// than anything our jobs compute without printing (a pass's trace compaction under KASAN takes
+/// well under a minute), so two equal readings are a guest that will not go on.
+const STALL_PROBE: Duration = Duration::from_secs(300);
+
+/// `uml::inspect` into the log and the console text, then what the guest printed in reply.
+fn inspect_uml(
+    dir: &Path,
+    rx: &mpsc::Receiver<String>,
+    logf: &mut fs::File,
+    console: &mut String,
+    t0: Instant,
+) {
+    let lines = crate::uml::inspect(dir);
+    let mut add = |l: &str| {
+        let _ = writeln!(logf, "[{:7.1}s] {l}", t0.elapsed().as_secs_f64());
+        console.push_str(l);
+        console.push('\n');
+    };
+    for l in &lines {
+        add(l);
+    }
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(3)) {
+        add(&line);
+    }
+}
+
 /// Run a guest (QEMU, or UML's `linux`): stream and log its console, note the boot and
 /// exit-status markers, and kill it at the timeout. `what` names the program in errors, `tag`
 /// prefixes the lines of its stderr.
@@ -515,28 +542,49 @@ pub(crate) fn run_guest(
     let mut status = None;
     let mut boot_time = None;
     let mut timed_out = false;
+    // The stall watchdog of a UML guest (`mconsole_dir`): after STALL_PROBE of console silence
+    // its virtual clock is read, and again each STALL_PROBE after; the same reading twice is a
+    // hung guest (uml::clock_s), inspected and killed then, not at the timeout.
+    let mut last_line = Instant::now();
+    let mut probe: Option<(Instant, Option<f64>)> = None;
     loop {
+        if let Some(dir) = &b.mconsole_dir {
+            let due = probe.is_none_or(|(t, _)| t.elapsed() >= STALL_PROBE);
+            if last_line.elapsed() >= STALL_PROBE && due {
+                let now = crate::uml::clock_s(dir);
+                if now.is_some() && probe.is_some_and(|(_, before)| before == now) {
+                    let _ = writeln!(
+                        logf,
+                        "[{:7.1}s] RDCC-HUNG: no console line for {} and the guest's clock stood at {:.6} s since {} ago",
+                        t0.elapsed().as_secs_f64(),
+                        fmt_dur(last_line.elapsed()),
+                        now.unwrap_or_default(),
+                        fmt_dur(STALL_PROBE)
+                    );
+                    timed_out = true;
+                    inspect_uml(dir, &rx, &mut logf, &mut console, t0);
+                    break;
+                }
+                probe = Some((Instant::now(), now));
+            }
+        }
         let left = b.timeout.saturating_sub(t0.elapsed());
         if left.is_zero() {
             timed_out = true;
             // A hung UML guest says what it was doing (its clock, its tasks) before it dies:
             // the timeout's record in the log, not just its time.
             if let Some(dir) = &b.mconsole_dir {
-                for l in crate::uml::inspect(dir) {
-                    let _ = writeln!(logf, "[{:7.1}s] {l}", t0.elapsed().as_secs_f64());
-                    console.push_str(&l);
-                    console.push('\n');
-                }
-                while let Ok(line) = rx.recv_timeout(Duration::from_secs(3)) {
-                    let _ = writeln!(logf, "[{:7.1}s] {line}", t0.elapsed().as_secs_f64());
-                    console.push_str(&line);
-                    console.push('\n');
-                }
+                inspect_uml(dir, &rx, &mut logf, &mut console, t0);
             }
             break;
         }
         match rx.recv_timeout(left.min(Duration::from_millis(500))) {
             Ok(line) => {
+                // (the watchdog's own reading echoes "sysrq: ..." lines: not the guest's)
+                if !line.contains("] sysrq: ") {
+                    last_line = Instant::now();
+                    probe = None;
+                }
                 // The log file carries the host's wall time since the start (the console text
                 // itself, which the harness parses, does not): where a slow boot spent it.
                 let _ = writeln!(logf, "[{:7.1}s] {line}", t0.elapsed().as_secs_f64());
