@@ -64,7 +64,7 @@ RDCC_GSO_MAX_SEGS=${SCN_GSO_MAX_SEGS:-}
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || T=/sys/kernel/debug/tracing
 # The data channel: the QEMU guest's second serial port, or the host file a UML guest appends
-# to over hostfs (xtask/src/vm.rs `uml_cmd` names it in RDCC_DATA_OUT).
+# to over hostfs (xtask/src/uml.rs `uml_cmd` names it in RDCC_DATA_OUT).
 DATA=${RDCC_DATA_OUT:-/dev/ttyS1}
 OURS=" swift swift_vaisf timely theta_powertcp "
 
