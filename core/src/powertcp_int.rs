@@ -17,6 +17,7 @@
 //! Γ_norm = max_j Γ_j, Δt = dt of that hop                       Alg. 1 lines 23-25 (A1)
 //! Γ_smooth = (Γ_smooth · (τ − Δt) + Γ_norm · Δt) / τ            Alg. 1 line 27
 //! cwnd = γ · (cwnd_old / Γ_smooth + β) + (1 − γ) · cwnd         Alg. 1 line 31
+//!        (`kept_from_ref`: (1 − γ) · cwnd_old, the authors' ns-3 code)
 //! rate = cwnd / τ                                               Alg. 1 line 9
 //! prevInt = H; updateOld(cwnd, ack.seq)                         Alg. 1 lines 10-11
 //! ```
@@ -66,6 +67,10 @@ pub struct Config {
     /// it, the gap in arrivals that follows a window cut reads as λ ≈ 0 and every flow jumps
     /// back to its largest window (see `Documentation/algorithms/powertcp_int.md`).
     pub lambda_floor_q16: u64,
+    /// The (1 − γ) term of Alg. 1 line 31: 0 = the current window, as Alg. 1 prints it
+    /// (default); 1 = the reference window `W_ref`, as the authors' ns-3 code keeps it
+    /// (`0.1 · m_curRate` in `UpdateRatePower`; spec §1.4.1 (a), A4).
+    pub kept_from_ref: u64,
 }
 
 impl Config {
@@ -81,6 +86,7 @@ impl Config {
         smooth_init_q16: 0,         // spec A3
         target_q16: 65_536,         // η = 1.0: Eq. 7 (e = b²τ), spec A8
         lambda_floor_q16: 32_768,   // λ ≥ 0.5·b: spec §1.8 (ART-NS3 HEAD)
+        kept_from_ref: 0,           // (1 − γ)·cwnd: Alg. 1 line 31
     };
 }
 
@@ -119,6 +125,7 @@ impl Params {
         }
         ParamError::check("target_q16", c.target_q16, Q16_ONE / 2, Q16_ONE)?;
         ParamError::check("lambda_floor_q16", c.lambda_floor_q16, 0, Q16_ONE)?;
+        ParamError::check("kept_from_ref", c.kept_from_ref, 0, 1)?;
         let beta_q16 = if c.beta_bytes == 0 {
             bdp_q16.checked_div(c.expected_flows).unwrap_or(0)
         } else {
@@ -254,10 +261,15 @@ pub fn smooth_q16(p: &Params, old_q16: u64, norm_q16: u64, dt_ns: u64) -> u64 {
 }
 
 /// `updateWindow` (Alg. 1 line 31): `γ · (cwnd_old / Γ + β) + (1 − γ) · cwnd`, each term
-/// rounded down, clamped. cwnd ≤ 2^47, γ ≤ 2^16: `cwnd_old · γ` < 2^63; Γ ≥ 655.
+/// rounded down, clamped; with `kept_from_ref` the last term is `(1 − γ) · cwnd_old` (the
+/// authors' ns-3 code). cwnd ≤ 2^47, γ ≤ 2^16: `cwnd_old · γ` < 2^63; Γ ≥ 655.
 pub fn window_update(p: &Params, cwnd_old_q16: u64, cwnd_q16: u64, power_q16: u64) -> u64 {
     let old = p.bounds.clamp(cwnd_old_q16);
-    let cur = p.bounds.clamp(cwnd_q16);
+    let cur = if p.cfg.kept_from_ref != 0 {
+        old
+    } else {
+        p.bounds.clamp(cwnd_q16)
+    };
     let power = clamp(power_q16, POWER_MIN_Q16, POWER_MAX_Q16);
     let scaled = mul_div(old, p.cfg.gamma_q16, power);
     let kept = mul_q16(cur, p.one_minus_gamma_q16);

@@ -189,6 +189,34 @@ fn powertcp_old_window_is_held_for_an_rtt() {
     assert_eq!(s.wref_q16, s.cwnd_q16);
 }
 
+/// The (1 − γ) term (Alg. 1 line 31 against the authors' ns-3 code), by hand: W_ref =
+/// 100,000 B, cwnd = 120,000 B, Γ = 1.25, β = 25,000 B, γ = 0.9. Alg. 1: 0.9·(80,000 + 25,000)
+/// + 0.1·120,000 = 106,500 B. `kept_from_ref = 1`: 0.9·105,000 + 0.1·100,000 = 104,500 B.
+#[test]
+fn powertcp_kept_term_current_or_reference() {
+    let cases: &[(u64, f64)] = &[(0, 106_500.0), (1, 104_500.0)];
+    for &(kept_from_ref, want) in cases {
+        let p = powertcp_int::Params::new(&powertcp_int::Config {
+            host_bw_bps: B100G,
+            base_rtt_ns: 20_000,
+            kept_from_ref,
+            ..powertcp_int::Config::DEFAULT
+        })
+        .unwrap();
+        let w = powertcp_int::window_update(&p, 100_000 << 16, 120_000 << 16, 81_920);
+        let got = w as f64 / 65536.0;
+        assert!(
+            close(got, want, 1e-6),
+            "kept_from_ref {kept_from_ref}: {got}"
+        );
+    }
+    let bad = powertcp_int::Params::new(&powertcp_int::Config {
+        kept_from_ref: 2,
+        ..powertcp_int::Config::DEFAULT
+    });
+    assert_eq!(bad.unwrap_err().field, "kept_from_ref");
+}
+
 fn hpcc_params(c: hpcc::Config) -> hpcc::Params {
     hpcc::Params::new(&hpcc::Config {
         host_bw_bps: B100G,

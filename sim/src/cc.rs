@@ -4,6 +4,7 @@
 //! does.
 
 use crate::error::{invalid, Result};
+use crate::params::ParamSet;
 use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_ECE};
 use rdcc_core::fixed::seq_after_eq;
 use rdcc_core::int::{IntController, IntStack};
@@ -189,6 +190,17 @@ impl CcParams {
 /// Build validated parameters for `law` from its core `Config::DEFAULT` with `overrides`
 /// (field name = value, the names of the law's `Config` fields and kernel module parameters).
 pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams> {
+    build_params_with(law, ParamSet::Paper, overrides)
+}
+
+/// [`build_params`] from the named parameter set `param_set` ([`crate::params`]): its keys
+/// that `overrides` does not name, computed with the profile's base RTT and host rate after
+/// `overrides` are applied, then validation.
+pub fn build_params_with(
+    law: Law,
+    param_set: ParamSet,
+    overrides: &[(String, u64)],
+) -> Result<CcParams> {
     fn set<T: TryFrom<u64>>(dst: &mut T, k: &str, v: u64) -> Result<()> {
         *dst = T::try_from(v).map_err(|_| invalid!("{k}={v}: does not fit the field"))?;
         Ok(())
@@ -345,9 +357,27 @@ pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams> {
                         max_cwnd_bytes,
                         smooth_init_q16,
                         target_q16,
-                        lambda_floor_q16
+                        lambda_floor_q16,
+                        kept_from_ref
                     ]
                 );
+            }
+            for &(k, rule, _) in param_set.settings(law) {
+                if !overrides.iter().any(|(o, _)| o == k) {
+                    let v = rule.value(c.base_rtt_ns, c.host_bw_bps);
+                    apply!(
+                        c,
+                        k,
+                        v,
+                        [
+                            beta_bytes,
+                            target_q16,
+                            smooth_init_q16,
+                            kept_from_ref,
+                            min_cwnd_bytes
+                        ]
+                    );
+                }
             }
             CcParams::PowerTcpInt(powertcp_int::Params::new(&c).map_err(err)?)
         }
@@ -379,6 +409,12 @@ pub fn build_params(law: Law, overrides: &[(String, u64)]) -> Result<CcParams> {
                         dampener_constant
                     ]
                 );
+            }
+            for &(k, rule, _) in param_set.settings(law) {
+                if !overrides.iter().any(|(o, _)| o == k) {
+                    let v = rule.value(c.base_rtt_ns, c.host_bw_bps);
+                    apply!(c, k, v, [eta_q16, max_stage, ai_bps, min_cwnd_bytes]);
+                }
             }
             CcParams::Hpcc(hpcc::Params::new(&c).map_err(err)?)
         }

@@ -9,7 +9,7 @@
 //! arrivals), [`xpass`] (ExpressPass: credit-class ports, symmetric routing, its own event
 //! loop), [`metrics`] (summaries and CSV), [`stats`] (Jain's index and nearest-rank percentiles, shared with xtask), [`plot`] (figures, PNG and SVG, shared with xtask), [`compare`] (`sim compare`: saved runs overlaid), [`error`] (the library's error type), [`scenario`] (TOML scenarios), [`record`] (the run record `run.toml`, the output directory rule), `series` (sampling the time series, for both event loops),
 //! [`validate`] (range checks of every scenario field), [`names`] (the `--algos` list parser `sim` and
-//! xtask share), [`sweep`] (grids of seeds × scenario keys × algorithms, in parallel or as a
+//! xtask share), [`params`] (named parameter sets: `paper`, the authors' `authors`), [`sweep`] (grids of seeds × scenario keys × algorithms, in parallel or as a
 //! Slurm job array, aggregated with confidence intervals), [`preflight`] (the size estimate and the warnings before a run).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -21,6 +21,7 @@ pub mod error;
 mod event_queue;
 pub mod metrics;
 pub mod names;
+pub mod params;
 pub mod plot;
 pub mod preflight;
 pub mod record;

@@ -88,7 +88,7 @@ fn float_unit(key: &str) -> Option<(Unit, f64, &'static str)> {
 
 /// Whether `key` of section `path` (dotted, without array indices) is a law parameter.
 fn is_law_key(path: &[&str], key: &str) -> bool {
-    path.len() == 2 && path[0] == "cc" && key != "law"
+    path.len() == 2 && path[0] == "cc" && key != "law" && key != crate::params::PARAMS_KEY
 }
 
 /// A bare decimal number (digits and at most one point).

@@ -1,10 +1,11 @@
 //! Scenarios: TOML files describing a topology, a transport model, algorithm profiles and
 //! traffic; one run per listed algorithm, written as CSV, PNG and a summary table.
 
-use crate::cc::{build_params, Law};
+use crate::cc::{build_params_with, Law};
 use crate::engine::{FabricConfig, FlowSpec, HostRx, Profile, RunOutput, Sim, SimConfig};
 use crate::error::{invalid, Error, Result};
 use crate::metrics::{self, Summary};
+use crate::params::{ParamSet, PARAMS_KEY};
 use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
 use crate::workload::{poisson, Cdf};
@@ -57,8 +58,10 @@ pub struct Scenario {
     /// Transport model.
     #[serde(default)]
     pub transport: Transport,
-    /// Algorithm profiles: `[cc.NAME] law = "swift"` plus `Config` field overrides (the law's
-    /// field and module-parameter names, in the modules' units: see [`human`]).
+    /// Algorithm profiles: `[cc.NAME] law = "swift"`, optionally `params = "authors"` (the
+    /// parameter set it starts from, [`crate::params`]; default `"paper"`), plus `Config` field
+    /// overrides (the law's field and module-parameter names, in the modules' units: see
+    /// [`human`]).
     #[serde(default)]
     pub cc: BTreeMap<String, toml::Table>,
     /// Explicit flow groups.
@@ -243,7 +246,7 @@ impl Scenario {
     }
 
     pub(crate) fn profile(&self, name: &str) -> Result<Profile> {
-        let (law, overrides) = match self.cc.get(name) {
+        let (law, set, overrides) = match self.cc.get(name) {
             Some(t) => {
                 let law_name = t
                     .get("law")
@@ -255,9 +258,18 @@ impl Scenario {
                         Law::NAMES.join(", ")
                     )
                 })?;
+                let set = match t.get(PARAMS_KEY) {
+                    None => ParamSet::Paper,
+                    Some(v) => {
+                        let s = v
+                            .as_str()
+                            .ok_or_else(|| invalid!("cc.{name}.{PARAMS_KEY}: expected a string"))?;
+                        ParamSet::parse(law, s).map_err(|e| e.context(format!("cc.{name}")))?
+                    }
+                };
                 let mut ov = Vec::new();
                 for (k, v) in t {
-                    if k == "law" {
+                    if k == "law" || k == PARAMS_KEY {
                         continue;
                     }
                     let n = v.as_integer().filter(|&n| n >= 0).ok_or_else(|| {
@@ -265,7 +277,7 @@ impl Scenario {
                     })?;
                     ov.push((k.clone(), n as u64));
                 }
-                (law, ov)
+                (law, set, ov)
             }
             None => (
                 Law::parse(name).ok_or_else(|| {
@@ -276,13 +288,15 @@ impl Scenario {
                         valid.join(", ")
                     )
                 })?,
+                ParamSet::Paper,
                 Vec::new(),
             ),
         };
         Ok(Profile {
             name: name.to_string(),
             law,
-            params: build_params(law, &overrides).map_err(|e| e.context(format!("cc.{name}")))?,
+            params: build_params_with(law, set, &overrides)
+                .map_err(|e| e.context(format!("cc.{name}")))?,
         })
     }
 
@@ -392,6 +406,11 @@ impl Scenario {
         for (k, v) in t {
             if k == "law" {
                 continue;
+            }
+            if k == PARAMS_KEY {
+                return Some(Err(invalid!(
+                    "cc.{alg}.{PARAMS_KEY}: expresspass has no named parameter sets"
+                )));
             }
             match v.as_integer().filter(|&n| n >= 0) {
                 Some(n) => ov.push((k.clone(), n as u64)),
