@@ -172,6 +172,20 @@ fn every_parameter_is_range_checked() {
         ),
         ("mode", Config { mode: 2, ..d }),
         ("rto_ns", Config { rto_ns: 999, ..d }),
+        (
+            "min_credits_per_update",
+            Config {
+                min_credits_per_update: 0,
+                ..d
+            },
+        ),
+        (
+            "min_credits_per_update",
+            Config {
+                min_credits_per_update: 4_097,
+                ..d
+            },
+        ),
     ];
     for (field, c) in bad {
         match Params::new(c) {
