@@ -118,8 +118,8 @@ pub struct Config {
     /// [1 µs, `MAX_DELAY_NS`].
     pub rto_ns: u64,
     /// Fewest credits accounted (echoed or found missing) before an update: the update period
-    /// is one EWMA RTT *and* at least this many credits, so the loss estimate has a resolution
-    /// of at least `1 / min_credits_per_update`. 1 is the artifact's `credit_total > 0` guard.
+    /// is one EWMA RTT *and* at least this many credits (but at most `MAX_UPDATE_RTTS` RTTs),
+    /// so the loss estimate has a resolution of at least `1 / min_credits_per_update`. 1 is the artifact's `credit_total > 0` guard.
     /// Not from the paper (§3.2 is not in the fragment): an option for flows with few credits
     /// per RTT, where one drop reads as 25 % loss at 4 credits per RTT. Range [1,
     /// `MAX_CREDITS_PER_UPDATE`].
@@ -128,6 +128,9 @@ pub struct Config {
 
 /// Largest `Config::min_credits_per_update`.
 pub const MAX_CREDITS_PER_UPDATE: u64 = 4_096;
+
+/// Longest update period, in EWMA RTTs, when `min_credits_per_update` holds an update back.
+pub const MAX_UPDATE_RTTS: u64 = 4;
 
 impl Config {
     /// The artifact's large-scale settings (spec §4.5) on a 10 Gbit/s link.
@@ -407,11 +410,12 @@ impl Receiver {
     /// `min_credits_per_update`, 1 in the artifact).
     fn feedback(&mut self, p: &Params, now_ns: u64) -> bool {
         let elapsed = now_ns.saturating_sub(self.last_update_ns);
-        if self.rtt_ns == 0
-            || elapsed < self.rtt_ns
-            || self.total == 0
-            || self.total < p.min_credits_per_update
-        {
+        // With fewer than `min_credits_per_update` credits the period stretches, to at most
+        // `MAX_UPDATE_RTTS` RTTs (a flow at the one-credit-per-RTT floor must not wait for
+        // many RTTs to recover).
+        let few = self.total < p.min_credits_per_update
+            && elapsed < self.rtt_ns.saturating_mul(MAX_UPDATE_RTTS);
+        if self.rtt_ns == 0 || elapsed < self.rtt_ns || self.total == 0 || few {
             return false;
         }
         let old = self.rate_bps;

@@ -105,7 +105,7 @@ fn means(r: &RunResult, from_ns: u64, to_ns: u64) -> Vec<f64> {
 }
 
 fn join_scenario(link_delay_us: u32, join_us: u32, end_us: u32, seed: u64) -> Scenario {
-    join_scenario_j(link_delay_us, join_us, end_us, seed, 6554)
+    join_scenario_j(link_delay_us, join_us, end_us, seed, 6554, "")
 }
 
 fn join_scenario_j(
@@ -114,6 +114,7 @@ fn join_scenario_j(
     end_us: u32,
     seed: u64,
     jitter_q16: u64,
+    extra: &str,
 ) -> Scenario {
     scenario(&format!(
         r#"
@@ -135,6 +136,7 @@ header_bytes = 78
 [cc.expresspass]
 law = "expresspass"
 jitter_q16 = {jitter_q16}
+{extra}
 [[flows]]
 src = 0
 dst = 3
@@ -187,7 +189,7 @@ fn slow_flows_lose_more_credits_at_drop_tail_credit_queues() {
     let ratio = |jitter_q16: u64| -> f64 {
         let mut sum = 0.0;
         for seed in 1..=5 {
-            let sc = join_scenario_j(20, 2_000, 4_000, seed, jitter_q16);
+            let sc = join_scenario_j(20, 2_000, 4_000, seed, jitter_q16, "");
             let x = run(&sc, "expresspass");
             let c = &x.xpass.as_ref().unwrap().flow_credits;
             let l = |i: usize| 1.0 - c[i].1 as f64 / c[i].0 as f64;
@@ -245,6 +247,63 @@ fn a_joining_flow_converges_faster_than_dctcp() {
         // Utilisation: 1460 B of payload per 1622 B of link: 9.0 Gbit/s at most.
         let total: f64 = means(&x, 3_000_000, end).iter().sum();
         assert!(total > 8.5, "seed {seed}: {total}");
+    }
+}
+
+#[test]
+fn uniform_random_credit_drop_speeds_convergence_and_makes_naive_credits_converge_at_once() {
+    // §3.1 "Ensuring fair credit drop": "ExpressPass relies on the uniform random dropping of
+    // credit packets at the switch to achieve fairness". `random_credit_drop = 1` gives every
+    // port exactly that (a full credit queue drops a uniformly random one of its credits and
+    // the arrival) and isolates what drop-tail costs. The same join as
+    // `a_joining_flow_converges_faster_than_dctcp`, five seeds, ±30 % windows.
+    //
+    // Tolerance, stated before measuring (issue 34): the naive scheme (§2 Fig. 2, "converge
+    // to fairness in just one round-trip time") within the second window after the join in
+    // every seed (the first holds the joiner's request RTT); the feedback law within 2 ms in
+    // every seed with 20 µs links (drop-tail: seed 4 never) and 3 of 5 within 450 µs (about
+    // 5 RTTs), and within 1 ms in every seed with 1 µs links (drop-tail: 1.2 ms in two).
+    // Measured: naive 400 µs (20 µs links; the second 200 µs window) and 100 µs (1 µs links,
+    // the first window) in every seed, against 0.4-1.2 ms and 0.1-0.5 ms with drop-tail;
+    // feedback 0.4, 0.4, 0.4, 1.6, 1.6 ms (20 µs links) and 0.6, 0.3, 0.5, 0.2, 0.1 ms (1 µs).
+    let (join, end) = (2_000_000u64, 4_000_000u64);
+    let drop = "random_credit_drop = 1";
+    let cases: &[(u32, u64)] = &[(20, 200_000), (1, 100_000)];
+    for &(delay_us, win) in cases {
+        let mut fast = 0;
+        for seed in 1..=5 {
+            let naive = join_scenario_j(
+                delay_us,
+                2_000,
+                4_000,
+                seed,
+                6554,
+                &format!("{drop}\nnaive = 1"),
+            );
+            let n = run(&naive, "expresspass");
+            let rn = reached_after(&n, join, end, win, 0.3);
+            let sc = join_scenario_j(delay_us, 2_000, 4_000, seed, 6554, drop);
+            let x = run(&sc, "expresspass");
+            let rx = reached_after(&x, join, end, win, 0.3);
+            eprintln!("{delay_us} us links, seed {seed}, uniform credit drop: naive {rn:?} ns, feedback {rx:?} ns");
+            assert!(
+                rn.is_some_and(|t| t <= 2 * win),
+                "seed {seed}: naive {rn:?}"
+            );
+            let rx =
+                rx.unwrap_or_else(|| panic!("{delay_us} us, seed {seed}: feedback never fair"));
+            if delay_us == 20 {
+                fast += (rx <= 450_000) as u32;
+            } else {
+                assert!(rx <= 1_000_000, "1 us, seed {seed}: feedback {rx} ns");
+            }
+            // Utilisation is kept (9.0 Gbit/s of payload at most).
+            let total: f64 = means(&x, 3_000_000, end).iter().sum();
+            assert!(total > 8.5, "seed {seed}: {total}");
+        }
+        if delay_us == 20 {
+            assert!(fast >= 3, "feedback within 5 RTTs in {fast} of 5 seeds");
+        }
     }
 }
 
