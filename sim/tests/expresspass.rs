@@ -307,6 +307,69 @@ fn uniform_random_credit_drop_speeds_convergence_and_makes_naive_credits_converg
     }
 }
 
+/// Table 1's topology scaled to k = 4 (§3.1: 10/40 Gbit/s, "propagation delay of 5 µs for
+/// core links and 1 µs for others"): two long flows from pods 1 and 3 into host 0, a third
+/// from pod 2 joins at 2 ms; every path crosses the core (base RTT about 40 µs).
+fn table1_join(seed: u64, end_us: u32, extra: &str) -> Scenario {
+    scenario(&format!(
+        r#"
+name = "t"
+seed = {seed}
+duration_us = {end_us}
+sample_us = 10
+algorithms = ["expresspass", "dctcp"]
+[topology]
+kind = "fat_tree"
+k = 4
+host_rate_gbps = 10
+fabric_rate_gbps = 40
+link_delay_us = 1
+core_link_delay_us = 5
+buffer_kb = 2000
+ecn_k_kb = 65
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[cc.expresspass]
+law = "expresspass"
+{extra}
+[[flows]]
+src = 4
+dst = 0
+[[flows]]
+src = 12
+dst = 0
+[[flows]]
+src = 8
+dst = 0
+start_us = 2000
+"#
+    ))
+}
+
+#[test]
+fn on_table1s_topology_a_joining_flow_converges_in_a_few_rtts_in_most_seeds() {
+    // Tolerance, stated before measuring (issue 34): ExpressPass (defaults: drop-tail, ±10 %
+    // jitter) within ±30 % over 100 µs windows within 10 base RTTs (400 µs) in at least 3 of
+    // 5 seeds; DCTCP not within 2 ms in any seed. Measured: ExpressPass 0.2, 0.2, 0.2, 0.4,
+    // 1.5 ms after the join (seeds 2-4: the second window, 5 RTTs); DCTCP never within the
+    // 2 ms here, and after 3.7, 3.7, 3.8, 4.1, 3.8 ms in a 20 ms run (by hand). The naive
+    // scheme with uniform random credit drop: 0.2 ms in every seed.
+    let (join, end) = (2_000_000u64, 4_000_000u64);
+    let mut fast = 0;
+    for seed in 1..=5 {
+        let sc = table1_join(seed, 4_000, "");
+        let (x, d) = (run(&sc, "expresspass"), run(&sc, "dctcp"));
+        let rx = reached_after(&x, join, end, 100_000, 0.3);
+        let rd = reached_after(&d, join, end, 100_000, 0.3);
+        eprintln!("Table 1 fat tree, seed {seed}: ExpressPass {rx:?} ns, DCTCP {rd:?} ns");
+        fast += rx.is_some_and(|t| t <= 400_000) as u32;
+        assert!(rd.is_none(), "seed {seed}: DCTCP {rd:?}");
+        assert_eq!(x.out.counters.data_dropped, 0, "seed {seed}");
+    }
+    assert!(fast >= 3, "ExpressPass within 10 RTTs in {fast} of 5 seeds");
+}
+
 #[test]
 fn data_follows_the_reverse_path_of_its_credits() {
     let sc = scenario(
