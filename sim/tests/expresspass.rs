@@ -268,7 +268,7 @@ fn uniform_random_credit_drop_speeds_convergence_and_makes_naive_credits_converg
     // the arrival) and isolates what drop-tail costs. The same join as
     // `a_joining_flow_converges_faster_than_dctcp`, five seeds, ±30 % windows.
     //
-    // Tolerance, stated before measuring (issue 34): the naive scheme (§2 Fig. 2, "converge
+    // Tolerance (issue 34), written after exploratory runs and before these pinned ones: the naive scheme (§2 Fig. 2, "converge
     // to fairness in just one round-trip time") within the second window after the join in
     // every seed (the first holds the joiner's request RTT); the feedback law within 2 ms in
     // every seed with 20 µs links (drop-tail: seed 4 never) and 3 of 5 within 450 µs (about
@@ -359,7 +359,7 @@ start_us = 2000
 
 #[test]
 fn on_table1s_topology_a_joining_flow_converges_in_a_few_rtts_in_most_seeds() {
-    // Tolerance, stated before measuring (issue 34): ExpressPass (defaults: drop-tail, ±10 %
+    // Tolerance (issue 34), written after exploratory runs and before these pinned ones: ExpressPass (defaults: drop-tail, ±10 %
     // jitter) within ±30 % over 100 µs windows within 10 base RTTs (400 µs) in at least 3 of
     // 5 seeds; DCTCP not within 2 ms in any seed. Measured: ExpressPass 0.2, 0.2, 0.2, 0.4,
     // 1.5 ms after the join (seeds 2-4: the second window, 5 RTTs); DCTCP never within the
