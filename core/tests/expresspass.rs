@@ -172,6 +172,20 @@ fn every_parameter_is_range_checked() {
         ),
         ("mode", Config { mode: 2, ..d }),
         ("rto_ns", Config { rto_ns: 999, ..d }),
+        (
+            "min_credits_per_update",
+            Config {
+                min_credits_per_update: 0,
+                ..d
+            },
+        ),
+        (
+            "min_credits_per_update",
+            Config {
+                min_credits_per_update: 4_097,
+                ..d
+            },
+        ),
     ];
     for (field, c) in bad {
         match Params::new(c) {
@@ -394,5 +408,42 @@ fn closed_loop_shares_a_bottleneck_fairly_and_fully() {
             );
             assert!(j >= 0.95, "mode {mode} n {n}: Jain {j:.3}: {got:?}");
         }
+    }
+}
+
+#[test]
+fn min_credits_per_update_holds_the_update_for_credits_or_four_rtts() {
+    // RTT 10 µs (one echo sets it), credits one per µs from t = 0; each case: how many
+    // credits are echoed (none lost) before the timer at `now_ns`, and whether it updates.
+    // 1 (the artifact's `credit_total > 0`): an RTT and one credit suffice; 16: an RTT is not
+    // enough with 12 credits but is with 16; after MAX_UPDATE_RTTS (4) RTTs 12 suffice.
+    let cases: &[(u64, u32, u64, bool)] = &[
+        (1, 12, 12_000, true),
+        (16, 12, 12_000, false),
+        (16, 16, 16_000, true),
+        (16, 12, 39_999, false),
+        (16, 12, 40_000, true),
+    ];
+    for &(min, echoed, now_ns, want) in cases {
+        let p = Params::new(&Config {
+            min_credits_per_update: min,
+            ..Config::DEFAULT
+        })
+        .unwrap();
+        let mut r = Receiver::default();
+        assert!(r.on_request(&p, 0));
+        for i in 0..echoed as u64 {
+            let c = r.on_credit_timer(&p, i * 1_000, 0).unwrap();
+            assert!(!c.updated || i == 0);
+        }
+        for i in 0..echoed {
+            // Every echo 10 µs after its credit: the RTT EWMA stays at 10 µs.
+            r.on_data(&p, i as u64 * 1_000 + 10_000, i, i as u64 * 1_000);
+        }
+        let c = r.on_credit_timer(&p, now_ns, 0).unwrap();
+        assert_eq!(
+            c.updated, want,
+            "min {min}, {echoed} echoed, at {now_ns} ns"
+        );
     }
 }

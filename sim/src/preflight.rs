@@ -304,7 +304,7 @@ mod tests {
                 1 => TopologySpec::Dumbbell { left: a, right: b, host_rate_gbps: r, bottleneck_rate_gbps: r, link_delay_us: d, bottleneck_delay_us: None, buffer_kb: buf, ecn_k_kb: ecn },
                 2 => TopologySpec::ParkingLot { switches: a + 1, hosts_per_switch: b, host_rate_gbps: r, chain_rate_gbps: r, link_delay_us: d, buffer_kb: buf, ecn_k_kb: ecn },
                 3 => TopologySpec::LeafSpine { leaves: a, spines: b, hosts_per_leaf: c, host_rate_gbps: r, fabric_rate_gbps: r, link_delay_us: d, buffer_kb: buf, ecn_k_kb: ecn },
-                _ => TopologySpec::FatTree { k: 2 * c, hosts_per_edge: edge, host_rate_gbps: r, fabric_rate_gbps: r, link_delay_us: d, buffer_kb: buf, ecn_k_kb: ecn },
+                _ => TopologySpec::FatTree { k: 2 * c, hosts_per_edge: edge, host_rate_gbps: r, fabric_rate_gbps: r, link_delay_us: d, core_link_delay_us: None, buffer_kb: buf, ecn_k_kb: ecn },
             };
             let net = spec.build();
             let ports: u64 = net.nodes.iter().map(|n| n.ports.len() as u64).sum();

@@ -198,8 +198,11 @@ pub enum TopologySpec {
         host_rate_gbps: f64,
         /// Switch-to-switch link rate.
         fabric_rate_gbps: f64,
-        /// Delay of every link.
+        /// Delay of every link (but the core links, when given).
         link_delay_us: f64,
+        /// Delay of the aggregation-core links (default: `link_delay_us`). ExpressPass Table 1
+        /// (§3.1): "propagation delay of 5 µs for core links and 1 µs for others".
+        core_link_delay_us: Option<f64>,
         /// Buffer per switch port.
         buffer_kb: f64,
         /// ECN threshold (0 = off).
@@ -606,9 +609,11 @@ impl TopologySpec {
                 k,
                 hosts_per_edge,
                 fabric_rate_gbps,
+                core_link_delay_us,
                 ..
             } => {
                 let half = k / 2;
+                let core_d = core_link_delay_us.map_or(d, us);
                 let hpe = hosts_per_edge.unwrap_or(half);
                 let hosts: Vec<u32> = (0..k * half * hpe).map(|_| b.host()).collect();
                 let edges: Vec<u32> = (0..k * half)
@@ -646,7 +651,7 @@ impl TopologySpec {
                     for a in 0..half {
                         for c in 0..half {
                             let an = aggs[(pod * half + a) as usize];
-                            let p = b.link(an, cores[(a * half + c) as usize], f, d, buf, ecn);
+                            let p = b.link(an, cores[(a * half + c) as usize], f, core_d, buf, ecn);
                             if pod == 0 && a == 0 && c == 0 {
                                 mons.push((an, p));
                             }
@@ -701,6 +706,7 @@ mod tests {
             host_rate_gbps: 10.0,
             fabric_rate_gbps: 10.0,
             link_delay_us: 1.0,
+            core_link_delay_us: None,
             buffer_kb: 100.0,
             ecn_k_kb: 0.0,
         };
@@ -727,6 +733,26 @@ mod tests {
             2 + 1,
             "its two hosts, then one range for every other host"
         );
+        // Table 1: 5 µs on the aggregation-core links (both directions), 1 µs elsewhere.
+        let mut t5 = t.clone();
+        if let TopologySpec::FatTree {
+            core_link_delay_us, ..
+        } = &mut t5
+        {
+            *core_link_delay_us = Some(5.0);
+        }
+        let n5 = t5.build();
+        for x in &n5.nodes {
+            for p in &x.ports {
+                let core = |id: u32| n5.nodes[id as usize].name.starts_with("core");
+                let want = if core(p.peer) || x.name.starts_with("core") {
+                    5_000
+                } else {
+                    1_000
+                };
+                assert_eq!(p.delay_ns, want, "{}", p.name);
+            }
+        }
     }
 
     #[test]

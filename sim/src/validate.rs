@@ -134,6 +134,7 @@ impl TopologySpec {
                 k,
                 hosts_per_edge,
                 fabric_rate_gbps,
+                core_link_delay_us,
                 ..
             } => {
                 int(&field("k"), k as u64, 2, 256)?;
@@ -143,7 +144,10 @@ impl TopologySpec {
                 if let Some(h) = hosts_per_edge {
                     int(&field("hosts_per_edge"), h as u64, 1, 60_000)?;
                 }
-                (Some(("fabric_rate_gbps", fabric_rate_gbps)), None)
+                (
+                    Some(("fabric_rate_gbps", fabric_rate_gbps)),
+                    core_link_delay_us.map(|d| ("core_link_delay_us", d)),
+                )
             }
         };
         let l = self.links();

@@ -105,7 +105,7 @@ fn means(r: &RunResult, from_ns: u64, to_ns: u64) -> Vec<f64> {
 }
 
 fn join_scenario(link_delay_us: u32, join_us: u32, end_us: u32, seed: u64) -> Scenario {
-    join_scenario_j(link_delay_us, join_us, end_us, seed, 6554)
+    join_scenario_j(link_delay_us, join_us, end_us, seed, 6554, "")
 }
 
 fn join_scenario_j(
@@ -114,6 +114,7 @@ fn join_scenario_j(
     end_us: u32,
     seed: u64,
     jitter_q16: u64,
+    extra: &str,
 ) -> Scenario {
     scenario(&format!(
         r#"
@@ -135,6 +136,7 @@ header_bytes = 78
 [cc.expresspass]
 law = "expresspass"
 jitter_q16 = {jitter_q16}
+{extra}
 [[flows]]
 src = 0
 dst = 3
@@ -184,10 +186,10 @@ fn slow_flows_lose_more_credits_at_drop_tail_credit_queues() {
     // 1-5. Measured: no jitter 1.61, the artifact's ±10 % 1.98, ±50 % 1.67: end-host jitter up
     // to ±50 % does not remove the bias here (the paper's Fig. 6a amount is not in the
     // fragment). This is why a joining flow can starve (seed 4 of the convergence test).
-    let ratio = |jitter_q16: u64| -> f64 {
+    let ratio_x = |jitter_q16: u64, extra: &str| -> f64 {
         let mut sum = 0.0;
         for seed in 1..=5 {
-            let sc = join_scenario_j(20, 2_000, 4_000, seed, jitter_q16);
+            let sc = join_scenario_j(20, 2_000, 4_000, seed, jitter_q16, extra);
             let x = run(&sc, "expresspass");
             let c = &x.xpass.as_ref().unwrap().flow_credits;
             let l = |i: usize| 1.0 - c[i].1 as f64 / c[i].0 as f64;
@@ -195,10 +197,20 @@ fn slow_flows_lose_more_credits_at_drop_tail_credit_queues() {
         }
         sum / 5.0
     };
+    let ratio = |jitter_q16: u64| ratio_x(jitter_q16, "");
     let (r0, r10, r50) = (ratio(0), ratio(6554), ratio(32768));
     eprintln!("joiner / incumbent credit loss: none {r0:.2}, ±10 % {r10:.2}, ±50 % {r50:.2}");
     assert!(r10 > 1.5, "the bias at the artifact's jitter: {r10:.2}");
     assert!(r0 > 1.3 && r50 > 1.3, "no jitter {r0:.2}, ±50 % {r50:.2}");
+    // Uniform random credit drop (§3.1's assumption) at every port: measured 1.60 with the
+    // feedback law, 1.16 with naive credits (1.14 drop-tail): what remains is the law's.
+    let uniform = ratio_x(6554, "random_credit_drop = 1");
+    let naive = ratio_x(6554, "random_credit_drop = 1\nnaive = 1");
+    eprintln!("uniform credit drop: feedback {uniform:.2}, naive {naive:.2}");
+    assert!(
+        uniform > 1.3 && naive < 1.3,
+        "feedback {uniform:.2}, naive {naive:.2}"
+    );
 }
 
 #[test]
@@ -246,6 +258,126 @@ fn a_joining_flow_converges_faster_than_dctcp() {
         let total: f64 = means(&x, 3_000_000, end).iter().sum();
         assert!(total > 8.5, "seed {seed}: {total}");
     }
+}
+
+#[test]
+fn uniform_random_credit_drop_speeds_convergence_and_makes_naive_credits_converge_at_once() {
+    // §3.1 "Ensuring fair credit drop": "ExpressPass relies on the uniform random dropping of
+    // credit packets at the switch to achieve fairness". `random_credit_drop = 1` gives every
+    // port exactly that (a full credit queue drops a uniformly random one of its credits and
+    // the arrival) and isolates what drop-tail costs. The same join as
+    // `a_joining_flow_converges_faster_than_dctcp`, five seeds, ±30 % windows.
+    //
+    // Tolerance (issue 34), written after exploratory runs and before these pinned ones: the naive scheme (§2 Fig. 2, "converge
+    // to fairness in just one round-trip time") within the second window after the join in
+    // every seed (the first holds the joiner's request RTT); the feedback law within 2 ms in
+    // every seed with 20 µs links (drop-tail: seed 4 never) and 3 of 5 within 450 µs (about
+    // 5 RTTs), and within 1 ms in every seed with 1 µs links (drop-tail: 1.2 ms in two).
+    // Measured: naive 400 µs (20 µs links; the second 200 µs window) and 100 µs (1 µs links,
+    // the first window) in every seed, against 0.4-1.2 ms and 0.1-0.5 ms with drop-tail;
+    // feedback 0.4, 0.4, 0.4, 1.6, 1.6 ms (20 µs links) and 0.6, 0.3, 0.5, 0.2, 0.1 ms (1 µs).
+    let (join, end) = (2_000_000u64, 4_000_000u64);
+    let drop = "random_credit_drop = 1";
+    let cases: &[(u32, u64)] = &[(20, 200_000), (1, 100_000)];
+    for &(delay_us, win) in cases {
+        let mut fast = 0;
+        for seed in 1..=5 {
+            let naive = join_scenario_j(
+                delay_us,
+                2_000,
+                4_000,
+                seed,
+                6554,
+                &format!("{drop}\nnaive = 1"),
+            );
+            let n = run(&naive, "expresspass");
+            let rn = reached_after(&n, join, end, win, 0.3);
+            let sc = join_scenario_j(delay_us, 2_000, 4_000, seed, 6554, drop);
+            let x = run(&sc, "expresspass");
+            let rx = reached_after(&x, join, end, win, 0.3);
+            eprintln!("{delay_us} us links, seed {seed}, uniform credit drop: naive {rn:?} ns, feedback {rx:?} ns");
+            assert!(
+                rn.is_some_and(|t| t <= 2 * win),
+                "seed {seed}: naive {rn:?}"
+            );
+            let rx =
+                rx.unwrap_or_else(|| panic!("{delay_us} us, seed {seed}: feedback never fair"));
+            if delay_us == 20 {
+                fast += (rx <= 450_000) as u32;
+            } else {
+                assert!(rx <= 1_000_000, "1 us, seed {seed}: feedback {rx} ns");
+            }
+            // Utilisation is kept (9.0 Gbit/s of payload at most).
+            let total: f64 = means(&x, 3_000_000, end).iter().sum();
+            assert!(total > 8.5, "seed {seed}: {total}");
+        }
+        if delay_us == 20 {
+            assert!(fast >= 3, "feedback within 5 RTTs in {fast} of 5 seeds");
+        }
+    }
+}
+
+/// Table 1's topology scaled to k = 4 (§3.1: 10/40 Gbit/s, "propagation delay of 5 µs for
+/// core links and 1 µs for others"): two long flows from pods 1 and 3 into host 0, a third
+/// from pod 2 joins at 2 ms; every path crosses the core (base RTT about 40 µs).
+fn table1_join(seed: u64, end_us: u32, extra: &str) -> Scenario {
+    scenario(&format!(
+        r#"
+name = "t"
+seed = {seed}
+duration_us = {end_us}
+sample_us = 10
+algorithms = ["expresspass", "dctcp"]
+[topology]
+kind = "fat_tree"
+k = 4
+host_rate_gbps = 10
+fabric_rate_gbps = 40
+link_delay_us = 1
+core_link_delay_us = 5
+buffer_kb = 2000
+ecn_k_kb = 65
+[transport]
+mss_bytes = 1460
+header_bytes = 78
+[cc.expresspass]
+law = "expresspass"
+{extra}
+[[flows]]
+src = 4
+dst = 0
+[[flows]]
+src = 12
+dst = 0
+[[flows]]
+src = 8
+dst = 0
+start_us = 2000
+"#
+    ))
+}
+
+#[test]
+fn on_table1s_topology_a_joining_flow_converges_in_a_few_rtts_in_most_seeds() {
+    // Tolerance (issue 34), written after exploratory runs and before these pinned ones: ExpressPass (defaults: drop-tail, ±10 %
+    // jitter) within ±30 % over 100 µs windows within 10 base RTTs (400 µs) in at least 3 of
+    // 5 seeds; DCTCP not within 2 ms in any seed. Measured: ExpressPass 0.2, 0.2, 0.2, 0.4,
+    // 1.5 ms after the join (seeds 2-4: the second window, 5 RTTs); DCTCP never within the
+    // 2 ms here, and after 3.7, 3.7, 3.8, 4.1, 3.8 ms in a 20 ms run (by hand). The naive
+    // scheme with uniform random credit drop: 0.2 ms in every seed.
+    let (join, end) = (2_000_000u64, 4_000_000u64);
+    let mut fast = 0;
+    for seed in 1..=5 {
+        let sc = table1_join(seed, 4_000, "");
+        let (x, d) = (run(&sc, "expresspass"), run(&sc, "dctcp"));
+        let rx = reached_after(&x, join, end, 100_000, 0.3);
+        let rd = reached_after(&d, join, end, 100_000, 0.3);
+        eprintln!("Table 1 fat tree, seed {seed}: ExpressPass {rx:?} ns, DCTCP {rd:?} ns");
+        fast += rx.is_some_and(|t| t <= 400_000) as u32;
+        assert!(rd.is_none(), "seed {seed}: DCTCP {rd:?}");
+        assert_eq!(x.out.counters.data_dropped, 0, "seed {seed}");
+    }
+    assert!(fast >= 3, "ExpressPass within 10 RTTs in {fast} of 5 seeds");
 }
 
 #[test]
@@ -370,6 +502,8 @@ law = "expresspass"
         ("bogus = 1", "unknown key"),
         ("w_init_q16 = 1", "w_init_q16=1"),
         ("credit_size_spread = 50", "credit_size_spread"),
+        ("random_credit_drop = 2", "random_credit_drop=2 out of range"),
+        ("min_credits_per_update = 0", "min_credits_per_update=0 out of range"),
         ("mode = -1", "non-negative integer"),
         (
             "[fabric]\nbuffer = \"shared\"\npfc = true",

@@ -214,6 +214,32 @@ fn each_bad_value_is_refused_naming_its_field() {
         .unwrap_err()
         .to_string()
         .contains("topology.k = 3"));
+    // Table 1's core-link delay (fat_tree only): negative, NaN or on another topology refused.
+    let ft4 = |extra: &str| {
+        edit(
+            "kind = \"incast\"\nsenders = 2\nhost_rate_gbps = 10",
+            &format!(
+                "kind = \"fat_tree\"\nk = 4\nhost_rate_gbps = 10\nfabric_rate_gbps = 10\n{extra}"
+            ),
+        )
+        .replace("dst = 2", "dst = 15")
+    };
+    assert!(Scenario::parse(&ft4("core_link_delay_us = 5")).is_ok());
+    for (extra, want) in [
+        ("core_link_delay_us = -5", "topology.core_link_delay_us"),
+        (
+            "core_link_delay_us = nan",
+            "topology.core_link_delay_us = NaN",
+        ),
+        ("core_link_delay_us = \"fast\"", "core_link_delay_us"),
+    ] {
+        let e = Scenario::parse(&ft4(extra)).unwrap_err().to_string();
+        assert!(e.contains(want), "{extra}: {e}");
+    }
+    let e = Scenario::parse(&BASE.replace("senders = 2", "senders = 2\ncore_link_delay_us = 5"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("core_link_delay_us"), "{e}");
 }
 
 #[test]

@@ -23,6 +23,7 @@ pub const LAW_KEYS: &[&str] = &[
     "rtt_ewma_q16",
     "mode",
     "rto_ns",
+    "min_credits_per_update",
 ];
 
 /// Keys of the fabric and hosts: (name, min, max).
@@ -34,6 +35,7 @@ pub const SIM_KEYS: &[(&str, u64, u64)] = &[
     ("credit_bytes", 64, 1_000),     // credit size on the wire (84)
     ("naive", 0, 1),                 // §2's naive max-rate credits
     ("credit_size_spread", 0, 32),   // credit size credit_bytes +- this (artifact: 8)
+    ("random_credit_drop", 0, 1),    // 1: uniform random credit drop (§3.1); 0: drop-tail
 ];
 
 /// Apply `overrides` to `base`; the error names the key and the accepted range.
@@ -54,6 +56,7 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
             "rtt_ewma_q16" => l.rtt_ewma_q16 = v,
             "mode" => l.mode = v,
             "rto_ns" => l.rto_ns = v,
+            "min_credits_per_update" => l.min_credits_per_update = v,
             _ => {
                 let Some(&(_, lo, hi)) = SIM_KEYS.iter().find(|(n, _, _)| n == k) else {
                     let mut all: Vec<&str> = LAW_KEYS.to_vec();
@@ -73,6 +76,7 @@ pub fn apply(base: &XpassConfig, overrides: &[(String, u64)]) -> Result<XpassCon
                     "host_delay_spread_ns" => c.host_delay_spread_ns = v,
                     "credit_bytes" => c.credit_bytes = v as u32,
                     "credit_size_spread" => c.credit_size_spread = v as u32,
+                    "random_credit_drop" => c.random_credit_drop = v == 1,
                     _ => c.naive = v == 1,
                 }
             }

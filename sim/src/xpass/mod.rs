@@ -59,6 +59,9 @@ pub struct XpassConfig {
     pub host_delay_spread_ns: u64,
     /// §2's naive scheme: credits at the maximum rate without feedback control.
     pub naive: bool,
+    /// Full credit queues drop a uniformly random credit instead of the arrival (§3.1 "uniform
+    /// random dropping"; `port.rs`). Off: drop-tail, as the artifact's `XPassDropTail`.
+    pub random_credit_drop: bool,
     /// Metrics sampling interval, ns.
     pub sample_ns: u64,
     /// Simulated time, ns.
@@ -82,6 +85,7 @@ impl Default for XpassConfig {
             host_delay_ns: 1_000,
             host_delay_spread_ns: 1_000,
             naive: false,
+            random_credit_drop: false,
             sample_ns: 10_000,
             duration_ns: 10_000_000,
             seed: 1,
@@ -222,7 +226,8 @@ impl XpassSim {
         let nodes: Vec<XNode> = net
             .nodes
             .iter()
-            .map(|n| XNode {
+            .enumerate()
+            .map(|(node_id, n)| XNode {
                 host: n.host,
                 names: n.ports.iter().map(|p| p.name.clone()).collect(),
                 ports: n
@@ -238,6 +243,14 @@ impl XpassSim {
                             (credit, credit + max_frame),
                             bucket,
                         )
+                    })
+                    .enumerate()
+                    .map(|(i, p)| {
+                        if cfg.random_credit_drop {
+                            p.with_random_credit_drop(mix(cfg.seed, mix(node_id as u64, i as u64)))
+                        } else {
+                            p
+                        }
                     })
                     .collect(),
                 routes: n.routes.clone(),
@@ -399,7 +412,13 @@ impl XpassSim {
     fn enqueue(&mut self, node: u32, port: u16, pkt: XPkt) {
         let is_switch = self.nodes[node as usize].host.is_none();
         let p = &mut self.nodes[node as usize].ports[port as usize];
-        if !p.enqueue(pkt, self.now) {
+        let credit_drops = p.credit_drops;
+        let accepted = p.enqueue(pkt, self.now);
+        if accepted && p.credit_drops > credit_drops {
+            // Random credit drop: a queued credit made room for this one.
+            self.x.credits_dropped += 1;
+        }
+        if !accepted {
             if pkt.kind == KIND_CREDIT {
                 self.x.credits_dropped += 1;
             } else {
