@@ -502,8 +502,14 @@ law = "expresspass"
         ("bogus = 1", "unknown key"),
         ("w_init_q16 = 1", "w_init_q16=1"),
         ("credit_size_spread = 50", "credit_size_spread"),
-        ("random_credit_drop = 2", "random_credit_drop=2 out of range"),
-        ("min_credits_per_update = 0", "min_credits_per_update=0 out of range"),
+        (
+            "random_credit_drop = 2",
+            "random_credit_drop=2 out of range",
+        ),
+        (
+            "min_credits_per_update = 0",
+            "min_credits_per_update=0 out of range",
+        ),
         ("mode = -1", "non-negative integer"),
         (
             "[fabric]\nbuffer = \"shared\"\npfc = true",
