@@ -104,6 +104,18 @@ fn means(r: &RunResult, from_ns: u64, to_ns: u64) -> Vec<f64> {
         .collect()
 }
 
+/// The lines every scenario of the join tests shares, before `[topology]`.
+fn scenario_head(seed: u64, end_us: u32) -> String {
+    format!(
+        "\nname = \"t\"\nseed = {seed}\nduration_us = {end_us}\nsample_us = 10\n\
+         algorithms = [\"expresspass\", \"dctcp\"]"
+    )
+}
+
+/// ... and after the topology's own keys: buffers, transport, the law's table header.
+const SCENARIO_TAIL: &str = "buffer_kb = 2000\necn_k_kb = 65\n[transport]\nmss_bytes = 1460\n\
+                             header_bytes = 78\n[cc.expresspass]\nlaw = \"expresspass\"";
+
 fn join_scenario(link_delay_us: u32, join_us: u32, end_us: u32, seed: u64) -> Scenario {
     join_scenario_j(link_delay_us, join_us, end_us, seed, 6554, "")
 }
@@ -117,24 +129,13 @@ fn join_scenario_j(
     extra: &str,
 ) -> Scenario {
     scenario(&format!(
-        r#"
-name = "t"
-seed = {seed}
-duration_us = {end_us}
-sample_us = 10
-algorithms = ["expresspass", "dctcp"]
+        r#"{head}
 [topology]
 kind = "incast"
 senders = 3
 host_rate_gbps = 10
 link_delay_us = {link_delay_us}
-buffer_kb = 2000
-ecn_k_kb = 65
-[transport]
-mss_bytes = 1460
-header_bytes = 78
-[cc.expresspass]
-law = "expresspass"
+{tail}
 jitter_q16 = {jitter_q16}
 {extra}
 [[flows]]
@@ -145,7 +146,9 @@ count = 2
 src = 2
 dst = 3
 start_us = {join_us}
-"#
+"#,
+        head = scenario_head(seed, end_us),
+        tail = SCENARIO_TAIL
     ))
 }
 
@@ -322,12 +325,7 @@ fn uniform_random_credit_drop_speeds_convergence_and_makes_naive_credits_converg
 /// from pod 2 joins at 2 ms; every path crosses the core (base RTT about 40 µs).
 fn table1_join(seed: u64, end_us: u32, extra: &str) -> Scenario {
     scenario(&format!(
-        r#"
-name = "t"
-seed = {seed}
-duration_us = {end_us}
-sample_us = 10
-algorithms = ["expresspass", "dctcp"]
+        r#"{head}
 [topology]
 kind = "fat_tree"
 k = 4
@@ -335,13 +333,7 @@ host_rate_gbps = 10
 fabric_rate_gbps = 40
 link_delay_us = 1
 core_link_delay_us = 5
-buffer_kb = 2000
-ecn_k_kb = 65
-[transport]
-mss_bytes = 1460
-header_bytes = 78
-[cc.expresspass]
-law = "expresspass"
+{tail}
 {extra}
 [[flows]]
 src = 4
@@ -353,7 +345,9 @@ dst = 0
 src = 8
 dst = 0
 start_us = 2000
-"#
+"#,
+        head = scenario_head(seed, end_us),
+        tail = SCENARIO_TAIL
     ))
 }
 
