@@ -63,7 +63,7 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
         .replace("@MODROOT@", &sh_path(&k.modroot))
 }
 
-/// The UML counterpart of [`build_initramfs`]: no image, since the guest's root is the host's /.
+/// The UML counterpart of [`crate::vm::build_initramfs`]: no image, since the guest's root is the host's /.
 /// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`), our binaries (`bin/`,
 /// first on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns
 /// that directory.
