@@ -30,7 +30,7 @@
 #      switches and reads happen (the harness fails the run on any kernel warning);
 #  17. supersede while the socket is owned (issue #32 item 3): the sender is a kernel socket of
 #      the test module rdcc_nstest.ko (modules/nstest/) whose kthread holds the socket lock for
-#      500 us, then leaves it for 500 us, in turn; the injector runs `supersede` on it. An
+#      OWN_PULSE_US, then leaves it for as long, in turn; the injector runs `supersede` on it. An
 #      option-less segment that finds the socket owned cannot clear the slot's forged entry: a
 #      tombstone goes to the side table (store_tombstone moves) and wins at take time
 #      (superseded moves). `clamped` is reported, not judged, here: with ACKs held back up to
@@ -290,6 +290,13 @@ else
 fi
 
 # 17. supersede while the socket is owned: a pulsed kernel socket (rdcc_nstest.ko) as the sender.
+# The socket sends only while it is not owned (on ACKs and at each release), and the injector's
+# pair for a data segment reaches it RDCC_DELAY_US later (the ACK path's netem). With pulses of
+# 500 us that delay (2000 us) was a whole number of 1000 us cycles: every pair landed in a free
+# window again, and a boot gave 0 or 1 tombstones (0 failed the CI run at 72c743d). Pulses of
+# 1.5 x the delay put the pairs of everything sent in a free window's last two thirds into the
+# next owned one.
+OWN_PULSE_US=$((RDCC_DELAY_US * 3 / 2))
 own_ok=0
 if nstest_load; then
 	snap "$RDCC_TMP/own.a"
@@ -306,7 +313,7 @@ if nstest_load; then
 	ipid=$!
 	rdcc_track "$ipid"
 	sleep 1
-	if echo "$hpid $RDCC_RCV_IP4 $RDCC_PORT 65536 500" >"$NST/ctl" 2>"$RDCC_TMP/own.err"; then
+	if echo "$hpid $RDCC_RCV_IP4 $RDCC_PORT 65536 $OWN_PULSE_US" >"$NST/ctl" 2>"$RDCC_TMP/own.err"; then
 		sleep "$RDCC_DURATION"
 		own_ok=1
 	fi
