@@ -30,11 +30,12 @@
 #      switches and reads happen (the harness fails the run on any kernel warning);
 #  17. supersede while the socket is owned (issue #32 item 3): the sender is a kernel socket of
 #      the test module rdcc_nstest.ko (modules/nstest/) whose kthread holds the socket lock for
-#      OWN_PULSE_US, then leaves it for as long, in turn; the injector runs `supersede` on it. An
-#      option-less segment that finds the socket owned cannot clear the slot's forged entry: a
-#      tombstone goes to the side table (store_tombstone moves) and wins at take time
-#      (superseded moves). `clamped` is reported, not judged, here: with ACKs held back up to
-#      500 us the law's RTT sample can lag a real remote delay (1 clamp in 2570 ACKs in the
+#      OWN_PULSE_US, then leaves it for as long, in turn; the injector runs `supersede` on it,
+#      each option-less segment OWN_PULSE_US after its first (--gap-us). An option-less segment
+#      that finds the socket owned cannot clear the slot's forged entry: a tombstone goes to the
+#      side table (store_tombstone moves, at least once per ten spells) and wins at take time
+#      (superseded moves). `clamped` is reported, not judged, here: with ACKs held back for up
+#      to a spell the law's RTT sample can lag a real remote delay (1 clamp in 2570 ACKs in the
 #      first run); the forged entries carry an out-of-window seq, so they can never pass the
 #      identity check (rej_mismatch would count them).
 # One line per trial for the notes:  # RESULT rqd_attack attack=<name> tput_mbit=.. rtt_us=..
@@ -43,7 +44,7 @@
 # RDCC_INJECT_EVERY [4], RDCC_RQD_ALLOW (lib_rqd.sh), RDCC_INJECT_BIN [rxstamp] (the binary
 # providing inject / mtu-watch / source, so an older rxstamp can be the receiver),
 # RDCC_ATTACKS (subset, space separated), RDCC_ATTACK_TOL_PCT [25] (0-99), RDCC_OWN_PULSE_US
-# [1.5 x RDCC_DELAY_US] (check 17's lock spells).
+# [2 x RDCC_DELAY_US] (check 17's lock spells and the injector's gap, 200-50000).
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_DELAY_US:=2000}"
@@ -69,6 +70,7 @@ RQD_ALLOW=${RDCC_RQD_ALLOW-"--allow 10.0.0.0/24@$RDCC_PORT --allow fd00::/64@$RD
 : "${RDCC_INJECT_EVERY:=4}"
 : "${RDCC_ATTACKS:=delay-max ttl1 ttl129 ttl255 badsum future old baddoff truncated v6ext supersede}"
 : "${RDCC_ATTACK_TOL_PCT:=25}"
+: "${RDCC_OWN_PULSE_US:=$((2 * RDCC_DELAY_US))}"
 INJ=${RDCC_INJECT_BIN:-$RXSTAMP}
 MOD=tcp_swift
 PARAMS="base_target_ns=6000000 fs_range_ns=3000000 fs_max_cwnd_pkts_q20=104857600 endpoint_target_ns=2000000 per_hop_ns=100000 ss_info=1"
@@ -131,6 +133,11 @@ env_ok=0
 if ! rdcc_is_uint "$RDCC_ATTACK_TOL_PCT" || [ "$RDCC_ATTACK_TOL_PCT" -gt 99 ]; then
 	env_ok=0
 	tap_diag "RDCC_ATTACK_TOL_PCT='$RDCC_ATTACK_TOL_PCT' is not an integer in 0-99"
+fi
+if ! rdcc_is_uint "$RDCC_OWN_PULSE_US" || [ "$RDCC_OWN_PULSE_US" -lt 200 ] ||
+	[ "$RDCC_OWN_PULSE_US" -gt 50000 ]; then
+	env_ok=0
+	tap_diag "RDCC_OWN_PULSE_US='$RDCC_OWN_PULSE_US' is not an integer in 200-50000"
 fi
 rqd_setup "$env_ok" "rxstamp attached ($RQD_ALLOW)"
 
@@ -291,15 +298,17 @@ else
 fi
 
 # 17. supersede while the socket is owned: a pulsed kernel socket (rdcc_nstest.ko) as the sender.
-# The socket sends only while it is not owned (on ACKs and at each release), and the injector's
-# pair for a data segment reaches it RDCC_DELAY_US later (the ACK path's netem). With pulses of
-# 500 us that delay (2000 us) was a whole number of 1000 us cycles: every pair landed in a free
-# window again, and a boot gave 0 or 1 tombstones (0 failed the CI run at 72c743d). Pulses of
-# 1.5 x the delay put the pairs of everything sent in a free window's last two thirds into the
-# next owned one. Measured on uml-debug (RDCC_OWN_PULSE_US overrides): 3000 us gave 22, 5 and
-# 18 tombstones in three boots (qemu: 70); 4000 us gave 0 and 6000 us 4, so the count still
-# depends on the phase in ways this reasoning does not capture: a check that does not is open.
-: "${RDCC_OWN_PULSE_US:=$((RDCC_DELAY_US * 3 / 2))}"
+# A forged entry goes to the slot only while the socket is free; the injector sends each pair's
+# second segment OWN_PULSE_US after the first, on a timer (--gap-us), and a second segment that
+# finds the socket owned leaves a tombstone. Before, the second segment went out at the next
+# data segment seen; the sender sends only while its socket is free, so both segments of a pair
+# met the same lock state but for a few straddling a change, and the count (0 to 22 per boot)
+# depended on the phase between the spells and the path's delay (0 failed the CI at 72c743d).
+# Measured on uml-debug with the timer (one boot each, RDCC_OWN_PULSE_US = spell = gap; RDCC_DELAY_US
+# 2000): 500 us: 120 tombstones in 4127 spells, 1000: 419/2132, 2000: 99/1097, 3000: 528/744,
+# 4000: 552/558, 6000: 363/363. From twice the path's delay on, every spell leaves one: the
+# default (554/557 in the next boot). On qemu (TCG, real time, host loaded by a kernel build)
+# the default gave 153 in 390 spells, so the check asks for one tombstone per ten spells.
 OWN_PULSE_US=$RDCC_OWN_PULSE_US
 own_ok=0
 if nstest_load; then
@@ -313,7 +322,8 @@ if nstest_load; then
 	ns_holder "$RDCC_NS_SND" $((RDCC_DURATION + 10))
 	hpid=$NS_HOLDER_PID
 	"$IP" netns exec "$RDCC_NS_SW" "$INJ" inject --iface "$RDCC_SW_SND_IF" --port "$RDCC_PORT" \
-		--mode supersede --every 1 --secs $((RDCC_DURATION + 3)) >"$RDCC_TMP/own.inj" 2>&1 &
+		--mode supersede --every 1 --gap-us "$OWN_PULSE_US" --secs $((RDCC_DURATION + 3)) \
+		>"$RDCC_TMP/own.inj" 2>&1 &
 	ipid=$!
 	rdcc_track "$ipid"
 	sleep 1
@@ -340,10 +350,12 @@ if nstest_load; then
 else
 	tap_diag "rdcc_nstest.ko: $(cat "$RDCC_TMP/nstest.err" 2>/dev/null)"
 fi
-if [ "$own_ok" -eq 1 ] && [ "${o_tomb:-0}" -gt 0 ] && [ "${o_sup:-0}" -gt 0 ]; then
-	tap_ok "supersede while the socket is owned: $o_tomb tombstones, $o_sup entries superseded, $o_mis forged entries at the identity check ($o_used of $o_acks ACKs used a remote delay, $o_clamp clamped)"
+o_pulses=$(echo "${status:-}" | sed -n 's/.*pulses=\([0-9]*\).*/\1/p')
+if [ "$own_ok" -eq 1 ] && [ "${o_pulses:-0}" -gt 0 ] && [ $((10 * ${o_tomb:-0})) -ge "$o_pulses" ] &&
+	[ "${o_sup:-0}" -gt 0 ]; then
+	tap_ok "supersede while the socket is owned: $o_tomb tombstones in $o_pulses lock spells (>= 1 per 10), $o_sup entries superseded, $o_mis forged entries at the identity check ($o_used of $o_acks ACKs used a remote delay, $o_clamp clamped)"
 else
-	tap_not_ok "supersede while the socket is owned: ran $own_ok, tombstones ${o_tomb:-?}, superseded ${o_sup:-?}, clamped ${o_clamp:-?}"
+	tap_not_ok "supersede while the socket is owned: ran $own_ok, tombstones ${o_tomb:-?} in ${o_pulses:-?} lock spells (needs >= 1 per 10), superseded ${o_sup:-?}, clamped ${o_clamp:-?}"
 	tap_diag_file "$RDCC_TMP/own.err"
 fi
 

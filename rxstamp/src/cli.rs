@@ -164,6 +164,23 @@ fn allow_value(s: &str) -> Result<String> {
     allow::parse_rule(s).map(|_| s.to_string())
 }
 
+impl Cli {
+    /// What clap's attributes cannot say: `inject --gap-us` only with `--mode supersede`. An
+    /// error here is a usage error (exit 2), like clap's own.
+    pub fn validate(&self) -> Result<(), clap::Error> {
+        use clap::CommandFactory;
+        if let Cmd::Inject(a) = &self.cmd {
+            if a.gap_us.is_some() && a.mode != "supersede" {
+                return Err(Cli::command().error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    format!("--gap-us applies to --mode supersede only, not {}", a.mode),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Two or more congestion-control names (`--switch-cc A,B[,C...]`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CcList(pub Vec<String>);
@@ -183,7 +200,9 @@ mod tests {
     use clap::CommandFactory;
 
     fn parse(line: &str) -> Result<Cli, clap::Error> {
-        Cli::try_parse_from(std::iter::once("rxstamp").chain(line.split_whitespace()))
+        let c = Cli::try_parse_from(std::iter::once("rxstamp").chain(line.split_whitespace()))?;
+        c.validate()?;
+        Ok(c)
     }
 
     #[test]
@@ -208,6 +227,7 @@ mod tests {
             "source 10.0.0.2 5201 --secs 8 --switch-cc swift,cubic --switch-ms 5 --poll-info",
             "inject --iface veth1 --port 5201 --mode delay-max --every 4 --secs 10",
             "inject --iface veth1 --port 5201 --mode ttl129",
+            "inject --iface veth1 --port 5201 --mode supersede --every 1 --gap-us 3000",
             "mtu-watch veth0 5201 42 --mtu 1500 --secs 10",
             "mtu-watch veth0 --mtu 1500",
             "selfcheck",
@@ -279,6 +299,18 @@ mod tests {
             ),
             (
                 "inject --iface veth1 --port 5201 --mode control --secs 0",
+                ValueValidation,
+            ),
+            (
+                "inject --iface veth1 --port 5201 --mode delay-max --gap-us 3000",
+                ArgumentConflict,
+            ),
+            (
+                "inject --iface veth1 --port 5201 --mode supersede --gap-us 0",
+                ValueValidation,
+            ),
+            (
+                "inject --iface veth1 --port 5201 --mode supersede --gap-us 1000001",
                 ValueValidation,
             ),
             ("mtu-watch veth0", MissingRequiredArgument),

@@ -128,6 +128,9 @@ type Res<T> = anyhow::Result<T>;
 fn main() -> ExitCode {
     // Misuse exits 2 here (clap), before anything is loaded or attached.
     let cli = Cli::parse();
+    if let Err(e) = cli.validate() {
+        e.exit();
+    }
     match run(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

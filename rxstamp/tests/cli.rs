@@ -79,6 +79,12 @@ fn misuse_exits_two() {
             "possible values",
         ),
         (
+            &[
+                "inject", "--iface", "x", "--port", "1", "--mode", "old", "--gap-us", "5",
+            ],
+            "--gap-us applies to --mode supersede only",
+        ),
+        (
             &["mtu-watch", "eth0", "5201", "--mtu", "1500"],
             "<MIN_TCP_HDR>",
         ),
