@@ -327,8 +327,8 @@ fi
 # data segment seen; the sender sends only while its socket is free, so both segments of a pair
 # met the same lock state but for a few straddling a change, and the count (0 to 22 per boot)
 # depended on the phase between the spells and the path's delay (0 failed the CI at 72c743d).
-# Measured on uml-debug with the timer (one boot each, RDCC_OWN_PULSE_US = spell = gap; RDCC_DELAY_US
-# 2000): 500 us: 120 tombstones in 4127 spells, 1000: 419/2132, 2000: 99/1097, 3000: 528/744,
+# Measured on uml-debug with the timer (one boot each, RDCC_OWN_PULSE_US = spell = gap;
+# RDCC_DELAY_US 2000): 500 us: 120 tombstones in 4127 spells, 1000: 419/2132, 2000: 99/1097, 3000: 528/744,
 # 4000: 552/558, 6000: 363/363. From twice the path's delay on, every spell leaves one: the
 # default (554/557 in the next boot). On qemu (TCG, real time, host loaded by a kernel build)
 # the default gave 153 in 390 spells, so the check asks for one tombstone per ten spells.

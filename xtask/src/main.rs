@@ -306,8 +306,8 @@ const QEMU_ENV: &str = "RDCC_PERF=0";
 /// kernel (KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_NET) in virtual time, where the checkers cost
 /// the tests no time (issue #36): what a flow moves does not depend on how slow KASAN makes the
 /// kernel, so the checks written for a guest moving tens of Mbit/s hold there as on `qemu`.
-/// With the performance trials (`rdcc_cc`'s one, four and eight flows and loss against a
-/// reference flow, `rdcc_rqd_attack`'s attack/reference pairs): issue #36 item 6 moves them
+/// With the performance trials (`rdcc_cc`'s one, four and eight flows against a reference
+/// flow, `rdcc_rqd_attack`'s attack/reference pairs): issue #36 item 6 moves them
 /// here from the qemu boot. Without `rdcc_rqd`'s slow-receiver check (HZ is 100 on UML: a
 /// delayed ACK is held at least 40 ms, forty times the 1 ms endpoint target; see the distro
 /// profile's HZ=250). `rdcc_netns` is here what it is for: a kernel socket's ACKs after the
@@ -328,7 +328,8 @@ const DEBUG_ENV: &str =
 #[derive(Clone, Copy, Debug)]
 enum Job {
     /// Every executable selftest, with these variables in its environment (`K=V …`, or ""):
-    /// the qemu boot ([`QEMU_ENV`]), the debug boot ([`DEBUG_ENV`]), or any profile picked with `--kernel`.
+    /// the qemu boot ([`QEMU_ENV`]), the debug boot ([`DEBUG_ENV`]), or any profile picked with
+    /// `--kernel`.
     Full(&'static str),
     /// The listed selftests only (name, guest command), table after table.
     Listed(&'static [&'static [(&'static str, &'static str)]]),
