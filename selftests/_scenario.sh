@@ -31,8 +31,8 @@
 #   sender egress: netem loss P% when SCN_LOSS_PCT > 0 (no delay: nothing is held, so TCP
 #     Small Queues do not throttle the flows).
 #
-# Per trial, with every flow its own iperf3 client and server (ports 5201...), the kernel's
-# trace buffer records (clock "mono", one timeline):
+# Per trial, with the flows sent by one rdcc-flowgen sender to one rdcc-flowgen sink (flow i on
+# port 5201 + i; flowgen/src/main.rs), the kernel's trace buffer records (clock "mono", one timeline):
 #   tcp:tcp_probe   every ACK the senders receive (dport 5201-5299): snd_una, cwnd, srtt;
 #   tcp_<ours>:decision  every decision of our laws: per-ACK RTT, window with its fraction,
 #                   pacing rate;
@@ -41,10 +41,11 @@
 #   16..16+b-1 clear, one 64 KiB stretch of acknowledged sequence space in every 2^b; decision
 #   keeps the events whose now_ns has bits 14..14+b-1 clear, 16.4 us of every 2^b x 16.4 us);
 #   trace_marker    "rdccq <backlog bytes> <backlog pkts> <dropped> <marked>" every 100 ms
-#                   from `tc -s qdisc`, "rdcctrial start" when the trial's clock starts and
-#                   "rdccflow <i> start" when a flow is launched.
+#                   from `tc -s qdisc`; from the sender, "rdcctrial start" when the trial's
+#                   clock starts (every flow connected) and "rdccflow <i> start" when flow i
+#                   is released.
 # After the trial the trace is compacted (one short line per event), gzipped and sent with
-# each flow's iperf3 summary over /dev/ttyS1, the harness's data channel, as frames:
+# each flow's summary (the sender's line) over /dev/ttyS1, the harness's data channel, as frames:
 #   RDCC-FILE <name> <bytes> <sha256>\n<bytes raw bytes>\nRDCC-FILE-END <name>\n
 # The console gets one progress line per trial.
 
@@ -87,6 +88,7 @@ send() {
 require_root
 rdcc_find_tools
 rdcc_check_env >/dev/null || fail "environment (iproute2, iperf3)"
+FLOWGEN=$(command -v rdcc-flowgen) || fail "rdcc-flowgen not on PATH (cargo xtask builds it: xtask/src/bins.rs)"
 if [ -n "${RDCC_DATA_OUT:-}" ]; then
 	[ -f "$DATA" ] || fail "no data channel file $DATA"
 	exec 3>>"$DATA"
@@ -234,7 +236,8 @@ load() {
 	esac
 }
 
-# How long a starved guest may take to start a trial's iperf3 servers (16 took up to 5 s), s.
+# How long a starved guest may take to start a trial's sink listening (16 iperf3 servers took up
+# to 5 s under TCG), s; also the slack the sender and sink get past the trial.
 SERVER_WAIT_S=60
 
 # listening N : how many of ports 5201..5200+N listen in the receiver namespace.
@@ -269,7 +272,7 @@ servers_gone() {
 
 # run_trial PASS ALGO K FLOWS : one trial; sends its files as <scenario>/<pass>/t<K>/...
 run_trial() {
-	local pass="$1" algo="$2" k="$3" flows="$4" i=0 f a st kind amt port pids="" dir t0 wait_s now d _
+	local pass="$1" algo="$2" k="$3" flows="$4" i n f a st kind amt port p specs line dir wait_s
 	dir="$RDCC_TMP/$pass-t$k"
 	mkdir -p "$dir"
 	echo 0 >"$T/tracing_on"
@@ -287,72 +290,51 @@ run_trial() {
 	# The previous trial's processes are gone: a server still exiting would hold its port and
 	# the new one's bind would fail.
 	servers_gone || fail "$pass trial $k: processes of the previous trial still in the receiver namespace"
-	# One server per flow, every one listening before any client starts: with a fixed 1 s
-	# pause, the 17th of a starved guest's servers was not yet listening when its client
-	# connected ("Connection refused", CI, incast/swift).
-	for f in $flows; do
-		port=$((5201 + i))
-		"$IP" netns exec "$RDCC_NS_RCV" "$IPERF3" -s -1 -p "$port" >"$dir/srv$i.log" 2>&1 &
-		rdcc_track "$!"
-		i=$((i + 1))
-	done
-	servers_listening "$i" || fail "$pass trial $k: $(listening "$i") of $i iperf3 servers listening after ${SERVER_WAIT_S} s: $(cat "$dir"/srv*.log 2>/dev/null | head -c 300)"
-	rm -f "$RDCC_TMP/qstop"
-	echo 1 >"$T/tracing_on"
-	qsampler &
-	rdcc_track "$!"
-	# The trial's clock: each flow sleeps until t0 + its start. Marked before t0 is read, so a
-	# launch marker is never less than its start (less the 10 ms t0 is truncated by) after this
-	# one (xtask's check).
-	echo "rdcctrial start" >"$T/trace_marker"
-	# Centiseconds of uptime (always two decimals), with builtins only: 17 subshells each
-	# exec'ing cut and awk launched a starved guest's first flow 1.2 s late.
-	read -r t0 _ </proc/uptime
-	t0=${t0%.*}${t0#*.}
-	i=0
+	# The flows, resolved: "ALGO:START_MS:KIND:AMOUNT" each, flow i on port 5201 + i.
+	specs=""
+	n=0
 	: >"$dir/flows.txt"
 	for f in $flows; do
 		a=${f%%:*} st=${f#*:} st=${st%%:*} kind=${f#*:*:} amt=${kind#*:} kind=${kind%%:*}
 		[ "$a" = under_test ] && a=$algo
 		[ "$a" = REF ] && a=$SCN_REF
-		port=$((5201 + i))
-		echo "$i $a $port $st $kind $amt" >>"$dir/flows.txt"
-		(
-			# Sleep until this flow's start (relative to the trial start), in ms.
-			if [ "$st" -gt 0 ]; then
-				read -r now _ </proc/uptime
-				d=$((st - (${now%.*}${now#*.} - t0) * 10))
-				[ "$d" -gt 0 ] && sleep "$((d / 1000)).$((d % 1000 / 100))$((d % 100 / 10))$((d % 10))"
-			fi
-			echo "rdccflow $i start" >"$T/trace_marker"
-			if [ "$kind" = b ]; then
-				# iperf3 -n sends whole blocks (128 KiB by default) until it has sent at least
-				# the amount: -n 65536 alone sent 131072 bytes. A block no larger than the
-				# amount keeps a flow of up to 128 KiB exact (larger ones end within a block).
-				blk=$amt
-				[ "$blk" -gt 131072 ] && blk=131072
-				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -n "$amt" -l "$blk" \
-					>"$dir/f$i.json" 2>"$dir/f$i.err"
-			else
-				"$IP" netns exec "$RDCC_NS_SND" "$IPERF3" -c "$RDCC_RCV_IP4" -p "$port" -J -C "$a" -t "$amt" \
-					>"$dir/f$i.json" 2>"$dir/f$i.err"
-			fi
-			echo "$?" >"$dir/f$i.rc"
-		) &
-		pids="$pids $!"
-		rdcc_track "$!"
+		echo "$n $a $((5201 + n)) $st $kind $amt" >>"$dir/flows.txt"
+		specs="$specs $a:$st:$kind:$amt"
+		n=$((n + 1))
+	done
+	wait_s=$((SCN_DURATION_S + 30))
+	# One sink for every flow (rdcc-flowgen, flowgen/src/main.rs): a listener per port with the
+	# flow's algorithm (as iperf3's server had: a DCTCP sender negotiates ECN only with a
+	# listener whose algorithm needs it), every one listening before the sender connects.
+	# shellcheck disable=SC2086 # the flow specs are a word list
+	"$IP" netns exec "$RDCC_NS_RCV" "$FLOWGEN" sink --port 5201 \
+		--timeout-s $((wait_s + SERVER_WAIT_S)) $specs >"$dir/sink.txt" 2>&1 &
+	rdcc_track "$!"
+	servers_listening "$n" || fail "$pass trial $k: $(listening "$n") of $n ports listening after ${SERVER_WAIT_S} s: $(head -c 300 "$dir/sink.txt")"
+	rm -f "$RDCC_TMP/qstop"
+	echo 1 >"$T/tracing_on"
+	qsampler &
+	rdcc_track "$!"
+	# One sender for every flow: it connects them all (each with its algorithm), then marks
+	# "rdcctrial start" and releases each flow at its start after that on CLOCK_MONOTONIC
+	# (the trace's clock), marking "rdccflow I start". No process starts during the trial:
+	# sixteen iperf3 clients starting at an incast's start stalled the other flows' senders on
+	# the UML bed's one CPU (Documentation/results/uml_vs_sim.md, difference 2).
+	# The trace marker as fd 4: `ip netns exec` mounts the namespace's own /sys, without tracefs;
+	# /proc/self/fd/4 reopens the inherited file whatever the mounts.
+	# shellcheck disable=SC2086 # the flow specs are a word list
+	"$IP" netns exec "$RDCC_NS_SND" "$FLOWGEN" send --to "$RDCC_RCV_IP4" --port 5201 \
+		--marker /proc/self/fd/4 --timeout-s "$wait_s" $specs \
+		>"$dir/send.txt" 2>"$dir/send.err" 4>"$T/trace_marker" &
+	p=$!
+	rdcc_track "$p"
+	# Wait for the sender: the last flow's start, the trial and its slack (then it is killed).
+	i=0
+	while rdcc_alive "$p" && [ "$i" -lt $(((wait_s + SERVER_WAIT_S) * 10)) ]; do
+		sleep 0.1
 		i=$((i + 1))
 	done
-	# Wait for every flow, at most the trial plus 30 s (then the stragglers are killed).
-	wait_s=$((SCN_DURATION_S + 30))
-	i=0
-	for p in $pids; do
-		while rdcc_alive "$p" && [ "$i" -lt $((wait_s * 10)) ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		rdcc_alive "$p" && rdcc_kill "$p"
-	done
+	rdcc_alive "$p" && rdcc_kill "$p"
 	: >"$RDCC_TMP/qstop"
 	sleep 0.3
 	echo 0 >"$T/tracing_on"
@@ -362,12 +344,13 @@ run_trial() {
 		say "FAILED: $pass trial $k: the trace buffer ($buf_kb KiB) lost $lost events"
 		SCN_RC=1
 	}
-	# Per-flow summary: index algo port start_ms kind amount rc tput_mbit retrans bytes err.
-	i=0
+	# Per-flow summary: index algo port start_ms kind amount, then the sender's line for the
+	# flow (rc tput sent retrans bytes cc [fct_us] err; flowgen/src/send.rs); a flow the sender
+	# did not report (killed) gets rc=124.
 	while read -r i a port st kind amt; do
-		rdcc_iperf_json "$dir/f$i.json" >"$dir/f$i.kv"
-		printf '%s %s %s %s %s %s rc=%s %s\n' "$i" "$a" "$port" "$st" "$kind" "$amt" \
-			"$(cat "$dir/f$i.rc" 2>/dev/null || echo 124)" "$(tr '\n' ' ' <"$dir/f$i.kv" | tr -s ' ' | sed 's/err= *$/err=/')"
+		line=$(awk -v i="$i" '$1 == i { $1 = ""; sub(/^ /, ""); print; exit }' "$dir/send.txt")
+		[ -n "$line" ] || line="rc=124 tput=0.0 sent=0.0 retrans=0 bytes=0 cc=- err=no result from rdcc-flowgen: $(head -c 200 "$dir/send.err" | tr '\n' ' ')"
+		printf '%s %s %s %s %s %s %s\n' "$i" "$a" "$port" "$st" "$kind" "$amt" "$line"
 	done <"$dir/flows.txt" >"$dir/summary.txt"
 	compact <"$T/trace" | gzip -c >"$dir/trace.gz"
 	$BN -s qdisc show dev "$RDCC_BN_IF" >"$dir/qdisc.txt" 2>&1

@@ -4,8 +4,8 @@
 mod algos;
 mod args;
 mod bench;
+mod bins;
 mod bounds;
-mod cli;
 mod deps;
 mod dkms;
 mod experiment;
@@ -16,7 +16,6 @@ mod modules;
 mod outputs;
 mod progress;
 mod report;
-mod rxstamp;
 mod scenario;
 mod series;
 mod sim;
@@ -110,12 +109,12 @@ type Prepared = (
     Vec<std::path::PathBuf>,
 );
 
-/// Kernel, modules, the KVM decision and our userspace binaries (rxstamp, rdcc): what every VM
+/// Kernel, modules, the KVM decision and our userspace binaries (bins.rs): what every VM
 /// command needs.
 fn prepare(p: &'static kernel::Profile) -> Result<Prepared> {
     let k = kernel::ensure_profile(p)?;
     let mods = modules::build(&k)?;
-    let bins = vec![rxstamp::build()?, cli::build()?];
+    let bins = bins::ours()?;
     let probe = vm::build_initramfs(
         &k,
         &vm::Contents {
@@ -166,7 +165,7 @@ fn boot_job(
     if p.arch == kernel::Arch::Um {
         let k = kernel::ensure_profile(p)?;
         let mods = modules::build(&k)?;
-        let bins = vec![rxstamp::build()?, cli::build()?];
+        let bins = bins::ours()?;
         let stage = uml::stage_uml(
             &k,
             &vm::Contents {

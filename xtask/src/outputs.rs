@@ -4,7 +4,7 @@
 
 use crate::scenario::Scenario;
 use crate::series::{
-    fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
+    flow_fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
 };
 use rdcc_sim::stats::percentile;
 use rdcc_sim::text_table::{render, Cell, Col};
@@ -134,7 +134,7 @@ pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
                 let _ = writeln!(
                     out,
                     "note: {} trial {}: flow {f}'s data began {d:.1} s after its launch \
-                     (more than {LATE_START_S} s: a lost SYN or a slow iperf3 start)",
+                     (more than {LATE_START_S} s: a starved sender or a lost first segment)",
                     p.algo,
                     k + 1
                 );
@@ -206,13 +206,13 @@ pub fn write_outputs(
                 );
             }
             let mut fl = String::from(
-                "flow,algo,start_ms,size_bytes,iperf_rc,iperf_goodput_mbit,retrans,iperf_bytes,acked_bytes,fct_ms\n",
+                "flow,algo,start_ms,size_bytes,app_rc,app_goodput_mbit,retrans,app_bytes,acked_bytes,fct_ms\n",
             );
             for f in &tr.flows {
                 let acks = tr.acks.get(&f.idx).map(Vec::as_slice).unwrap_or(&[]);
-                let fc = f.size.and_then(|s| fct(acks, s));
-                // iperf3's server count of a sized flow stops at the client's TEST_END; the
-                // traced ACKs say what the receiver acknowledged.
+                let fc = flow_fct(f, acks);
+                // app_bytes: what the receiver confirmed; acked_bytes: what the trace saw
+                // acknowledged (less when the trace is sampled or lost the flow's end).
                 let acked = acks.last().map_or(0, |a| a.acked);
                 let _ = writeln!(
                     fl,
@@ -222,7 +222,7 @@ pub fn write_outputs(
                     f.start_ms,
                     f.size.map_or(String::new(), |s| s.to_string()),
                     f.rc,
-                    f.iperf_mbit,
+                    f.app_mbit,
                     f.retrans,
                     f.bytes,
                     acked,

@@ -18,9 +18,13 @@ pub struct FlowInfo {
     /// Bytes of a sized flow.
     pub size: Option<u64>,
     pub rc: i32,
-    pub iperf_mbit: f64,
+    /// The sender's goodput: bytes the receiver confirmed over the flow's release to receipt.
+    pub app_mbit: f64,
     pub retrans: u64,
     pub bytes: u64,
+    /// A sized flow's completion time from the sender (rdcc-flowgen: release to the receiver's
+    /// confirmation of every byte), us.
+    pub fct_us: Option<f64>,
     pub err: String,
 }
 
@@ -35,7 +39,8 @@ pub enum SummaryError {
     NotANumber { word: String, line: String },
 }
 
-/// Parse `summary.txt`: `idx algo port start_ms t|b amount rc=N tput=X sent=X retrans=N bytes=N cc=X err=...`.
+/// Parse `summary.txt`: `idx algo port start_ms t|b amount rc=N tput=X sent=X retrans=N bytes=N cc=X
+/// [fct_us=X] err=...` (flowgen/src/send.rs `Outcome::line`).
 pub fn parse_summary(text: &str) -> Result<Vec<FlowInfo>, SummaryError> {
     let mut v = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -64,9 +69,10 @@ pub fn parse_summary(text: &str) -> Result<Vec<FlowInfo>, SummaryError> {
             };
             match k {
                 "rc" => f.rc = val.parse().unwrap_or(-1),
-                "tput" => f.iperf_mbit = val.parse().unwrap_or(0.0),
+                "tput" => f.app_mbit = val.parse().unwrap_or(0.0),
                 "retrans" => f.retrans = val.parse().unwrap_or(0),
                 "bytes" => f.bytes = val.parse().unwrap_or(0),
+                "fct_us" => f.fct_us = val.parse().ok().filter(|v: &f64| v.is_finite()),
                 "err" => f.err = line[line.find("err=").unwrap_or(0) + 4..].trim().into(),
                 _ => {}
             }
@@ -114,7 +120,7 @@ pub struct Trial {
     pub acks: BTreeMap<usize, Vec<Ack>>,
     pub decisions: BTreeMap<usize, Vec<Decision>>,
     pub queue: Vec<QSample>,
-    /// Per flow index: when the guest launched its iperf3 client (`rdccflow <i> start`), s.
+    /// Per flow index: when the sender released the flow (`rdccflow <i> start`), s.
     pub launch_s: BTreeMap<usize, f64>,
     /// When the guest started the trial's clock, from which it times every flow's start
     /// ("rdcctrial start"), s; None in a trace without the marker.
@@ -129,9 +135,9 @@ type RawAck = (u64, u32, u32, u32);
 type RawDecision = (u64, f64, f64, f64);
 
 /// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
-/// seconds since the first ACK of any flow. Per flow (server port), the data socket is the
-/// local port with the most bytes acknowledged (the iperf3 control connection carries a few
-/// hundred).
+/// seconds since the trial's clock started (or the first ACK of any flow). Per flow (server port), the data socket is the
+/// local port with the most bytes acknowledged (rdcc-flowgen makes one connection per port; a
+/// trace of iperf3 flows also holds their control connections, a few hundred bytes each).
 pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     let mut t0: Option<u64> = None;
     // (dport, sport) -> raw (t, una, cwnd, srtt)
@@ -186,13 +192,10 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
             _ => {}
         }
     }
-    // Time zero: the first ACK of any flow (data moving), not the first launch: under TCG
-    // starting many iperf3 clients at once delays their data by up to seconds.
-    let t0 = raw
-        .values()
-        .filter_map(|v| v.first())
-        .map(|x| x.0)
-        .min()
+    // Time zero: the trial's clock (the sender's "rdcctrial start", written once every flow is
+    // connected, so the flows' starts are offsets from it), else the first ACK of any flow.
+    let t0 = trial_start
+        .or_else(|| raw.values().filter_map(|v| v.first()).map(|x| x.0).min())
         .or(t0)
         .or_else(|| q.first().map(|x| x.0))
         .unwrap_or(0);
@@ -295,13 +298,20 @@ pub fn goodput(acks: &[Ack], from_s: f64, to_s: f64) -> f64 {
 /// Completion time of a sized flow, s: from its first ACK back one smoothed RTT (the first
 /// segment's send) to the ACK covering `size` bytes. None if that ACK was not traced:
 /// tcp:tcp_probe fires only in the established state, so a flow whose application closed
-/// before its last ACK arrived (iperf3 -n does) has no completion time; tables show n.
+/// before its last ACK arrived has no completion time. The fallback of [`flow_fct`] for a
+/// sender that reported none.
 pub fn fct(acks: &[Ack], size: u64) -> Option<f64> {
     let first = acks.first()?;
-    // The data socket's first tcp_probe event is the first ACK of data; the control
-    // exchange of iperf3 is on its own socket.
+    // The data socket's first tcp_probe event is the first ACK of data.
     let done = acks.iter().find(|a| a.acked + 1 >= size)?;
     Some(done.t_s - first.t_s + first.srtt_us as f64 / 1e6)
+}
+
+/// A sized flow's completion time, s: the sender's own (release to the receiver's receipt of
+/// every byte) where it reported one, else from the trace ([`fct`]).
+pub fn flow_fct(f: &FlowInfo, acks: &[Ack]) -> Option<f64> {
+    let size = f.size?;
+    f.fct_us.map(|us| us / 1e6).or_else(|| fct(acks, size))
 }
 
 /// Per-trial figures of one pass.
@@ -325,8 +335,9 @@ pub struct TrialStats {
     pub late_starts: Vec<(usize, f64)>,
 }
 
-/// A flow whose first ACK comes this long after its iperf3 client was launched started late:
-/// a lost SYN costs 1 s (the initial RTO); iperf3's start under TCG takes 0.1-0.5 s.
+/// A flow whose first ACK comes this long after its release started late: its connection was
+/// made before the trial, so only a sender starved for this long (or a lost first segment's
+/// RTO, 1 s before an RTT sample) explains it.
 pub const LATE_START_S: f64 = 1.0;
 
 /// The figures of a trial over [warmup_s, duration_s] (long flows) or whole (sized flows).
@@ -354,8 +365,8 @@ pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
             rtts.extend(d.iter().filter(|x| in_win(x.t_s)).map(|x| x.rtt_us));
         }
         match f.size {
-            Some(sz) => {
-                if let Some(t) = fct(acks, sz) {
+            Some(_) => {
+                if let Some(t) = flow_fct(f, acks) {
                     st.fct_ms.push(t * 1e3);
                 }
             }
@@ -500,12 +511,14 @@ mod tests {
     #[test]
     fn trace_to_series() {
         let summary = "0 cubic 5201 0 t 8 rc=0 tput=40.0 sent=41.0 retrans=2 bytes=40000000 cc=cubic err=\n\
-                       1 swift 5202 1000 b 3000 rc=0 tput=1.0 sent=1.0 retrans=0 bytes=3000 cc=swift err=\n";
+                       1 swift 5202 1000 b 3000 rc=0 tput=1.0 sent=1.0 retrans=0 bytes=3000 cc=swift fct_us=5500.0 err=\n";
         let flows = parse_summary(summary).unwrap();
         assert_eq!(flows[1].size, Some(3000));
+        assert_eq!((flows[0].fct_us, flows[1].fct_us), (None, Some(5500.0)));
+        assert_eq!(flows[1].err, "");
         assert_eq!(flows[0].retrans, 2);
-        // Time zero = the first ACK, at 10.1 s (the trial marker is at 9.99 s, the first launch
-        // at 10 s); the control socket 40000 carries 100 bytes.
+        // Time zero = the trial marker, at 9.99 s (the first launch at 10 s, the first ACK at
+        // 10.1 s); the control socket 40000 carries 100 bytes.
         let trace = "T 9990000000\n\
             F 10000000000 0 start\n\
             P 10100000000 40000 5201 0x10 10 3000 100\n\
@@ -525,13 +538,15 @@ mod tests {
         // una wrapped from 0xfffffff0 to 0x10: 32 bytes, then 4096 more.
         assert_eq!(a[1].acked, 32);
         assert_eq!(a[2].acked, 4128);
-        assert!(a[0].t_s.abs() < 1e-9, "time zero is the first ACK");
         assert!(
-            (tr.start_s.unwrap() + 0.11).abs() < 1e-9,
-            "{:?}",
-            tr.start_s
+            (a[0].t_s - 0.11).abs() < 1e-9,
+            "time zero is the trial's marker"
         );
-        assert!((tr.launch_s[&1] - 0.9).abs() < 1e-9, "{:?}", tr.launch_s);
+        assert!(tr.start_s.unwrap().abs() < 1e-9, "{:?}", tr.start_s);
+        assert!((tr.launch_s[&1] - 1.01).abs() < 1e-9, "{:?}", tr.launch_s);
+        // Without the marker, time zero is the first ACK.
+        let untimed = parse_trace(&trace.replace("T 9990000000\n", ""), tr.flows.clone());
+        assert!(untimed.acks[&0][0].t_s.abs() < 1e-9);
         let d = &tr.decisions[&1];
         assert_eq!(d[0].rtt_us, 2500.0);
         assert_eq!(d[0].cwnd_bytes, 14480.5);
@@ -540,8 +555,13 @@ mod tests {
         // Flow 1: 3000 bytes acked 4 ms after its first ACK, whose sRTT was 2 ms: FCT 6 ms.
         let f = fct(&tr.acks[&1], 3000).unwrap();
         assert!((f - 0.006).abs() < 1e-9, "{f}");
+        // The sender's own completion time wins; without it, the trace's.
         let st = trial_stats(&tr, 0.0, 8.0);
-        assert_eq!(st.fct_ms.len(), 1);
+        assert_eq!(st.fct_ms, [5.5]);
+        let mut no_app = tr.clone();
+        no_app.flows[1].fct_us = None;
+        let fb = trial_stats(&no_app, 0.0, 8.0).fct_ms;
+        assert!(fb.len() == 1 && (fb[0] - 6.0).abs() < 1e-9, "{fb:?}");
         assert_eq!(st.marks, 4);
         assert_eq!(st.drops, 1);
         assert_eq!(st.retrans, 2);

@@ -1,0 +1,115 @@
+//! `rdcc-flowgen sink`: one listener per flow, on consecutive ports, with the flow's congestion
+//! control (as iperf3's server sets the client's on its data listener: a DCTCP sender's SYN is
+//! ECT, and Linux negotiates ECN for an ECT SYN only when the listener's congestion control
+//! needs ECN, else the sender falls back to `dctcp-reno`); one connection accepted on each;
+//! every byte read and counted; at the sender's end of data (EOF) the count goes back as 8
+//! bytes little-endian, the receipt whose arrival ends the sender's flow.
+
+use crate::net::{mono_ns, set_congestion};
+use crate::spec::Flow;
+use anyhow::{Context, Result};
+use std::io::{self, Read, Write};
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
+use std::time::Duration;
+
+/// What one port's connection delivered.
+pub struct Received {
+    pub port: u16,
+    pub bytes: u64,
+    pub err: String,
+}
+
+/// Listen for flow i on port `base + i` at `bind` with its congestion control, print
+/// `listening N` once all listen, serve one connection per port until EOF or `timeout_s` from
+/// now, print `PORT bytes=N err=...` per port, return whether every port delivered without
+/// error.
+pub fn run(bind: IpAddr, base: u16, flows: &[Flow], timeout_s: u64) -> Result<bool> {
+    let deadline_ns = mono_ns().saturating_add(timeout_s.saturating_mul(1_000_000_000));
+    let mut listeners = Vec::new();
+    for (i, f) in flows.iter().enumerate() {
+        let port = u16::try_from(i)
+            .ok()
+            .and_then(|i| base.checked_add(i))
+            .context("ports past 65535")?;
+        let l =
+            TcpListener::bind((bind, port)).with_context(|| format!("bind {bind} port {port}"))?;
+        set_congestion(&l, &f.algo).with_context(|| format!("port {port}"))?;
+        listeners.push((port, l));
+    }
+    println!("listening {}", flows.len());
+    io::stdout().flush()?;
+    let threads: Vec<_> = listeners
+        .into_iter()
+        .map(|(port, l)| {
+            std::thread::spawn(move || {
+                let mut r = Received {
+                    port,
+                    bytes: 0,
+                    err: String::new(),
+                };
+                if let Err(e) = serve(&l, deadline_ns, &mut r.bytes) {
+                    r.err = e.to_string();
+                }
+                r
+            })
+        })
+        .collect();
+    let mut ok = true;
+    for t in threads {
+        let r = t.join().expect("sink thread panicked");
+        ok &= r.err.is_empty();
+        println!("{} bytes={} err={}", r.port, r.bytes, r.err);
+    }
+    Ok(ok)
+}
+
+/// The time left until `deadline_ns`, at least 1 ms (a zero timeout means "none" to std).
+fn left(deadline_ns: u64) -> Duration {
+    Duration::from_nanos(deadline_ns.saturating_sub(mono_ns()).max(1_000_000))
+}
+
+/// Accept one connection on `l` (by `deadline_ns`), count what it sends until EOF into
+/// `bytes`, send the receipt.
+fn serve(l: &TcpListener, deadline_ns: u64, bytes: &mut u64) -> io::Result<()> {
+    let mut s = accept_by(l, deadline_ns)?;
+    let mut buf = vec![0u8; 1 << 17];
+    loop {
+        s.set_read_timeout(Some(left(deadline_ns)))?;
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => *bytes = bytes.saturating_add(n as u64),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io::Error::new(e.kind(), format!("read: {e}"))),
+        }
+    }
+    s.write_all(&bytes.to_le_bytes())
+        .map_err(|e| io::Error::new(e.kind(), format!("receipt: {e}")))
+}
+
+/// accept() on `l`, waiting at most until `deadline_ns`.
+fn accept_by(l: &TcpListener, deadline_ns: u64) -> io::Result<TcpStream> {
+    loop {
+        let ms = left(deadline_ns).as_millis().min(i32::MAX as u128) as i32;
+        let mut p = libc::pollfd {
+            fd: l.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: p is one valid pollfd, readable and writable for the call.
+        let rc = unsafe { libc::poll(&mut p, 1, ms) };
+        if rc < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if rc == 0 && mono_ns() >= deadline_ns {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, "no connection"));
+        }
+        if rc > 0 {
+            return l.accept().map(|(s, _)| s);
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! `rdcc-flowgen` end to end on loopback: a sink and a sender, exact byte counts, the
+//! schedule, the marker, and the failures each side must report.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Instant;
+
+const BIN: &str = env!("CARGO_BIN_EXE_rdcc-flowgen");
+
+/// A base port with `n` free ports after it (checked by binding them; the test's listeners
+/// are dropped before the sink binds).
+fn free_ports(n: u16) -> u16 {
+    let seed = std::process::id() as u16;
+    for k in 0..200u16 {
+        let base = 20000 + (seed.wrapping_add(k.wrapping_mul(97)) % 40000);
+        if (0..n).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
+            return base;
+        }
+    }
+    panic!("no {n} free ports");
+}
+
+fn sink(base: u16, flows: &[&str], timeout_s: u64) -> Child {
+    let n = flows.len();
+    let mut c = Command::new(BIN)
+        .args(["sink", "--bind", "127.0.0.1", "--port", &base.to_string()])
+        .args(["--timeout-s", &timeout_s.to_string()])
+        .args(flows)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for "listening N".
+    use std::io::BufRead;
+    let mut line = String::new();
+    let out = c.stdout.take().unwrap();
+    let mut r = std::io::BufReader::new(out);
+    r.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), format!("listening {n}"));
+    // Keep the rest of its output for the caller.
+    c.stdout = Some(r.into_inner());
+    c
+}
+
+fn send(base: u16, marker: Option<&std::path::Path>, flows: &[&str]) -> Output {
+    let mut c = Command::new(BIN);
+    c.args([
+        "send",
+        "--to",
+        "127.0.0.1",
+        "--port",
+        &base.to_string(),
+        "--timeout-s",
+        "20",
+    ]);
+    if let Some(m) = marker {
+        c.arg("--marker").arg(m);
+    }
+    c.args(flows).output().unwrap()
+}
+
+/// `key=value` of the line of flow `i`.
+fn field(out: &str, i: usize, key: &str) -> Option<String> {
+    let line = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(&i.to_string()))?;
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")).map(str::to_string))
+}
+
+#[test]
+fn sized_and_timed_flows_on_schedule() {
+    let base = free_ports(3);
+    let flows = ["reno:0:b:1000000", "cubic:300:t:0.3", "reno:50:b:1"];
+    let s = sink(base, &flows, 30);
+    let marker = std::env::temp_dir().join(format!("rdcc-flowgen-marker-{}", std::process::id()));
+    std::fs::write(&marker, "").unwrap();
+    let t = Instant::now();
+    let o = send(base, Some(&marker), &flows);
+    let wall = t.elapsed().as_secs_f64();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Exact counts, a completion time for the sized flows only, the algorithm asked for.
+    assert_eq!(field(&out, 0, "bytes").as_deref(), Some("1000000"), "{out}");
+    assert_eq!(field(&out, 2, "bytes").as_deref(), Some("1"), "{out}");
+    assert!(
+        field(&out, 0, "fct_us").is_some() && field(&out, 2, "fct_us").is_some(),
+        "{out}"
+    );
+    assert!(field(&out, 1, "fct_us").is_none(), "{out}");
+    assert_eq!(field(&out, 1, "cc").as_deref(), Some("cubic"), "{out}");
+    assert_eq!(field(&out, 0, "cc").as_deref(), Some("reno"), "{out}");
+    let timed: u64 = field(&out, 1, "bytes").unwrap().parse().unwrap();
+    assert!(timed > 0, "{out}");
+    // Flow 1 starts at 300 ms and sends for 300 ms.
+    assert!(wall >= 0.6, "the schedule was not kept: {wall} s");
+    for i in 0..3 {
+        assert_eq!(field(&out, i, "rc").as_deref(), Some("0"), "{out}");
+    }
+    // The sink counted the same bytes per port.
+    let so = s.wait_with_output().unwrap();
+    let sout = String::from_utf8_lossy(&so.stdout).to_string();
+    assert!(so.status.success(), "{sout}");
+    assert!(
+        sout.contains(&format!("{base} bytes=1000000 err=\n")),
+        "{sout}"
+    );
+    assert!(
+        sout.contains(&format!("{} bytes={timed} err=\n", base + 1)),
+        "{sout}"
+    );
+    // The trial's start, then each release, one line each.
+    let m = std::fs::read_to_string(&marker).unwrap();
+    let _ = std::fs::remove_file(&marker);
+    let lines: Vec<&str> = m.lines().collect();
+    assert_eq!(lines[0], "rdcctrial start", "{m}");
+    let mut rel = lines[1..].to_vec();
+    rel.sort();
+    assert_eq!(
+        rel,
+        ["rdccflow 0 start", "rdccflow 1 start", "rdccflow 2 start"],
+        "{m}"
+    );
+    // In schedule order: 0 ms, 50 ms, 300 ms.
+    assert_eq!(
+        lines[1..],
+        ["rdccflow 0 start", "rdccflow 2 start", "rdccflow 1 start"],
+        "{m}"
+    );
+}
+
+#[test]
+fn a_flow_that_cannot_connect_fails_alone() {
+    let base = free_ports(2);
+    let s = sink(base, &["reno:0:b:5000", "reno:0:b:10"], 3);
+    let o = send(base, None, &["reno:0:b:5000", "no_such_cc:0:b:10"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(field(&out, 0, "rc").as_deref(), Some("0"), "{out}");
+    assert_eq!(field(&out, 0, "bytes").as_deref(), Some("5000"), "{out}");
+    assert_eq!(field(&out, 1, "rc").as_deref(), Some("1"), "{out}");
+    assert!(out.contains("TCP_CONGESTION no_such_cc"), "{out}");
+    // The sink gives up on the port nobody connected to, and says so.
+    let so = s.wait_with_output().unwrap();
+    let sout = String::from_utf8_lossy(&so.stdout).to_string();
+    assert_eq!(so.status.code(), Some(1), "{sout}");
+    assert!(
+        sout.contains(&format!("{} bytes=0 err=no connection", base + 1)),
+        "{sout}"
+    );
+}
+
+#[test]
+fn a_sink_without_the_algorithm_refuses_to_start() {
+    let base = free_ports(1);
+    let o = Command::new(BIN)
+        .args([
+            "sink",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            &base.to_string(),
+            "no_such_cc:0:t:1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "it must not say it listens");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("TCP_CONGESTION no_such_cc"), "{e}");
+}
+
+#[test]
+fn no_sink_fails_every_flow() {
+    let base = free_ports(1);
+    let o = send(base, None, &["reno:0:t:1"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        field(&out, 0, "err").is_some() && out.contains("connect"),
+        "{out}"
+    );
+}
+
+#[test]
+fn refused_command_lines() {
+    let table: &[&[&str]] = &[
+        &["send", "--to", "127.0.0.1", "--port", "5201"],
+        &["send", "--to", "127.0.0.1", "--port", "5201", "swift:0:t:0"],
+        &[
+            "send",
+            "--to",
+            "127.0.0.1",
+            "--port",
+            "5201",
+            "swift:0:b:2x",
+        ],
+        &["send", "--to", "nowhere", "--port", "5201", "swift:0:t:1"],
+        &[
+            "send",
+            "--to",
+            "127.0.0.1",
+            "--port",
+            "65535",
+            "swift:0:t:1",
+            "swift:0:t:1",
+        ],
+        &[
+            "send",
+            "--to",
+            "127.0.0.1",
+            "--port",
+            "5201",
+            "--marker",
+            "/nonexistent/m",
+            "reno:0:t:1",
+        ],
+        &["sink", "--port", "5201"],
+        &["sink", "--port", "5201", "--timeout-s", "0", "reno:0:t:1"],
+        &["sink", "--port", "65535", "reno:0:t:1", "reno:0:t:1"],
+        &["sink", "--port", "5201", "reno:0:q:1"],
+    ];
+    for args in table {
+        let o = Command::new(BIN).args(*args).output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!o.stderr.is_empty(), "{args:?}: no message");
+    }
+}
