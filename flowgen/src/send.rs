@@ -3,7 +3,9 @@
 //! its own thread: no process starts during the trial. A flow ends when the sink's receipt of
 //! everything it sent arrives, so a sized flow's completion time is from its release to the
 //! moment the sender knows all its bytes were delivered: the simulator's "start to all data
-//! acknowledged" (the receipt rides behind the last data's ACK on the same path).
+//! acknowledged" (the receipt rides with or right behind the last data's ACK on the same
+//! path). A sized flow closes only after the receipt (its ACKs are all traced, see sink.rs);
+//! a timed flow ends its data with a FIN, whose EOF tells the sink to answer.
 
 use crate::net::{congestion, connect_with_cc, mono_ns, sleep_until_ns, total_retrans};
 use crate::spec::{Amount, Flow};
@@ -165,7 +167,9 @@ fn one(mut s: &TcpStream, f: &Flow, timeout_s: u64, o: &mut Outcome) -> io::Resu
         }
     }
     o.send_ns = mono_ns().saturating_sub(t);
-    s.shutdown(Shutdown::Write)?;
+    if matches!(f.amount, Amount::Secs(_)) {
+        s.shutdown(Shutdown::Write)?;
+    }
     let mut receipt = [0u8; 8];
     s.set_read_timeout(Some(Duration::from_nanos(
         deadline.saturating_sub(mono_ns()).max(1_000_000),

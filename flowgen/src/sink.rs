@@ -2,11 +2,14 @@
 //! control (as iperf3's server sets the client's on its data listener: a DCTCP sender's SYN is
 //! ECT, and Linux negotiates ECN for an ECT SYN only when the listener's congestion control
 //! needs ECN, else the sender falls back to `dctcp-reno`); one connection accepted on each;
-//! every byte read and counted; at the sender's end of data (EOF) the count goes back as 8
-//! bytes little-endian, the receipt whose arrival ends the sender's flow.
+//! every byte read and counted; the count goes back as 8 bytes little-endian, the receipt whose
+//! arrival ends the sender's flow: for a sized flow as soon as its size has been read (the
+//! sender's socket stays established until then, so the kernel traces every ACK of it:
+//! tcp:tcp_probe fires only in the established state), for a timed flow at its end of data
+//! (EOF).
 
 use crate::net::{mono_ns, set_congestion};
-use crate::spec::Flow;
+use crate::spec::{Amount, Flow};
 use anyhow::{Context, Result};
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, TcpListener, TcpStream};
@@ -35,20 +38,24 @@ pub fn run(bind: IpAddr, base: u16, flows: &[Flow], timeout_s: u64) -> Result<bo
         let l =
             TcpListener::bind((bind, port)).with_context(|| format!("bind {bind} port {port}"))?;
         set_congestion(&l, &f.algo).with_context(|| format!("port {port}"))?;
-        listeners.push((port, l));
+        let expect = match f.amount {
+            Amount::Bytes(b) => Some(b),
+            Amount::Secs(_) => None,
+        };
+        listeners.push((port, l, expect));
     }
     println!("listening {}", flows.len());
     io::stdout().flush()?;
     let threads: Vec<_> = listeners
         .into_iter()
-        .map(|(port, l)| {
+        .map(|(port, l, expect)| {
             std::thread::spawn(move || {
                 let mut r = Received {
                     port,
                     bytes: 0,
                     err: String::new(),
                 };
-                if let Err(e) = serve(&l, deadline_ns, &mut r.bytes) {
+                if let Err(e) = serve(&l, deadline_ns, expect, &mut r.bytes) {
                     r.err = e.to_string();
                 }
                 r
@@ -70,10 +77,21 @@ fn left(deadline_ns: u64) -> Duration {
 }
 
 /// Accept one connection on `l` (by `deadline_ns`), count what it sends until EOF into
-/// `bytes`, send the receipt.
-fn serve(l: &TcpListener, deadline_ns: u64, bytes: &mut u64) -> io::Result<()> {
+/// `bytes`; send the receipt once `expect` bytes are in (a sized flow) or at EOF. A sized
+/// flow that sends more than its size fails.
+fn serve(
+    l: &TcpListener,
+    deadline_ns: u64,
+    expect: Option<u64>,
+    bytes: &mut u64,
+) -> io::Result<()> {
     let mut s = accept_by(l, deadline_ns)?;
     let mut buf = vec![0u8; 1 << 17];
+    let mut receipted = None;
+    let mut receipt = |s: &mut TcpStream, n: u64| {
+        s.write_all(&n.to_le_bytes())
+            .map_err(|e| io::Error::new(e.kind(), format!("receipt: {e}")))
+    };
     loop {
         s.set_read_timeout(Some(left(deadline_ns)))?;
         match s.read(&mut buf) {
@@ -82,9 +100,21 @@ fn serve(l: &TcpListener, deadline_ns: u64, bytes: &mut u64) -> io::Result<()> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(io::Error::new(e.kind(), format!("read: {e}"))),
         }
+        if let (Some(want), None) = (expect, receipted) {
+            if *bytes >= want {
+                receipt(&mut s, *bytes)?;
+                receipted = Some(*bytes);
+            }
+        }
     }
-    s.write_all(&bytes.to_le_bytes())
-        .map_err(|e| io::Error::new(e.kind(), format!("receipt: {e}")))
+    match (expect, receipted) {
+        (Some(want), _) if *bytes > want => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} bytes beyond the flow's {want}", *bytes - want),
+        )),
+        (_, Some(_)) => Ok(()),
+        (_, None) => receipt(&mut s, *bytes),
+    }
 }
 
 /// accept() on `l`, waiting at most until `deadline_ns`.

@@ -234,3 +234,17 @@ fn refused_command_lines() {
         assert!(!o.stderr.is_empty(), "{args:?}: no message");
     }
 }
+
+/// A sized flow that sends more than the sink was told is a harness error the sink reports.
+#[test]
+fn the_sink_refuses_bytes_beyond_a_flows_size() {
+    let base = free_ports(1);
+    let s = sink(base, &["reno:0:b:1000"], 10);
+    // The sender's verdict depends on how the sink's reads split the bytes (a receipt of
+    // fewer than it sent fails it too); the sink's does not.
+    let _ = send(base, None, &["reno:0:b:5000"]);
+    let so = s.wait_with_output().unwrap();
+    let sout = String::from_utf8_lossy(&so.stdout).to_string();
+    assert_eq!(so.status.code(), Some(1), "{sout}");
+    assert!(sout.contains("bytes beyond the flow's 1000"), "{sout}");
+}

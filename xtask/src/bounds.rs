@@ -25,6 +25,11 @@ pub struct Bound {
     /// our laws act on (`tcp_<name>:decision`), the kernel's sRTT for the others.
     #[serde(default)]
     pub max_rtt_p99_us: u32,
+    /// The 99th percentile (nearest rank) of the sized flows' completion times at most this,
+    /// ms: the sender's release to its receipt of every byte (series::flow_fct). The scenario
+    /// needs sized `under_test` flows; every sized flow must have a completion time.
+    #[serde(default)]
+    pub max_fct_p99_ms: u32,
 }
 
 /// Per algorithm of `test.algos`.
@@ -32,6 +37,8 @@ pub type Bounds = BTreeMap<String, Bound>;
 
 /// The largest RTT bound, µs (a second: far beyond any datacenter path).
 pub const MAX_RTT_BOUND_US: u32 = 1_000_000;
+/// The largest completion-time bound, ms (a minute: a trial is at most `MAX_DURATION_S`).
+pub const MAX_FCT_BOUND_MS: u32 = 60_000;
 
 /// `test.bounds` is consistent with the scenario and the bed: only on a virtual-time bed, only
 /// for algorithms the test runs, each with something to check, in range; with
@@ -51,12 +58,22 @@ pub fn validate(s: &Scenario, bed: Bed) -> Result<(), String> {
         .filter(|f| f.algo == UNDER_TEST && f.size_kb.is_none())
         .map(|f| f.count)
         .sum::<u32>();
+    let sized = s
+        .flows
+        .iter()
+        .filter(|f| f.algo == UNDER_TEST && f.size_kb.is_some())
+        .map(|f| f.count)
+        .sum::<u32>();
     for (algo, x) in b {
         let at = format!("test.bounds.{algo}");
         if !s.test.algos.contains(algo) {
             return Err(format!("{at}: {algo} is not in test.algos"));
         }
-        if x.min_link_pct == 0 && x.min_jain == 0.0 && x.max_rtt_p99_us == 0 {
+        if x.min_link_pct == 0
+            && x.min_jain == 0.0
+            && x.max_rtt_p99_us == 0
+            && x.max_fct_p99_ms == 0
+        {
             return Err(format!("{at}: nothing to check (every field 0)"));
         }
         if x.min_link_pct > 100 {
@@ -68,6 +85,17 @@ pub fn validate(s: &Scenario, bed: Bed) -> Result<(), String> {
         if x.min_jain > 0.0 && long < 2 {
             return Err(format!(
                 "{at}.min_jain: Jain's index needs at least two under_test long flows ({long})"
+            ));
+        }
+        if x.max_fct_p99_ms > MAX_FCT_BOUND_MS {
+            return Err(format!(
+                "{at}.max_fct_p99_ms = {}: 0..={MAX_FCT_BOUND_MS}",
+                x.max_fct_p99_ms
+            ));
+        }
+        if x.max_fct_p99_ms > 0 && sized == 0 {
+            return Err(format!(
+                "{at}.max_fct_p99_ms: completion times need under_test flows with size_kb"
             ));
         }
         if x.max_rtt_p99_us > MAX_RTT_BOUND_US {
@@ -140,5 +168,86 @@ pub fn check(s: &Scenario, algo: &str, st: &TrialStats, sum: &mut Summary) {
             ),
             p99.is_some_and(|v| v <= f64::from(b.max_rtt_p99_us)),
         );
+    }
+    if b.max_fct_p99_ms > 0 {
+        let sized: usize = s
+            .flows
+            .iter()
+            .filter(|f| f.size_kb.is_some())
+            .map(|f| f.count as usize)
+            .sum();
+        let p99 = rdcc_sim::stats::percentile(&st.fct_ms, 99.0);
+        sum.record(
+            &format!(
+                "{n}/{algo}: completion time p99 {} <= {} ms ({} of {sized} sized flows)",
+                p99.map_or("-".into(), |v| format!("{v:.3}")),
+                b.max_fct_p99_ms,
+                st.fct_ms.len()
+            ),
+            st.fct_ms.len() == sized && p99.is_some_and(|v| v <= f64::from(b.max_fct_p99_ms)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse_for;
+
+    /// A 16:1 incast beside one long flow, with completion times bounded at 5 ms.
+    const INCAST: &str = r#"
+description = "incast"
+algos = ["swift"]
+trials = 1
+duration_s = 2
+warmup_s = 0
+params = "defaults"
+[path]
+rate_mbit = 10000
+delay_us = 20
+queue_pkts = 1000
+ecn_k_pkts = 65
+[[flows]]
+algo = "under_test"
+[[flows]]
+algo = "under_test"
+count = 16
+start_ms = 1000
+size_kb = 256
+[test]
+duration_s = 2
+reference_flows = "none"
+min_total_pct = 0
+algos = ["swift"]
+[test.bounds]
+swift = { max_fct_p99_ms = 5 }
+"#;
+
+    /// (completion times, ms) -> the bound passes: every one of the 16 sized flows must have
+    /// one, and their p99 (nearest rank of 16: the largest) must be within 5 ms.
+    #[test]
+    fn completion_time_bound() {
+        let avail = vec!["cubic".to_string(), "swift".to_string()];
+        let s = parse_for(INCAST, "incast", &avail, Bed::Uml).unwrap_or_else(|e| panic!("{e}"));
+        let cases: &[(Vec<f64>, bool)] = &[
+            (vec![3.7; 16], true),
+            ([vec![3.7; 15], vec![5.0]].concat(), true),
+            ([vec![3.7; 15], vec![5.01]].concat(), false),
+            (vec![3.7; 15], false),
+            (vec![], false),
+        ];
+        for (fct, ok) in cases {
+            let st = TrialStats {
+                fct_ms: fct.clone(),
+                ..TrialStats::default()
+            };
+            let mut sum = Summary::default();
+            check(&s, "swift", &st, &mut sum);
+            assert_eq!(
+                (sum.passed, sum.failed),
+                (usize::from(*ok), usize::from(!*ok)),
+                "{fct:?}"
+            );
+        }
     }
 }

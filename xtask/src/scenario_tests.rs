@@ -324,6 +324,17 @@ fn bounds_refusals() {
         ),
         (
             T,
+            format!("{T}[test.bounds]\nswift = {{ max_fct_p99_ms = 60001 }}\n"),
+            "max_fct_p99_ms = 60001: 0..=60000",
+        ),
+        // No sized flow: no completion time.
+        (
+            T,
+            format!("{T}[test.bounds]\nswift = {{ max_fct_p99_ms = 5 }}\n"),
+            "max_fct_p99_ms: completion times need under_test flows with size_kb",
+        ),
+        (
+            T,
             format!("{T}{none}algos = [\"swift\", \"cubic\"]\n[test.bounds]\nswift = {{ min_link_pct = 90 }}\n")
                 .replacen("algos = [\"swift\"]\n", "", 1),
             "every test algorithm needs test.bounds (cubic has none)",
