@@ -8,16 +8,20 @@ use std::time::Instant;
 const BIN: &str = env!("CARGO_BIN_EXE_rdcc-flowgen");
 
 /// A base port with `n` free ports after it (checked by binding them; the test's listeners
-/// are dropped before the sink binds).
+/// are dropped before the sink binds). Each call starts from its own stretch of ports, so tests
+/// running in parallel do not pick the same ones.
 fn free_ports(n: u16) -> u16 {
-    let seed = std::process::id() as u16;
-    for k in 0..200u16 {
-        let base = 20000 + (seed.wrapping_add(k.wrapping_mul(97)) % 40000);
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let seed = (std::process::id() % 1000) as u16 * 32;
+    loop {
+        let k = NEXT.fetch_add(16, Ordering::Relaxed);
+        assert!(k < 16 * 500, "no {n} free ports");
+        let base = 20000 + (seed.wrapping_add(k) % 40000);
         if (0..n).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
             return base;
         }
     }
-    panic!("no {n} free ports");
 }
 
 fn sink(base: u16, flows: &[&str], timeout_s: u64) -> Child {
