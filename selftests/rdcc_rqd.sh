@@ -50,6 +50,11 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_MIN_HIT_PCT:=95}"
 : "${RDCC_SLOW_KBPS:=1024}"
 : "${RDCC_RQD_SLOW:=1}"
+# The fewest data ACKs a hit rate is judged over (checks 3 and 4). A working channel reports on
+# ~100 % of them and a broken one on none, so 20 already tell them apart; more would make the
+# check depend on how many ACKs a guest gets through: under TCG at load 6 a 5 s IPv6 flow gave
+# 84 (2026-11-28), which the earlier floor of 100 failed.
+RQD_MIN_DATA_ACKS=20
 
 MOD=tcp_swift
 # The VM profile of rdcc_cc.sh, plus an endpoint target of 1 ms, above the TCG receiver's usual
@@ -107,11 +112,11 @@ hook_n=$(delta "$RDCC_TMP/v4.a" "$RDCC_TMP/v4.b" hook_timed)
 hook_pkts=$(delta "$RDCC_TMP/v4.a" "$RDCC_TMP/v4.b" hook_pkts)
 tap_diag "RESULT rqd phase=v4 hit_pct=$HIT hit_all_pct=$HIT_ALL acks_data=$ACKS_DATA hook_ns_per_pkt=$((hook_n > 0 ? hook_ns / hook_n : 0)) hook_calls=$hook_n hook_swift_pkts=$hook_pkts tput_mbit=$RDCC_R_TPUT"
 rxstamp_stats v4
-if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -gt 100 ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
+if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -ge "$RQD_MIN_DATA_ACKS" ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
 	[ "$REJ" -eq 0 ]; then
-	tap_ok "IPv4: remote delay of the same ACK on $HIT % of data ACKs (>= $RDCC_MIN_HIT_PCT), none rejected"
+	tap_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected"
 else
-	tap_not_ok "IPv4: remote delay of the same ACK on $HIT % of data ACKs (>= $RDCC_MIN_HIT_PCT), rejected $REJ"
+	tap_not_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ"
 	rdcc_iperf_diag
 fi
 cp "$RDCC_TMP/v4.ss" "$RDCC_TMP/v4.ss.keep" 2>/dev/null
@@ -120,11 +125,11 @@ cp "$RDCC_TMP/v4.ss" "$RDCC_TMP/v4.ss.keep" 2>/dev/null
 flow_with_counters v6 "$RDCC_RCV_IP6"
 tap_diag "RESULT rqd phase=v6 hit_pct=$HIT hit_all_pct=$HIT_ALL acks_data=$ACKS_DATA tput_mbit=$RDCC_R_TPUT"
 rxstamp_stats v6
-if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -gt 100 ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
+if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -ge "$RQD_MIN_DATA_ACKS" ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
 	[ "$REJ" -eq 0 ]; then
-	tap_ok "IPv6: remote delay of the same ACK on $HIT % of data ACKs (>= $RDCC_MIN_HIT_PCT), none rejected"
+	tap_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected"
 else
-	tap_not_ok "IPv6: remote delay of the same ACK on $HIT % of data ACKs (>= $RDCC_MIN_HIT_PCT), rejected $REJ"
+	tap_not_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ"
 	rdcc_iperf_diag
 fi
 
