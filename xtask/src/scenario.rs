@@ -256,11 +256,11 @@ pub enum RefFlows {
     #[default]
     Single,
     /// The scenario's own flows, `under_test` ones running the reference algorithm: what the
-    /// path delivers when the guest also starts and runs every one of those iperf3 clients.
-    /// Under TCG, 16 clients starting at once starve the guest's CPU for seconds (measured
-    /// with the other host core busy: 17 cubic flows moved 12.5-17.3 Mbit/s through a path
-    /// where one moved 46), so a scenario whose own harness load bounds its goodput is judged
-    /// against the reference algorithm under that same load. The reference pass must then
+    /// path delivers when the guest also runs every one of those flows. Under TCG the guest's
+    /// CPU carries them all (measured when each flow was its own iperf3 client, with the other
+    /// host core busy: 17 cubic flows moved 12.5-17.3 Mbit/s through a path where one moved
+    /// 46), so a scenario whose own harness load bounds its goodput is judged against the
+    /// reference algorithm under that same load. The reference pass must then
     /// report every flow, each with data and traced ACKs, and the `under_test` long flows are
     /// judged on their own from the first later launch (`experiment::checks`).
     Scenario,
