@@ -88,7 +88,7 @@ fn serve(
     let mut s = accept_by(l, deadline_ns)?;
     let mut buf = vec![0u8; 1 << 17];
     let mut receipted = None;
-    let mut receipt = |s: &mut TcpStream, n: u64| {
+    let receipt = |s: &mut TcpStream, n: u64| {
         s.write_all(&n.to_le_bytes())
             .map_err(|e| io::Error::new(e.kind(), format!("receipt: {e}")))
     };
