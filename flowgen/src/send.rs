@@ -133,7 +133,8 @@ pub fn run(
     ok
 }
 
-/// Run flow `f` on `s` from now: send, end the data (FIN), wait for the receipt.
+/// Run flow `f` on `s` from now: send; a timed flow then ends its data (FIN); wait for the
+/// sink's receipt (a sized flow's comes once its size is read, its socket still established).
 fn one(mut s: &TcpStream, f: &Flow, timeout_s: u64, o: &mut Outcome) -> io::Result<()> {
     let t = mono_ns();
     let deadline = t.saturating_add(timeout_s.saturating_mul(1_000_000_000));

@@ -40,6 +40,11 @@ pub const MAX_RTT_BOUND_US: u32 = 1_000_000;
 /// The largest completion-time bound, ms (a minute: a trial is at most `MAX_DURATION_S`).
 pub const MAX_FCT_BOUND_MS: u32 = 60_000;
 
+/// How many of the scenario's flows `pick` selects (each group counts `count` flows).
+fn flows(s: &Scenario, pick: impl Fn(&crate::scenario::FlowGroup) -> bool) -> u32 {
+    s.flows.iter().filter(|f| pick(f)).map(|f| f.count).sum()
+}
+
 /// `test.bounds` is consistent with the scenario and the bed: only on a virtual-time bed, only
 /// for algorithms the test runs, each with something to check, in range; with
 /// `test.reference_flows = "none"` every test algorithm has a bound.
@@ -52,18 +57,8 @@ pub fn validate(s: &Scenario, bed: Bed) -> Result<(), String> {
             bed.name()
         ));
     }
-    let long = s
-        .flows
-        .iter()
-        .filter(|f| f.algo == UNDER_TEST && f.size_kb.is_none())
-        .map(|f| f.count)
-        .sum::<u32>();
-    let sized = s
-        .flows
-        .iter()
-        .filter(|f| f.algo == UNDER_TEST && f.size_kb.is_some())
-        .map(|f| f.count)
-        .sum::<u32>();
+    let long = flows(s, |f| f.algo == UNDER_TEST && f.size_kb.is_none());
+    let sized = flows(s, |f| f.algo == UNDER_TEST && f.size_kb.is_some());
     for (algo, x) in b {
         let at = format!("test.bounds.{algo}");
         if !s.test.algos.contains(algo) {
@@ -170,12 +165,7 @@ pub fn check(s: &Scenario, algo: &str, st: &TrialStats, sum: &mut Summary) {
         );
     }
     if b.max_fct_p99_ms > 0 {
-        let sized: usize = s
-            .flows
-            .iter()
-            .filter(|f| f.size_kb.is_some())
-            .map(|f| f.count as usize)
-            .sum();
+        let sized = flows(s, |f| f.size_kb.is_some()) as usize;
         let p99 = rdcc_sim::stats::percentile(&st.fct_ms, 99.0);
         sum.record(
             &format!(

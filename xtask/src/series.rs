@@ -135,9 +135,10 @@ type RawAck = (u64, u32, u32, u32);
 type RawDecision = (u64, f64, f64, f64);
 
 /// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
-/// seconds since the trial's clock started (or the first ACK of any flow). Per flow (server port), the data socket is the
-/// local port with the most bytes acknowledged (rdcc-flowgen makes one connection per port; a
-/// trace of iperf3 flows also holds their control connections, a few hundred bytes each).
+/// seconds since the trial's clock started (or the first ACK of any flow). Per flow (server
+/// port), the data socket is the local port with the most bytes acknowledged (rdcc-flowgen
+/// makes one connection per port; a trace of iperf3 flows also holds their control
+/// connections, a few hundred bytes each).
 pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     let mut t0: Option<u64> = None;
     // (dport, sport) -> raw (t, una, cwnd, srtt)
