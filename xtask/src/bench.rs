@@ -257,6 +257,8 @@ pub fn run(algos: &[String], before: Option<&str>, timeout_s: u64, quiet: bool) 
         return err("bench: no algorithm to measure");
     }
     let k = kernel::ensure_profile(&kernel::PROFILES[0])?;
+    // The qemu profile's module staging copy and the initramfs are the QEMU bed's shared paths.
+    let _boot = crate::boot_lock(crate::scenario::Bed::Qemu)?;
     let mut mods = modules::build_with(&k, true)?;
     if !mods.iter().any(|m| m.ends_with(modules::BENCH_KO)) {
         return err("bench: rdcc_bench.ko was not built");

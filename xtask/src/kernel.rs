@@ -540,7 +540,8 @@ pub fn build_with_progress(
             msg: format!("cannot start make: {e}"),
             detail: vec![],
         })?;
-    let tty = std::io::stderr().is_terminal();
+    // In place on a terminal, unless another lane of the run shares it (crate::util::set_lane).
+    let tty = std::io::stderr().is_terminal() && crate::util::lane().is_none();
     let every = Duration::from_secs(if tty { 2 } else { 30 });
     if let Some(e) = &est {
         say!(

@@ -191,8 +191,37 @@ pub fn is_root() -> bool {
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {{
-        eprintln!("[xtask] {}", format!($($arg)*));
+        eprintln!("[xtask]{} {}", $crate::util::lane_tag(), format!($($arg)*));
     }};
+}
+
+std::thread_local! {
+    /// The lane this thread runs in `cargo xtask test`'s concurrent plan (test_plan.rs `cmd_test`:
+    /// the UML lane beside the QEMU lane) and whether it streams guest consoles, or none.
+    static LANE: std::cell::Cell<Option<(&'static str, bool)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Name this thread's lane: its `say!` lines are tagged with it, and what would draw on the
+/// terminal in place (a kernel build's progress) prints lines instead, as lanes share it. Of
+/// lanes that run together, one at most `streams` its guests' consoles (they would interleave);
+/// the others' are in their console logs.
+pub fn set_lane(name: &'static str, streams: bool) {
+    LANE.with(|l| l.set(Some((name, streams))));
+}
+
+/// This thread's lane, if it runs in one.
+pub fn lane() -> Option<&'static str> {
+    LANE.with(|l| l.get()).map(|(n, _)| n)
+}
+
+/// May this thread stream a guest's console (no lane, or the lane that streams)?
+pub fn lane_streams() -> bool {
+    LANE.with(|l| l.get()).is_none_or(|(_, s)| s)
+}
+
+/// `say!`'s tag for this thread's lane: ` [name]`, or nothing.
+pub fn lane_tag() -> String {
+    lane().map(|n| format!(" [{n}]")).unwrap_or_default()
 }
 
 #[cfg(test)]
