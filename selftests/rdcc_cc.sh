@@ -116,7 +116,8 @@
 # four], RDCC_TRIALS [3], RDCC_PERF [1], RDCC_REF_ALGO [cubic] (the reference flow of each
 # trial), RDCC_SERVED_PCT [80] (a trial whose reference got less than this % of the rate was not
 # served by the path and is repeated), RDCC_MAX_ATTEMPTS [6] (attempts per check, served or not;
-# none served = SKIP with the reason, never a pass).
+# none served = SKIP with the reason, never a pass; with RDCC_UNSERVED_FAILS=1, the virtual-time
+# bed's setting, a failure: lib_tap.sh tap_unserved).
 # One diagnostic per algorithm, for the harness's table (medians over the trials; retrans and p99
 # from the first trial):
 #   # RESULT algo=<name> mode=rdcc rate_mbit=<R> delay_us=<D> tput_mbit=<x> retrans=<n>
@@ -240,8 +241,8 @@ flows_check() {
 		t=$((t + 1))
 	done
 	if [ -z "$tputs" ]; then
-		tap_skip "$algo: $n flows reach ${pct}% of the reference, Jain >= $min_jain" "the path served none of $attempts attempts"
-		tap_skip "$algo: $n flows, mean ss RTT <= bound" "the path served none of $attempts attempts"
+		tap_unserved "$algo: $n flows reach ${pct}% of the reference, Jain >= $min_jain" "the path served none of $attempts attempts"
+		tap_unserved "$algo: $n flows, mean ss RTT <= bound" "the path served none of $attempts attempts"
 		return 0
 	fi
 	# shellcheck disable=SC2086 # word lists on purpose
@@ -400,8 +401,8 @@ for algo in $RDCC_RDCC_ALGOS; do
 		# No attempt was served: the path, not the law, failed; say so without a verdict.
 		res_tput=- res_mean=-
 		bound=$(rtt_bound_us "$algo" "$J" 0)
-		tap_skip "$algo: one flow reaches ${min_pct}% of the reference flow" "the path served none of $attempts attempts (reference < $served_tput Mbit/s)"
-		tap_skip "$algo: mean ss RTT <= bound" "the path served none of $attempts attempts"
+		tap_unserved "$algo: one flow reaches ${min_pct}% of the reference flow" "the path served none of $attempts attempts (reference < $served_tput Mbit/s)"
+		tap_unserved "$algo: mean ss RTT <= bound" "the path served none of $attempts attempts"
 	elif [ "$RDCC_PERF" = 1 ]; then
 		# shellcheck disable=SC2086 # word lists on purpose
 		res_tput=$(rdcc_median $tputs) res_mean=$(rdcc_median $rtts) bound=$(rdcc_median $bounds)

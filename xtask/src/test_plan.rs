@@ -79,8 +79,23 @@ const QEMU_ENV: &str = "RDCC_PERF=0";
 /// and 12): the TCG lengths average over a noisy guest, and at 50 Mbit/s and 4-7 ms a second is
 /// 150-250 round trips. `rdcc_cc` with its trials took 6m37s so on a host at load 3 (all 47
 /// results passed; swift's 8-flow Jain 0.9994, TIMELY's 0.9854).
-const DEBUG_ENV: &str =
-    "RDCC_RQD_SLOW=0 RDCC_TRIALS=1 RDCC_DURATION=3 RDCC_WARMUP=2 RDCC_MULTI_DURATION=3";
+///
+/// No retry and no per-law leniency (issue #36 item 6): the TCG guest's allowances (repeating
+/// a trial whose reference flow the path did not serve, TIMELY at 75 % of the reference, four
+/// flows at 80 %, eight at 75 % with Jain 0.8, attack pairs within 25 %) are for a guest whose
+/// timing follows the host's load. In virtual time the path serves every trial
+/// (`RDCC_UNSERVED_FAILS=1`: an unserved check fails, one attempt per trial), and the bounds
+/// are one for every law: one, four and eight flows at 95 % of the reference flow, Jain 0.95,
+/// an attack's flow within 5 % of its reference. In the two clean-clone CI runs at d349a9c and
+/// 6a576e1 (`CI=true bash .ci/run`, one loaded with `stress --cpu 1`, one beside other UML
+/// runs) every law's one, four and eight flows moved 47.4-47.8 Mbit/s against the reference's
+/// 47.8 (99.2 % and more), Jain 0.984-1.000, and the eleven attack pairs 99.5-100 % of their
+/// reference's goodput at 97.7-101.5 % of its RTT: the bounds leave twice the largest
+/// deviation seen.
+const DEBUG_ENV: &str = "RDCC_RQD_SLOW=0 RDCC_TRIALS=1 RDCC_DURATION=3 RDCC_WARMUP=2 \
+    RDCC_MULTI_DURATION=3 RDCC_UNSERVED_FAILS=1 RDCC_MIN_UTIL_PCT=95 RDCC_TIMELY_UTIL_PCT=95 \
+    RDCC_MULTI_UTIL_PCT=95 RDCC_MANY_UTIL_PCT=95 RDCC_MIN_JAIN=0.95 RDCC_MANY_JAIN=0.95 \
+    RDCC_ATTACK_TOL_PCT=5";
 
 /// What one VM boot of `cargo xtask test` runs.
 #[derive(Clone, Copy, Debug)]
