@@ -40,6 +40,11 @@
 #                              per RTT and delay-based laws cut those flows more. Swift removes
 #                              that hold time with the receiver-reported remote delay (the
 #                              option channel); without it, 0 shows the effect.
+#   RDCC_HOPS          [1]     routers in a chain between sender and receiver (1..8): each
+#                              forwards (TTL - 1), and each one's egress towards the receiver
+#                              has the bottleneck's HTB class (the first one's is RDCC_BN_IF,
+#                              the bottleneck; the others receive at most its rate, leaf pfifo
+#                              limit L); the receiver sees TTL 64 - RDCC_HOPS. See the topology.
 #   RDCC_GSO_MAX_SEGS  [unset] if set, the sender's device's gso_max_segs: 1 makes TCP send
 #                              one segment per skb (no GSO batches, so one ACK per segment);
 #                              a measurement knob (Documentation/results/uml_vs_sim.md)
@@ -71,6 +76,16 @@
 #   packets. With RDCC_DELAY_US=0 and no netem in the kernel, the leaf is `pfifo limit L`.
 #   The data path crosses one router: the receiver sees TTL 63 / hop limit 63. Tests change the
 #   bottleneck through RDCC_BN_NS / RDCC_BN_IF (the router and its receiver-side device).
+#
+#   With RDCC_HOPS = N > 1 the routers are a chain, rdcc_sw then rdcc_sw2 .. rdcc_swN (netns
+#   names RDCC_NS_SW<i>), forwarding on in each:
+#     rdcc_snd =veth= rdcc_sw (veth_sw_r: 10.0.102.1) =veth= rdcc_sw2 (veth_c2_l: 10.0.102.2,
+#     veth_c2_r: 10.0.103.1) = ... = rdcc_swN (veth_cN_r: 10.0.1.254) =veth= rdcc_rcv
+#   (IPv6 alike: fd00:102::1/2 ...); the sender's and the receiver's own links and addresses are
+#   those above, so only the routers know the chain (static routes to 10.0.0.0/24 and
+#   10.0.1.0/24 and their /64s). Every router's egress towards the receiver carries the same
+#   HTB class at R (RDCC_CHAIN_EGRESS lists them as NS:DEV, the bottleneck first); the netem
+#   delay stays on the first router's. The receiver sees TTL 64 - N / hop limit 64 - N.
 
 # ----------------------------------------------------------------------------------------------
 # configuration
@@ -87,6 +102,7 @@
 : "${RDCC_NS_RCV:=rdcc_rcv}"
 : "${RDCC_NS_SW:=rdcc_sw}"
 : "${RDCC_QUICKACK:=1}"
+: "${RDCC_HOPS:=1}"
 : "${RDCC_GSO_MAX_SEGS:=}"
 : "${RDCC_KEEP_TMP:=0}"
 : "${RDCC_ARTIFACT_DIR:=}"
@@ -113,6 +129,8 @@ RDCC_RCV_ROUTE_OPTS=""
 # Where the bottleneck qdisc tree (1: htb, 1:10 class, 10: netem) lives.
 RDCC_BN_NS=$RDCC_NS_SW
 RDCC_BN_IF=$RDCC_SW_RCV_IF
+# Every router's egress towards the receiver, NS:DEV, the bottleneck first (rdcc_topo_chain).
+RDCC_CHAIN_EGRESS="$RDCC_BN_NS:$RDCC_BN_IF"
 RDCC_CC_SYSCTL=/proc/sys/net/ipv4/tcp_congestion_control
 RDCC_CC_AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 RDCC_CC_ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
@@ -414,7 +432,8 @@ rdcc_ns_exists() {
 # rdcc_topo_teardown : kill everything in the namespaces and delete them (idempotent).
 rdcc_topo_teardown() {
 	local ns
-	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW"; do
+	# shellcheck disable=SC2046 # the chain's namespace names are words
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW" $(rdcc_chain_ns); do
 		if rdcc_ns_exists "$ns"; then
 			rdcc_ns_kill_all "$ns"
 			"$IP" netns del "$ns" 2>/dev/null ||
@@ -471,10 +490,55 @@ rdcc_addr_up() {
 	rdcc_run "$1" "$IP" -n "$2" link set "$3" up
 }
 
+# rdcc_chain_ns : the chain's routers after the first (RDCC_HOPS > 1), one per line.
+rdcc_chain_ns() {
+	local i=2
+	while [ "$i" -le "$RDCC_HOPS" ]; do
+		echo "$RDCC_NS_SW$i"
+		i=$((i + 1))
+	done
+}
+
+# rdcc_topo_chain LOG : routers 2..RDCC_HOPS after rdcc_sw, linked in a chain (see the topology
+# above), the last one holding the receiver's link and gateway addresses; static routes in every
+# router; RDCC_CHAIN_EGRESS lists the egresses towards the receiver.
+rdcc_topo_chain() {
+	local log="$1" i=2 prev="$RDCC_NS_SW" prev_if="$RDCC_SW_RCV_IF" ns n="$RDCC_HOPS"
+	if ! rdcc_is_uint "$n" || [ "$n" -gt 8 ]; then
+		tap_diag "RDCC_HOPS=$n: 1..8"
+		return 1
+	fi
+	while [ "$i" -le "$n" ]; do
+		ns=$RDCC_NS_SW$i
+		rdcc_run "$log" "$IP" netns add "$ns" || return 1
+		rdcc_run "$log" "$IP" -n "$ns" link set lo up || return 1
+		# link i-1 -> i: 10.0.(100+i).0/24, fd00:(100+i)::/64; .1 towards the sender
+		rdcc_run "$log" "$IP" -n "$prev" link add "$prev_if" type veth \
+			peer name "veth_c${i}_l" netns "$ns" || return 1
+		rdcc_addr_up "$log" "$prev" "$prev_if" "10.0.$((100 + i)).1" "fd00:$((100 + i))::1" ||
+			return 1
+		rdcc_addr_up "$log" "$ns" "veth_c${i}_l" "10.0.$((100 + i)).2" "fd00:$((100 + i))::2" ||
+			return 1
+		# prev reaches the receiver's subnet through ns, ns the sender's through prev
+		rdcc_run "$log" "$IP" -n "$prev" route add 10.0.1.0/24 via "10.0.$((100 + i)).2" || return 1
+		rdcc_run "$log" "$IP" -n "$prev" -6 route add fd00:1::/64 via "fd00:$((100 + i))::2" ||
+			return 1
+		rdcc_run "$log" "$IP" -n "$ns" route add 10.0.0.0/24 via "10.0.$((100 + i)).1" || return 1
+		rdcc_run "$log" "$IP" -n "$ns" -6 route add fd00::/64 via "fd00:$((100 + i))::1" || return 1
+		RDCC_CHAIN_EGRESS="$RDCC_CHAIN_EGRESS $ns:veth_c${i}_r"
+		prev=$ns prev_if=veth_c${i}_r
+		i=$((i + 1))
+	done
+	# the last router holds the receiver's link, with the gateway addresses the receiver routes to
+	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link add "$RDCC_RCV_IF" type veth \
+		peer name "$prev_if" netns "$prev" || return 1
+	rdcc_addr_up "$log" "$prev" "$prev_if" "$RDCC_SW_RCV_IP4" "$RDCC_SW_RCV_IP6"
+}
+
 # rdcc_topo_setup : build the three namespaces, two veth pairs, addresses, routes and the
 # bottleneck qdisc tree on the router.
 rdcc_topo_setup() {
-	local log="$RDCC_TMP/setup.log" ns leaf
+	local log="$RDCC_TMP/setup.log" ns leaf eg
 	: >"$log"
 	mkdir -p /run/netns 2>/dev/null
 	rdcc_recover_stale
@@ -484,8 +548,12 @@ rdcc_topo_setup() {
 	done
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link add "$RDCC_SND_IF" type veth \
 		peer name "$RDCC_SW_SND_IF" netns "$RDCC_NS_SW" || return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link add "$RDCC_RCV_IF" type veth \
-		peer name "$RDCC_SW_RCV_IF" netns "$RDCC_NS_SW" || return 1
+	if [ "$RDCC_HOPS" -gt 1 ]; then
+		rdcc_topo_chain "$log" || return 1
+	else
+		rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link add "$RDCC_RCV_IF" type veth \
+			peer name "$RDCC_SW_RCV_IF" netns "$RDCC_NS_SW" || return 1
+	fi
 	if [ -n "$RDCC_GSO_MAX_SEGS" ]; then
 		rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link set dev "$RDCC_SND_IF" \
 			gso_max_segs "$RDCC_GSO_MAX_SEGS" || return 1
@@ -494,8 +562,10 @@ rdcc_topo_setup() {
 	rdcc_addr_up "$log" "$RDCC_NS_RCV" "$RDCC_RCV_IF" "$RDCC_RCV_IP4" "$RDCC_RCV_IP6" || return 1
 	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_SND_IF" "$RDCC_SW_SND_IP4" "$RDCC_SW_SND_IP6" ||
 		return 1
-	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_RCV_IF" "$RDCC_SW_RCV_IP4" "$RDCC_SW_RCV_IP6" ||
-		return 1
+	if [ "$RDCC_HOPS" -eq 1 ]; then
+		rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_RCV_IF" "$RDCC_SW_RCV_IP4" \
+			"$RDCC_SW_RCV_IP6" || return 1
+	fi
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" route add default via "$RDCC_SW_SND_IP4" || return 1
 	# shellcheck disable=SC2086 # RDCC_RCV_ROUTE_OPTS is a word list (or empty)
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" route add default via "$RDCC_SW_RCV_IP4" $RDCC_RCV_ROUTE_OPTS ||
@@ -504,9 +574,12 @@ rdcc_topo_setup() {
 	# shellcheck disable=SC2086
 	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" -6 route add default via "$RDCC_SW_RCV_IP6" \
 		$RDCC_RCV_ROUTE_OPTS || return 1
-	rdcc_run "$log" "$IP" netns exec "$RDCC_NS_SW" sh -c \
-		'echo 1 > /proc/sys/net/ipv4/ip_forward && echo 1 > /proc/sys/net/ipv6/conf/all/forwarding' ||
-		return 1
+	# shellcheck disable=SC2046 # the chain's namespace names are words
+	for ns in "$RDCC_NS_SW" $(rdcc_chain_ns); do
+		rdcc_run "$log" "$IP" netns exec "$ns" sh -c \
+			'echo 1 > /proc/sys/net/ipv4/ip_forward && echo 1 > /proc/sys/net/ipv6/conf/all/forwarding' ||
+			return 1
+	done
 	# Negotiate ECN in both namespaces (net.ipv4.tcp_ecn is per netns): dctcp without ECN falls
 	# back to its "dctcp-reno" ops, so it would not be dctcp that is measured. Nothing in this
 	# topology marks CE (the HTB leaf is netem/pfifo, drop-tail), so ECN changes no other
@@ -519,11 +592,17 @@ rdcc_topo_setup() {
 	# Bottleneck on the router's egress towards the receiver. quantum is explicit only to silence
 	# HTB's "quantum is big" warning (a single class never round-robins, so its value does not
 	# matter).
-	rdcc_run "$log" "$TC" -n "$RDCC_BN_NS" qdisc add dev "$RDCC_BN_IF" root handle 1: \
-		htb default 10 || return 1
-	rdcc_run "$log" "$TC" -n "$RDCC_BN_NS" class add dev "$RDCC_BN_IF" parent 1: \
-		classid 1:10 htb rate "${RDCC_RATE_MBIT}mbit" ceil "${RDCC_RATE_MBIT}mbit" \
-		quantum 60000 || return 1
+	for eg in $RDCC_CHAIN_EGRESS; do
+		rdcc_run "$log" "$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" root handle 1: \
+			htb default 10 || return 1
+		rdcc_run "$log" "$TC" -n "${eg%%:*}" class add dev "${eg#*:}" parent 1: \
+			classid 1:10 htb rate "${RDCC_RATE_MBIT}mbit" ceil "${RDCC_RATE_MBIT}mbit" \
+			quantum 60000 || return 1
+		# The chain's later hops: a FIFO of the same limit (the delay is the first hop's).
+		[ "$eg" = "$RDCC_BN_NS:$RDCC_BN_IF" ] ||
+			rdcc_run "$log" "$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 \
+				handle 10: pfifo limit "$RDCC_QLIMIT_PKTS" || return 1
+	done
 	if "$TC" -n "$RDCC_BN_NS" qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: \
 		netem delay "${RDCC_DELAY_US}us" limit "$RDCC_QLIMIT_PKTS" >>"$log" 2>&1; then
 		leaf=netem
@@ -557,7 +636,7 @@ rdcc_topo_setup() {
 		tap_diag_file "$log" 5
 		return 1
 	fi
-	tap_diag "topology: $RDCC_NS_SND($RDCC_SND_IP4,$RDCC_SND_IP6) -> $RDCC_NS_SW -> $RDCC_NS_RCV($RDCC_RCV_IP4,$RDCC_RCV_IP6)"
+	tap_diag "topology: $RDCC_NS_SND($RDCC_SND_IP4,$RDCC_SND_IP6) -> $RDCC_NS_SW $(rdcc_chain_ns) -> $RDCC_NS_RCV($RDCC_RCV_IP4,$RDCC_RCV_IP6)"
 	tap_diag_file "$RDCC_TMP/qdisc.txt"
 	# shellcheck disable=SC2034 # read by the tests (the leaf qdisc actually installed)
 	RDCC_LEAF_QDISC=$leaf
