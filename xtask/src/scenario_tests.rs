@@ -194,7 +194,7 @@ fn dc_refusals() {
             "rate_mbit = 10000",
             "rate_mbit = 100000",
             "rate_mbit = 100000: 1..=25000 on the UML test bed (at 100 Gbit/s its HTB shaper \
-             delivered 93.8 %",
+             passed 93.8 %",
         ),
         (
             "rate_mbit = 10000",
