@@ -432,3 +432,58 @@ fn the_simulator_keeps_the_pages_figures() {
         }
     }
 }
+
+/// `dc_multihop`'s rows of the page (uml_vs_sim.md "dc_multihop"): (law, figure, simulator,
+/// kernel, within the tolerance on the page). VAI/SF is not translated on a multi-hop path.
+#[rustfmt::skip]
+const MULTIHOP_PAGE: &[(&str, Fig, f64, f64, bool)] = &[
+    ("dctcp", Fig::GoodputMbit, 9564.1, 9563.3, true),
+    ("dctcp", Fig::Jain, 1.0, 1.0, true),
+    ("dctcp", Fig::RttMeanUs, 98.4, 103.8, true),
+    ("dctcp", Fig::RttP99Us, 107.8, 108.0, true),
+    ("swift", Fig::GoodputMbit, 9564.1, 9562.7, true),
+    ("swift", Fig::Jain, 1.0, 1.0, true),
+    ("swift", Fig::RttMeanUs, 37.4, 37.2, true),
+    ("swift", Fig::RttP99Us, 41.2, 41.0, true),
+    ("timely", Fig::GoodputMbit, 8525.8, 8929.6, false),
+    ("timely", Fig::Jain, 1.0, 0.987, true),
+    ("timely", Fig::RttMeanUs, 81.2, 89.6, true),
+    ("timely", Fig::RttP99Us, 296.3, 284.0, true),
+    ("theta_powertcp", Fig::GoodputMbit, 9564.1, 9559.1, true),
+    ("theta_powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("theta_powertcp", Fig::RttMeanUs, 39.5, 40.4, true),
+    ("theta_powertcp", Fig::RttP99Us, 43.6, 51.0, true),
+];
+
+/// The simulator's side of the page's `dc_multihop` table cannot drift: the file's full run
+/// (2 s: the simulator is deterministic, so it is the page's), every law and figure within its
+/// tolerance of the page's simulator figure and of the kernel's where the page says it passes.
+#[test]
+fn the_simulator_keeps_the_pages_multihop_figures() {
+    let laws: Vec<String> = ["dctcp", "swift", "timely", "theta_powertcp"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let s = translate(&load("dc_multihop").expect("loads"), Some(&laws)).expect("translates");
+    for law in &laws {
+        let got = figures(&s.run_one(law, false).expect("runs"));
+        let rows: Vec<_> = MULTIHOP_PAGE.iter().filter(|r| r.0 == law).collect();
+        assert_eq!(rows.len(), 4, "{law}: four figures on the page");
+        for &&(_, fig, sim, kernel, pass) in &rows {
+            let v = fig.of(&got).unwrap_or(f64::NAN);
+            let tol = fig.tolerance(sim);
+            assert!(
+                (v - sim).abs() <= tol,
+                "dc_multihop {law} {fig:?}: {v:.3}, the page's simulator figure is {sim} ± {tol:.3}"
+            );
+            let tol = fig.tolerance(kernel);
+            assert_eq!(
+                (v - kernel).abs() <= tol,
+                pass,
+                "dc_multihop {law} {fig:?}: {v:.3} against the kernel's {kernel} ± {tol:.3}: the \
+                 page says {}",
+                if pass { "within" } else { "beyond" }
+            );
+        }
+    }
+}
