@@ -14,9 +14,10 @@
 : "${RDCC_MULTI_DURATION:=15}"
 : "${RDCC_SAMPLE_MS:=100}"
 export RDCC_RATE_MBIT RDCC_DELAY_US RDCC_SAMPLE_MS
+RDCC_SELFTEST_DIR=$(dirname "$0")/..
 # shellcheck source-path=SCRIPTDIR/..
 # shellcheck source=lib.sh
-. "$(dirname "$0")/../lib.sh"
+. "$RDCC_SELFTEST_DIR/lib.sh"
 algo="$1"
 shift
 require_root

@@ -16,9 +16,10 @@ export RDCC_QUICKACK="$3" RDCC_RATE_MBIT="$4" RDCC_DELAY_US="$5"
 DUR=$6
 shift 6
 mkdir -p "$OUT" || exit 1
+RDCC_SELFTEST_DIR=$(dirname "$0")/..
 # shellcheck source-path=SCRIPTDIR/..
 # shellcheck source=lib.sh
-. "$(dirname "$0")/../lib.sh"
+. "$RDCC_SELFTEST_DIR/lib.sh"
 require_root
 rdcc_check_env >/dev/null 2>&1 || { echo "environment not usable"; exit 1; }
 P=/sys/module/tcp_$ALGO/parameters

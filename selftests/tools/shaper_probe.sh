@@ -12,9 +12,10 @@
 OUT=$1
 export RDCC_RATE_MBIT="$2" RDCC_DELAY_US="$3" RDCC_QLIMIT_PKTS=1000
 mkdir -p "$OUT" || exit 1
+RDCC_SELFTEST_DIR=$(dirname "$0")/..
 # shellcheck source-path=SCRIPTDIR/..
 # shellcheck source=lib.sh
-. "$(dirname "$0")/../lib.sh"
+. "$RDCC_SELFTEST_DIR/lib.sh"
 require_root
 rdcc_check_env >/dev/null 2>&1 || { echo "environment not usable"; exit 1; }
 rdcc_topo_setup >"$OUT/setup.txt" 2>&1 || { echo "topology failed"; cat "$OUT/setup.txt"; exit 1; }
