@@ -435,8 +435,10 @@ rdcc_ns_exists() {
 # rdcc_topo_teardown : kill everything in the namespaces and delete them (idempotent).
 rdcc_topo_teardown() {
 	local ns
+	# Every chain router that exists, whatever this run's RDCC_HOPS: a run of a longer chain that
+	# was killed leaves its routers, which the next chain's `netns add` would trip on.
 	# shellcheck disable=SC2046 # the chain's namespace names are words
-	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW" $(rdcc_chain_ns); do
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW" $(RDCC_HOPS=8 rdcc_chain_ns); do
 		if rdcc_ns_exists "$ns"; then
 			rdcc_ns_kill_all "$ns"
 			"$IP" netns del "$ns" 2>/dev/null ||
@@ -610,7 +612,7 @@ rdcc_ns_cc_set() {
 rdcc_recover_stale() {
 	local orig d pid noglob=0
 	if rdcc_ns_exists "$RDCC_NS_SND" || rdcc_ns_exists "$RDCC_NS_RCV" ||
-		rdcc_ns_exists "$RDCC_NS_SW"; then
+		rdcc_ns_exists "$RDCC_NS_SW" || rdcc_ns_exists "${RDCC_NS_SW}2"; then
 		tap_diag "removing stale namespaces from an earlier run"
 		rdcc_topo_teardown
 	fi
