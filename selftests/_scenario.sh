@@ -8,15 +8,16 @@
 # Not a selftest (the leading _ keeps `xtask test` from running it on its own).
 #
 # ENVFILE sets SCN_NAME, SCN_RATE_MBIT, SCN_DELAY_US, SCN_QLIMIT_PKTS, SCN_ECN_K_PKTS,
-# SCN_LOSS_PCT, SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
+# SCN_LOSS_PCT, SCN_HOPS (routers in the chain; above 1 the receiver runs rxstamp), SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
 # SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
 # algorithm), SCN_REF (test runs: a reference algorithm; a pass "ref" of it runs first) and
 # SCN_REF_FLOWS (that pass's flows, as SCN_FLOWS: one flow "REF:0:t:secs", or the scenario's
 # own, under_test running the reference algorithm), SCN_PARAMS (profile: our modules take
 # lib_profile.sh's parameters; defaults: their own) and SCN_SET_<algo> (more parameters).
 #
-# Path (lib.sh's three namespaces, then changed):
-#   router egress to the receiver: htb rate R -> pfifo limit L (drop-tail), or, with
+# Path (lib.sh's three namespaces, or its chain of SCN_HOPS routers, then changed):
+#   each router's egress to the receiver (the first one's is the bottleneck: the others
+#   receive at most its rate): htb rate R -> pfifo limit L (drop-tail), or, with
 #     SCN_ECN_K_PKTS = K > 0, a DCTCP-style step marker: fq_codel with one flow queue (a FIFO),
 #     ce_threshold = the time R takes to send K full-size packets, CoDel's own dropping and
 #     marking off (target 30 s, longer than any sojourn the queue limit allows), head drop of
@@ -26,8 +27,14 @@
 #     packet above K: SYNs of flows starting into a busy queue were lost (flows started 1-11 s
 #     late) and retransmissions were dropped again (5000 per flow), measured 2026-11-23.
 #     The endpoints negotiate ECN (lib.sh sets net.ipv4.tcp_ecn=1 in both namespaces).
-#   router egress to the sender (ACKs): netem delay D. The base RTT is on the ACK direction so
-#     the bottleneck's backlog (sampled below) is the queue alone, not netem's delay line.
+#   the first router's egress to the sender (ACKs): netem delay D, the whole base RTT, whatever
+#     the hops. The base RTT is on the ACK direction so the bottleneck's backlog (sampled below)
+#     is the queue alone, not netem's delay line; and at one place, because netem was measured
+#     exact on this bed from 10 us only (a 20 us RTT over 3 hops would be 3.3 us per link).
+#   SCN_HOPS > 1: the receiver runs Swift's remote-delay channel (rxstamp attached to a cgroup
+#     holding the sink; lib_rqd.sh), which echoes the TTL the data arrived with (64 - hops), so
+#     tcp_swift's sender takes the hop count (Documentation/remote-delay.md); the decision
+#     trace carries it (hops=) with the law's target (signal=).
 #   sender egress: netem loss P% when SCN_LOSS_PCT > 0 (no delay: nothing is held, so TCP
 #     Small Queues do not throttle the flows).
 #
@@ -57,10 +64,13 @@ RDCC_RATE_MBIT=$SCN_RATE_MBIT
 RDCC_DELAY_US=$SCN_DELAY_US
 RDCC_QLIMIT_PKTS=$SCN_QLIMIT_PKTS
 RDCC_GSO_MAX_SEGS=${SCN_GSO_MAX_SEGS:-}
+RDCC_HOPS=${SCN_HOPS:-1}
 # shellcheck source=lib.sh
 . "$RDCC_SELFTEST_DIR/lib.sh"
 # shellcheck source=lib_profile.sh
 . "$RDCC_SELFTEST_DIR/lib_profile.sh"
+# shellcheck source=lib_rqd.sh
+. "$RDCC_SELFTEST_DIR/lib_rqd.sh"
 
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || T=/sys/kernel/debug/tracing
@@ -103,17 +113,22 @@ rdcc_topo_setup >"$RDCC_TMP/topo.log" 2>&1 || {
 	fail "topology"
 }
 BN="$TC -n $RDCC_BN_NS"
-$BN qdisc del dev "$RDCC_BN_IF" parent 1:10 handle 10: 2>/dev/null
-if [ "$SCN_ECN_K_PKTS" -gt 0 ]; then
-	# K packets of 1514 bytes at R Mbit/s take K * 1514 * 8 / R us (rounded up).
-	ce_us=$(((SCN_ECN_K_PKTS * 1514 * 8 + SCN_RATE_MBIT - 1) / SCN_RATE_MBIT))
-	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: fq_codel limit "$SCN_QLIMIT_PKTS" \
-		flows 1 target 30s interval 100s ce_threshold "${ce_us}us" drop_batch 1 ecn \
-		2>"$RDCC_TMP/tc.err" || fail "fq_codel ce_threshold: $(cat "$RDCC_TMP/tc.err")"
-else
-	$BN qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: pfifo limit "$SCN_QLIMIT_PKTS" ||
-		fail "pfifo"
-fi
+# leaf NS DEV : the queue under a router's HTB class (every hop the same discipline).
+leaf() {
+	"$TC" -n "$1" qdisc del dev "$2" parent 1:10 handle 10: 2>/dev/null
+	if [ "$SCN_ECN_K_PKTS" -gt 0 ]; then
+		# K packets of 1514 bytes at R Mbit/s take K * 1514 * 8 / R us (rounded up).
+		ce_us=$(((SCN_ECN_K_PKTS * 1514 * 8 + SCN_RATE_MBIT - 1) / SCN_RATE_MBIT))
+		"$TC" -n "$1" qdisc add dev "$2" parent 1:10 handle 10: fq_codel \
+			limit "$SCN_QLIMIT_PKTS" flows 1 target 30s interval 100s ce_threshold "${ce_us}us" \
+			drop_batch 1 ecn 2>"$RDCC_TMP/tc.err" ||
+			fail "fq_codel ce_threshold on $1 $2: $(cat "$RDCC_TMP/tc.err")"
+	else
+		"$TC" -n "$1" qdisc add dev "$2" parent 1:10 handle 10: pfifo limit "$SCN_QLIMIT_PKTS" ||
+			fail "pfifo on $1 $2"
+	fi
+}
+for eg in $RDCC_CHAIN_EGRESS; do leaf "${eg%%:*}" "${eg#*:}"; done
 if [ "$SCN_DELAY_US" -gt 0 ]; then
 	$BN qdisc add dev "$RDCC_SW_SND_IF" root netem delay "${SCN_DELAY_US}us" limit 100000 ||
 		fail "netem delay on the ACK path"
@@ -122,7 +137,19 @@ if [ "$SCN_LOSS_PCT" != 0 ]; then
 	"$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" root netem loss "${SCN_LOSS_PCT}%" ||
 		fail "netem loss"
 fi
-say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';')"
+if [ "$RDCC_HOPS" -gt 1 ]; then
+	# The receiver channel: rxstamp's programs on a cgroup that will hold the sink (run_trial).
+	[ -n "$RXSTAMP" ] || fail "rxstamp not on PATH (cargo xtask builds it: xtask/src/bins.rs)"
+	mkdir -p "$CG" || fail "cgroup $CG"
+	# shellcheck disable=SC2154 # rc is assigned inside the trap
+	trap 'rc=$?; rqd_cleanup; (exit $rc); rdcc_on_exit' EXIT
+	# shellcheck disable=SC2086 # RQD_ALLOW is a word list
+	"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 ||
+		fail "rxstamp attach: $(cat "$RDCC_TMP/attach.log")"
+fi
+# The idle path's RTT, as a packet sees it (ICMP echo: no queue, no TCP).
+ping_rtt=$("$IP" netns exec "$RDCC_NS_SND" ping -c 10 -i 0.01 "$RDCC_RCV_IP4" 2>&1 | tail -n 1)
+say "path: $RDCC_HOPS hop(s): $(for eg in $RDCC_CHAIN_EGRESS; do "$TC" -n "${eg%%:*}" qdisc show dev "${eg#*:}" | tr '\n' ';'; done) ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';') idle ping: $ping_rtt"
 
 # Trace buffer: 16 MiB per CPU holds ~100 k tcp_probe events (a 12 s trial at 50 Mbit/s with an
 # ACK per segment is ~52 k). Faster paths get 16 KiB per Mbit/s and trial second: at 10 Gbit/s
@@ -135,8 +162,13 @@ say "path: $($BN qdisc show dev "$RDCC_BN_IF" | tr '\n' ';') ack path: $($BN qdi
 # GRO'd ones (sampled one in eight, 40 MiB lost 14 k of VAI/SF's eight flows' events in 2 s).
 : "${SCN_TRACE_SAMPLE_BITS:=0}"
 shrink=$((SCN_TRACE_SAMPLE_BITS > 0 ? SCN_TRACE_SAMPLE_BITS - 1 : 0))
+# At most 320 MiB (what 10 Gbit/s took for 2 s; UML's guest has 2 GiB): the events do not grow
+# with the rate, the GSO batches do (sampled, one Swift flow left 10 k tcp_probe and 10 k
+# decision events per second at 25 Gbit/s, 22 k and 21 k at 100 Gbit/s; 25 Gbit/s for 2 s asks
+# 200 MiB, 100 Gbit/s 800 MiB, which this cap keeps from the guest's memory).
 buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16 >> shrink))
 [ "$buf_kb" -lt 16384 ] && buf_kb=16384
+[ "$buf_kb" -gt 327680 ] && buf_kb=327680
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
 echo "$buf_kb" >"$T/buffer_size_kb" || fail "trace buffer ($buf_kb KiB)"
@@ -185,7 +217,7 @@ lost_events() {
 }
 
 # compact < trace > lines: "P t_ns sport dport una_hex cwnd srtt_us ssthresh",
-# "D t_ns sport dport rtt_ns cwnd_bytes pacing_bps", "Q t_ns bytes pkts drops marks",
+# "D t_ns sport dport rtt_ns cwnd_bytes pacing_bps signal hops", "Q t_ns bytes pkts drops marks",
 # "F t_ns flow start", "T t_ns" (the trial's clock). t_ns from the trace's seconds.microseconds stamp.
 compact() {
 	awk '
@@ -204,7 +236,7 @@ compact() {
 			printf "P %.0f %s %s %s %s %s %s\n", t, port(kv("src")), port(kv("dest")), kv("snd_una"), kv("snd_cwnd"), kv("srtt"), kv("ssthresh")
 		} else if (ev == "decision:") {
 			split($(i + 3), ad, ">")
-			printf "D %.0f %s %s %s %s %s\n", t, port(ad[1]), port(ad[2]), kv("rtt_ns"), kv("cwnd_bytes"), kv("pacing")
+			printf "D %.0f %s %s %s %s %s %s %s\n", t, port(ad[1]), port(ad[2]), kv("rtt_ns"), kv("cwnd_bytes"), kv("pacing"), kv("signal"), kv("hops")
 		} else if (ev == "tracing_mark_write:") {
 			if ($(i + 2) == "rdccq") printf "Q %.0f %s %s %s %s\n", t, $(i + 3), $(i + 4), $(i + 5), $(i + 6)
 			else if ($(i + 2) == "rdccflow") printf "F %.0f %s %s\n", t, $(i + 3), $(i + 4)
@@ -307,8 +339,12 @@ run_trial() {
 	# flow's algorithm (as iperf3's server had: a DCTCP sender negotiates ECN only with a
 	# listener whose algorithm needs it), every one listening before the sender connects.
 	# shellcheck disable=SC2086 # the flow specs are a word list
-	"$IP" netns exec "$RDCC_NS_RCV" "$FLOWGEN" sink --port 5201 \
-		--timeout-s $((wait_s + SERVER_WAIT_S)) $specs >"$dir/sink.txt" 2>&1 &
+	# On a multi-hop path the sink runs in the cgroup rxstamp watches (its sockets' ACKs carry
+	# the remote delay and the TTL).
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"' rdcc_sink \
+		"$([ "$RDCC_HOPS" -gt 1 ] && echo "$CG")" "$IP" netns exec "$RDCC_NS_RCV" "$FLOWGEN" sink \
+		--port 5201 --timeout-s $((wait_s + SERVER_WAIT_S)) $specs >"$dir/sink.txt" 2>&1 &
 	rdcc_track "$!"
 	servers_listening "$n" || fail "$pass trial $k: $(listening "$n") of $n ports listening after ${SERVER_WAIT_S} s: $(head -c 300 "$dir/sink.txt")"
 	rm -f "$RDCC_TMP/qstop"
@@ -353,7 +389,10 @@ run_trial() {
 		printf '%s %s %s %s %s %s %s\n' "$i" "$a" "$port" "$st" "$kind" "$amt" "$line"
 	done <"$dir/flows.txt" >"$dir/summary.txt"
 	compact <"$T/trace" | gzip -c >"$dir/trace.gz"
-	$BN -s qdisc show dev "$RDCC_BN_IF" >"$dir/qdisc.txt" 2>&1
+	for eg in $RDCC_CHAIN_EGRESS; do
+		echo "== $eg"
+		"$TC" -n "${eg%%:*}" -s qdisc show dev "${eg#*:}"
+	done >"$dir/qdisc.txt" 2>&1
 	send "$SCN_NAME/$pass/t$k/summary.txt" "$dir/summary.txt"
 	send "$SCN_NAME/$pass/t$k/qdisc.txt" "$dir/qdisc.txt"
 	send "$SCN_NAME/$pass/t$k/trace.gz" "$dir/trace.gz"

@@ -9,13 +9,16 @@
 # TERM, HUP) that kill every process this library started, delete the two network namespaces,
 # restore tcp_allowed_congestion_control and remove the temp dir.
 #
+# A test sets RDCC_SELFTEST_DIR (this directory) before sourcing it: the topology and the traffic
+# helpers are in lib_topo.sh and lib_iperf.sh beside it.
+#
 # API for tests (see cc_basic.sh for a complete example):
 #   TAP:       tap_header, tap_plan N, tap_ok/tap_not_ok/tap_skip/tap_result, tap_diag,
 #              tap_diag_file, tap_bail, tap_finish (cleanup + totals + exit status)
 #   checks:    require_root, rdcc_check_env (resolves $IP $TC $SS $IPERF3: real iproute2 and
 #              iperf3, never busybox applets), rdcc_fcmp A OP B, rdcc_is_uint
-#   topology:  rdcc_topo_setup, rdcc_topo_teardown, rdcc_server_start
-#   traffic:   rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag,
+#   topology:  rdcc_topo_setup (lib_topo.sh), rdcc_topo_teardown, rdcc_server_start (lib_iperf.sh)
+#   traffic:   (lib_iperf.sh) rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag,
 #              rdcc_flow_start ALGO [DST PORT] / rdcc_flow_stop (a flow that lasts until stopped)
 #   CC:        load_cc NAME, rdcc_cc_available NAME, rdcc_ns_cc_get, rdcc_ns_cc_set NAME,
 #              rdcc_cc_allow NAME, rdcc_cc_allow_restore
@@ -40,6 +43,11 @@
 #                              per RTT and delay-based laws cut those flows more. Swift removes
 #                              that hold time with the receiver-reported remote delay (the
 #                              option channel); without it, 0 shows the effect.
+#   RDCC_HOPS          [1]     routers in a chain between sender and receiver (1..8): each
+#                              forwards (TTL - 1), and each one's egress towards the receiver
+#                              has the bottleneck's HTB class (the first one's is RDCC_BN_IF,
+#                              the bottleneck; the others receive at most its rate, leaf pfifo
+#                              limit L); the receiver sees TTL 64 - RDCC_HOPS. See the topology.
 #   RDCC_GSO_MAX_SEGS  [unset] if set, the sender's device's gso_max_segs: 1 makes TCP send
 #                              one segment per skb (no GSO batches, so one ACK per segment);
 #                              a measurement knob (Documentation/results/uml_vs_sim.md)
@@ -71,6 +79,16 @@
 #   packets. With RDCC_DELAY_US=0 and no netem in the kernel, the leaf is `pfifo limit L`.
 #   The data path crosses one router: the receiver sees TTL 63 / hop limit 63. Tests change the
 #   bottleneck through RDCC_BN_NS / RDCC_BN_IF (the router and its receiver-side device).
+#
+#   With RDCC_HOPS = N > 1 the routers are a chain, rdcc_sw then rdcc_sw2 .. rdcc_swN (netns
+#   names RDCC_NS_SW<i>), forwarding on in each:
+#     rdcc_snd =veth= rdcc_sw (veth_sw_r: 10.0.102.1) =veth= rdcc_sw2 (veth_c2_l: 10.0.102.2,
+#     veth_c2_r: 10.0.103.1) = ... = rdcc_swN (veth_cN_r: 10.0.1.254) =veth= rdcc_rcv
+#   (IPv6 alike: fd00:102::1/2 ...); the sender's and the receiver's own links and addresses are
+#   those above, so only the routers know the chain (static routes to 10.0.0.0/24 and
+#   10.0.1.0/24 and their /64s). Every router's egress towards the receiver carries the same
+#   HTB class at R (RDCC_CHAIN_EGRESS lists them as NS:DEV, the bottleneck first); the netem
+#   delay stays on the first router's. The receiver sees TTL 64 - N / hop limit 64 - N.
 
 # ----------------------------------------------------------------------------------------------
 # configuration
@@ -87,6 +105,7 @@
 : "${RDCC_NS_RCV:=rdcc_rcv}"
 : "${RDCC_NS_SW:=rdcc_sw}"
 : "${RDCC_QUICKACK:=1}"
+: "${RDCC_HOPS:=1}"
 : "${RDCC_GSO_MAX_SEGS:=}"
 : "${RDCC_KEEP_TMP:=0}"
 : "${RDCC_ARTIFACT_DIR:=}"
@@ -113,6 +132,8 @@ RDCC_RCV_ROUTE_OPTS=""
 # Where the bottleneck qdisc tree (1: htb, 1:10 class, 10: netem) lives.
 RDCC_BN_NS=$RDCC_NS_SW
 RDCC_BN_IF=$RDCC_SW_RCV_IF
+# Every router's egress towards the receiver, NS:DEV, the bottleneck first (rdcc_topo_chain).
+RDCC_CHAIN_EGRESS="$RDCC_BN_NS:$RDCC_BN_IF"
 RDCC_CC_SYSCTL=/proc/sys/net/ipv4/tcp_congestion_control
 RDCC_CC_AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
 RDCC_CC_ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
@@ -296,7 +317,10 @@ rdcc_ns_exists() {
 # rdcc_topo_teardown : kill everything in the namespaces and delete them (idempotent).
 rdcc_topo_teardown() {
 	local ns
-	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW"; do
+	# Every chain router that exists, whatever this run's RDCC_HOPS: a run of a longer chain that
+	# was killed leaves its routers, which the next chain's `netns add` would trip on.
+	# shellcheck disable=SC2046 # the chain's namespace names are words
+	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV" "$RDCC_NS_SW" $(RDCC_HOPS=8 rdcc_chain_ns); do
 		if rdcc_ns_exists "$ns"; then
 			rdcc_ns_kill_all "$ns"
 			"$IP" netns del "$ns" 2>/dev/null ||
@@ -344,114 +368,13 @@ trap 'rdcc_on_signal HUP 129' HUP
 trap '' PIPE
 
 # ----------------------------------------------------------------------------------------------
-# topology
+# topology (lib_topo.sh) and traffic (lib_iperf.sh), in files of their own
 
-# rdcc_addr_up LOG NS DEV IP4 IP6 : give DEV in NS its /24 and /64 addresses and bring it up.
-rdcc_addr_up() {
-	rdcc_run "$1" "$IP" -n "$2" addr add "$4/24" dev "$3" || return 1
-	rdcc_run "$1" "$IP" -n "$2" -6 addr add "$5/64" dev "$3" nodad || return 1
-	rdcc_run "$1" "$IP" -n "$2" link set "$3" up
-}
-
-# rdcc_topo_setup : build the three namespaces, two veth pairs, addresses, routes and the
-# bottleneck qdisc tree on the router.
-rdcc_topo_setup() {
-	local log="$RDCC_TMP/setup.log" ns leaf
-	: >"$log"
-	mkdir -p /run/netns 2>/dev/null
-	rdcc_recover_stale
-	for ns in "$RDCC_NS_SND" "$RDCC_NS_SW" "$RDCC_NS_RCV"; do
-		rdcc_run "$log" "$IP" netns add "$ns" || return 1
-		rdcc_run "$log" "$IP" -n "$ns" link set lo up || return 1
-	done
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link add "$RDCC_SND_IF" type veth \
-		peer name "$RDCC_SW_SND_IF" netns "$RDCC_NS_SW" || return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" link add "$RDCC_RCV_IF" type veth \
-		peer name "$RDCC_SW_RCV_IF" netns "$RDCC_NS_SW" || return 1
-	if [ -n "$RDCC_GSO_MAX_SEGS" ]; then
-		rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" link set dev "$RDCC_SND_IF" \
-			gso_max_segs "$RDCC_GSO_MAX_SEGS" || return 1
-	fi
-	rdcc_addr_up "$log" "$RDCC_NS_SND" "$RDCC_SND_IF" "$RDCC_SND_IP4" "$RDCC_SND_IP6" || return 1
-	rdcc_addr_up "$log" "$RDCC_NS_RCV" "$RDCC_RCV_IF" "$RDCC_RCV_IP4" "$RDCC_RCV_IP6" || return 1
-	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_SND_IF" "$RDCC_SW_SND_IP4" "$RDCC_SW_SND_IP6" ||
-		return 1
-	rdcc_addr_up "$log" "$RDCC_NS_SW" "$RDCC_SW_RCV_IF" "$RDCC_SW_RCV_IP4" "$RDCC_SW_RCV_IP6" ||
-		return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" route add default via "$RDCC_SW_SND_IP4" || return 1
-	# shellcheck disable=SC2086 # RDCC_RCV_ROUTE_OPTS is a word list (or empty)
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" route add default via "$RDCC_SW_RCV_IP4" $RDCC_RCV_ROUTE_OPTS ||
-		return 1
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_SND" -6 route add default via "$RDCC_SW_SND_IP6" || return 1
-	# shellcheck disable=SC2086
-	rdcc_run "$log" "$IP" -n "$RDCC_NS_RCV" -6 route add default via "$RDCC_SW_RCV_IP6" \
-		$RDCC_RCV_ROUTE_OPTS || return 1
-	rdcc_run "$log" "$IP" netns exec "$RDCC_NS_SW" sh -c \
-		'echo 1 > /proc/sys/net/ipv4/ip_forward && echo 1 > /proc/sys/net/ipv6/conf/all/forwarding' ||
-		return 1
-	# Negotiate ECN in both namespaces (net.ipv4.tcp_ecn is per netns): dctcp without ECN falls
-	# back to its "dctcp-reno" ops, so it would not be dctcp that is measured. Nothing in this
-	# topology marks CE (the HTB leaf is netem/pfifo, drop-tail), so ECN changes no other
-	# algorithm's behaviour; dctcp then reacts to loss like Reno.
-	for ns in "$RDCC_NS_SND" "$RDCC_NS_RCV"; do
-		rdcc_run "$log" "$IP" netns exec "$ns" sh -c 'echo 1 > /proc/sys/net/ipv4/tcp_ecn' ||
-			return 1
-	done
-
-	# Bottleneck on the router's egress towards the receiver. quantum is explicit only to silence
-	# HTB's "quantum is big" warning (a single class never round-robins, so its value does not
-	# matter).
-	rdcc_run "$log" "$TC" -n "$RDCC_BN_NS" qdisc add dev "$RDCC_BN_IF" root handle 1: \
-		htb default 10 || return 1
-	rdcc_run "$log" "$TC" -n "$RDCC_BN_NS" class add dev "$RDCC_BN_IF" parent 1: \
-		classid 1:10 htb rate "${RDCC_RATE_MBIT}mbit" ceil "${RDCC_RATE_MBIT}mbit" \
-		quantum 60000 || return 1
-	if "$TC" -n "$RDCC_BN_NS" qdisc add dev "$RDCC_BN_IF" parent 1:10 handle 10: \
-		netem delay "${RDCC_DELAY_US}us" limit "$RDCC_QLIMIT_PKTS" >>"$log" 2>&1; then
-		leaf=netem
-	elif [ "$RDCC_DELAY_US" -eq 0 ]; then
-		tap_diag "netem unavailable; RDCC_DELAY_US=0, so the HTB leaf is pfifo limit $RDCC_QLIMIT_PKTS"
-		rdcc_run "$log" "$TC" -n "$RDCC_BN_NS" qdisc add dev "$RDCC_BN_IF" parent 1:10 \
-			handle 10: pfifo limit "$RDCC_QLIMIT_PKTS" || return 1
-		leaf=pfifo
-	else
-		tap_diag "cannot add netem delay ${RDCC_DELAY_US}us (CONFIG_NET_SCH_NETEM missing?)"
-		tap_diag_file "$log" 5
-		tap_diag "hint: RDCC_DELAY_US=0 runs without netem"
-		return 1
-	fi
-	# Verify the tree really is what we asked for.
-	"$TC" -n "$RDCC_BN_NS" qdisc show dev "$RDCC_BN_IF" >"$RDCC_TMP/qdisc.txt" 2>&1
-	"$TC" -n "$RDCC_BN_NS" class show dev "$RDCC_BN_IF" >>"$RDCC_TMP/qdisc.txt" 2>&1
-	if ! grep -q '^qdisc htb 1: root' "$RDCC_TMP/qdisc.txt" ||
-		! grep -q "^qdisc $leaf 10: parent 1:10" "$RDCC_TMP/qdisc.txt" ||
-		! grep -q '^class htb 1:10 ' "$RDCC_TMP/qdisc.txt"; then
-		tap_diag "qdisc tree on $RDCC_BN_IF is not htb 1: / class 1:10 / $leaf 10:"
-		tap_diag_file "$RDCC_TMP/qdisc.txt"
-		return 1
-	fi
-	if ! "$IP" -n "$RDCC_NS_RCV" addr show dev "$RDCC_RCV_IF" 2>/dev/null | grep -q "$RDCC_RCV_IP6/64"; then
-		tap_diag "IPv6 address $RDCC_RCV_IP6 missing on $RDCC_RCV_IF (CONFIG_IPV6?)"
-		return 1
-	fi
-	if ! "$IP" netns exec "$RDCC_NS_SND" ping -c 1 -W 2 "$RDCC_RCV_IP4" >>"$log" 2>&1; then
-		tap_diag "no route $RDCC_SND_IP4 -> $RDCC_RCV_IP4 through $RDCC_NS_SW"
-		tap_diag_file "$log" 5
-		return 1
-	fi
-	tap_diag "topology: $RDCC_NS_SND($RDCC_SND_IP4,$RDCC_SND_IP6) -> $RDCC_NS_SW -> $RDCC_NS_RCV($RDCC_RCV_IP4,$RDCC_RCV_IP6)"
-	tap_diag_file "$RDCC_TMP/qdisc.txt"
-	# shellcheck disable=SC2034 # read by the tests (the leaf qdisc actually installed)
-	RDCC_LEAF_QDISC=$leaf
-	return 0
-}
-
-# ----------------------------------------------------------------------------------------------
-# traffic: the iperf3 server and clients, a flow that lasts until stopped, the ss sampler:
-# lib_traffic.sh.
-
-# shellcheck source=lib_traffic.sh
-. "$RDCC_SELFTEST_DIR/lib_traffic.sh"
+: "${RDCC_SELFTEST_DIR:?set RDCC_SELFTEST_DIR to the selftests directory before sourcing lib.sh}"
+# shellcheck source=lib_topo.sh
+. "$RDCC_SELFTEST_DIR/lib_topo.sh"
+# shellcheck source=lib_iperf.sh
+. "$RDCC_SELFTEST_DIR/lib_iperf.sh"
 
 # ----------------------------------------------------------------------------------------------
 # congestion control selection
@@ -571,7 +494,7 @@ rdcc_ns_cc_set() {
 rdcc_recover_stale() {
 	local orig d pid noglob=0
 	if rdcc_ns_exists "$RDCC_NS_SND" || rdcc_ns_exists "$RDCC_NS_RCV" ||
-		rdcc_ns_exists "$RDCC_NS_SW"; then
+		rdcc_ns_exists "$RDCC_NS_SW" || rdcc_ns_exists "${RDCC_NS_SW}2"; then
 		tap_diag "removing stale namespaces from an earlier run"
 		rdcc_topo_teardown
 	fi

@@ -179,7 +179,7 @@ pub struct RunArgs {
     pub duration: u32,
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy; dc_one_flow, dc_eight_flows,
-    /// dc_incast_16to1 on --kernel uml), a path to a TOML file, `default` (baseline and
+    /// dc_incast_16to1, dc_one_flow_25g, dc_multihop on --kernel uml), a path to a TOML file, `default` (baseline and
     /// eight_flows, what `make` runs) or `datacenter` (the three dc_ ones). Per-flow CSV, JSON
     /// and figures (PNG, SVG) land in
     /// results/vm/SCENARIO/; --algos replaces the scenario's algorithms. The file is checked

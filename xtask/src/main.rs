@@ -14,6 +14,7 @@ mod kernel;
 mod ktap;
 mod modules;
 mod outputs;
+mod path;
 mod progress;
 mod report;
 mod scenario;

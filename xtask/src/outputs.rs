@@ -30,6 +30,9 @@ pub fn path_label(sc: &Scenario, engine: &str) -> String {
     if p.loss_pct > 0.0 {
         let _ = write!(s, ", {}% loss", p.loss_pct);
     }
+    if p.hops > 1 {
+        let _ = write!(s, ", {} hops", p.hops);
+    }
     s
 }
 
@@ -173,7 +176,8 @@ pub fn write_outputs(
             let base = format!("{}-t{}", p.algo, k + 1);
             let mut acks = String::from("t_s,flow,algo,acked_bytes,cwnd_pkts,srtt_us\n");
             let mut tput = String::from("t_s,flow,algo,mbit_per_s\n");
-            let mut dec = String::from("t_s,flow,algo,rtt_us,cwnd_bytes,pacing_mbit_per_s\n");
+            let mut dec =
+                String::from("t_s,flow,algo,rtt_us,cwnd_bytes,pacing_mbit_per_s,signal,hops\n");
             for f in &tr.flows {
                 if let Some(a) = tr.acks.get(&f.idx) {
                     for x in a {
@@ -188,11 +192,19 @@ pub fn write_outputs(
                     }
                 }
                 if let Some(d) = tr.decisions.get(&f.idx) {
+                    let opt = |v: Option<String>| v.unwrap_or_default();
                     for x in d {
                         let _ = writeln!(
                             dec,
-                            "{:.6},{},{},{:.1},{:.4},{:.3}",
-                            x.t_s, f.idx, f.algo, x.rtt_us, x.cwnd_bytes, x.pacing_mbit
+                            "{:.6},{},{},{:.1},{:.4},{:.3},{},{}",
+                            x.t_s,
+                            f.idx,
+                            f.algo,
+                            x.rtt_us,
+                            x.cwnd_bytes,
+                            x.pacing_mbit,
+                            opt(x.signal.map(|v| v.to_string())),
+                            opt(x.hops.map(|v| v.to_string()))
                         );
                     }
                 }
@@ -281,6 +293,7 @@ pub fn write_outputs(
         "queue_pkts": sc.path.queue_pkts,
         "ecn_k_pkts": sc.path.ecn_k_pkts,
         "loss_pct": sc.path.loss_pct,
+        "hops": sc.path.hops,
         "note": "medians over trials with min and max; sRTT: the kernel's smoothed RTT at every ACK (tcp:tcp_probe), every algorithm; RTT (law): the per-ACK RTT sample our laws act on (tcp_<name>:decision)",
         "passes": rows,
     });

@@ -8,6 +8,7 @@
 //! `"under_test"`: the scenario is run once per algorithm in `algos` (a "pass"), with the
 //! algorithm of that pass in those flows.
 
+pub use crate::path::{Bed, PathSpec};
 use crate::util::repo_root;
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -20,31 +21,8 @@ pub const UNDER_TEST: &str = "under_test";
 /// compares against, then ours.
 pub const DEFAULT_BASELINES: &[&str] = &["cubic", "bbr", "vegas", "dctcp"];
 
-/// Largest accepted values (beyond them the emulated path or the guest's memory fails, not
-/// the algorithm): 1 Gbit/s (QEMU; [`Bed::max_rate_mbit`] for UML), 1 s one-way delay, 100 000
-/// packets of queue, 64 flows, 10 min.
-pub const MAX_RATE_MBIT: u32 = 1000;
-/// The UML test bed's fastest bottleneck, Mbit/s: HTB at 10 Gbit/s held 9.57 Gbit/s for one
-/// flow in time-travel mode (shared/notes/uml-testbed.md, Documentation/results/uml_testbed.md);
-/// faster rates were not measured to hold, so they are refused.
-pub const UML_MAX_RATE_MBIT: u32 = 10_000;
-/// The UML test bed's smallest nonzero netem delay, us: 10 us came out exact in time-travel mode
-/// (ping 10/10/11 us); below it was not measured (and `tc` already shows 10 us as 9 us).
-pub const UML_MIN_DELAY_US: u32 = 10;
-/// The ECN marker's threshold is whole microseconds (`ce_threshold ...us`, rounded up; fq_codel
-/// keeps it in 1.024 us units): K packets' time at the rate must be long enough that the
-/// rounding moves it by at most this many percent.
-pub const CE_ROUND_MAX_PCT: u64 = 10;
-pub const MAX_DELAY_US: u32 = 1_000_000;
-pub const MAX_QUEUE_PKTS: u32 = 100_000;
-/// The ECN marker's CoDel target (selftests/_scenario.sh: `target 30s`): a full queue must
-/// drain within it, or CoDel's own dropping would start on top of the step marker.
-pub const MARKER_MAX_SOJOURN_US: u64 = 30_000_000;
-/// Bits of a full-size frame on the bottleneck (1514 bytes), for queue drain times.
-const FRAME_BITS: u64 = 1514 * 8;
+/// At most 64 flows, 10 min (the path's limits: `crate::path`).
 pub const MAX_FLOWS: u32 = 64;
-/// Linux's largest `gso_max_segs` (`GSO_MAX_SEGS`).
-pub const MAX_GSO_SEGS: u32 = 65535;
 pub const MAX_DURATION_S: u32 = 600;
 pub const MAX_TRIALS: u32 = 15;
 /// From this bottleneck rate (Mbit/s) on, a scenario without sized flows traces one in
@@ -109,82 +87,8 @@ pub enum Params {
     Defaults,
 }
 
-/// The test bed a scenario runs on: what the boot's kernel profile is. Its limits are checked
-/// before anything is built or booted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bed {
-    /// A QEMU guest (TCG or KVM) at real-time rates.
-    Qemu,
-    /// User-Mode Linux in virtual time (`time-travel=inf-cpu`).
-    Uml,
-}
-
-impl Bed {
-    /// The bed of kernel profile `p`.
-    pub fn of(p: &crate::kernel::Profile) -> Bed {
-        match p.arch {
-            crate::kernel::Arch::Um => Bed::Uml,
-            _ => Bed::Qemu,
-        }
-    }
-
-    /// The fastest bottleneck it holds, Mbit/s.
-    pub fn max_rate_mbit(self) -> u32 {
-        match self {
-            Bed::Qemu => MAX_RATE_MBIT,
-            Bed::Uml => UML_MAX_RATE_MBIT,
-        }
-    }
-
-    /// The smallest nonzero one-way delay it honours, us.
-    pub fn min_delay_us(self) -> u32 {
-        match self {
-            Bed::Qemu => 1,
-            Bed::Uml => UML_MIN_DELAY_US,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Bed::Qemu => "the QEMU test bed",
-            Bed::Uml => "the UML test bed",
-        }
-    }
-}
-
 fn one() -> u32 {
     1
-}
-
-/// The bottleneck: the router's egress towards the receiver.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PathSpec {
-    /// HTB rate, Mbit/s.
-    pub rate_mbit: u32,
-    /// Base RTT added by netem (on the ACK direction, so the bottleneck's backlog is the queue
-    /// alone), us.
-    pub delay_us: u32,
-    /// Queue limit of the bottleneck, packets.
-    #[serde(default = "default_queue")]
-    pub queue_pkts: u32,
-    /// ECN marking threshold K, packets: a DCTCP-style step (fq_codel as a FIFO with
-    /// `ce_threshold` = K packets' transmission time at `rate_mbit`; non-ECT packets are never
-    /// dropped below the limit). 0 = drop-tail FIFO.
-    #[serde(default)]
-    pub ecn_k_pkts: u32,
-    /// Random loss on the data direction, percent (netem on the sender's link).
-    #[serde(default)]
-    pub loss_pct: f64,
-    /// The sender's device's `gso_max_segs` (selftests/lib.sh `RDCC_GSO_MAX_SEGS`): 1 makes TCP
-    /// send one segment per skb, so the bottleneck serves packets, not GSO batches
-    /// (Documentation/results/uml_vs_sim.md). Default: the device's own.
-    #[serde(default)]
-    pub gso_max_segs: Option<u32>,
-}
-
-fn default_queue() -> u32 {
-    1000
 }
 
 /// A group of identical flows.
@@ -366,6 +270,10 @@ pub const DEFAULT_SET: &[&str] = &["baseline", "eight_flows"];
 /// The datacenter-regime scenarios (`scenarios/vm/dc_*.toml`): the UML test bed's
 /// (`cargo xtask run --kernel uml --scenario datacenter`); the QEMU bed refuses them.
 pub const DC_SET: &[&str] = &["dc_one_flow", "dc_eight_flows", "dc_incast_16to1"];
+/// More datacenter scenarios of the UML test bed, outside `make`'s set (their wall time:
+/// Documentation/results/uml_testbed.md): a 25 Gbit/s bottleneck, and a path of three switches
+/// whose TTL reaches Swift's hop scaling.
+pub const DC_MORE: &[&str] = &["dc_one_flow_25g", "dc_multihop"];
 /// The datacenter scenarios `cargo xtask test` judges on a UML profile, by their bounds (all
 /// of `DC_SET` since rdcc-flowgen starts no process during a trial: with one iperf3 client per
 /// flow the incast measured the clients' start-up, Documentation/results/uml_vs_sim.md item 2).
@@ -388,8 +296,15 @@ pub fn load(name_or_path: &str, available: &[String], bed: Bed) -> Result<Scenar
     };
     let text = std::fs::read_to_string(&path).map_err(|e| {
         let names = BUILT_IN.join(", ");
+        let dc = DC_SET
+            .iter()
+            .chain(DC_MORE)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
         format!(
-            "scenario {name_or_path}: cannot read {}: {e} (built-in scenarios: {names})",
+            "scenario {name_or_path}: cannot read {}: {e} (built-in scenarios: {names}; on the \
+             UML test bed: {dc})",
             path.display()
         )
     })?;
@@ -513,83 +428,7 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
         );
     }
     check_params(s)?;
-    let p = &s.path;
-    let max_rate = bed.max_rate_mbit();
-    if !(1..=max_rate).contains(&p.rate_mbit) {
-        return Err(format!(
-            "path.rate_mbit = {}: 1..={max_rate} on {}",
-            p.rate_mbit,
-            bed.name()
-        ));
-    }
-    if p.delay_us > MAX_DELAY_US {
-        return Err(format!(
-            "path.delay_us = {}: 0..={MAX_DELAY_US}",
-            p.delay_us
-        ));
-    }
-    if p.delay_us > 0 && p.delay_us < bed.min_delay_us() {
-        return Err(format!(
-            "path.delay_us = {}: 0 or at least {} on {} (netem's delay there was measured exact \
-             from {} us)",
-            p.delay_us,
-            bed.min_delay_us(),
-            bed.name(),
-            bed.min_delay_us()
-        ));
-    }
-    if !(2..=MAX_QUEUE_PKTS).contains(&p.queue_pkts) {
-        return Err(format!(
-            "path.queue_pkts = {}: 2..={MAX_QUEUE_PKTS}",
-            p.queue_pkts
-        ));
-    }
-    if p.ecn_k_pkts >= p.queue_pkts {
-        return Err(format!(
-            "path.ecn_k_pkts = {} must be below path.queue_pkts = {} (0 = no marking)",
-            p.ecn_k_pkts, p.queue_pkts
-        ));
-    }
-    // Drain time of a full queue, us: at most 100,000 * 12,112 / 1 = 1.2e9, no overflow in u64.
-    let drain_us = u64::from(p.queue_pkts) * FRAME_BITS / u64::from(p.rate_mbit);
-    if p.ecn_k_pkts > 0 && drain_us > MARKER_MAX_SOJOURN_US {
-        return Err(format!(
-            "path.queue_pkts = {} at rate_mbit = {} drains in {:.1} s: with ecn_k_pkts the queue \
-             must drain within {} s (the marker's CoDel target)",
-            p.queue_pkts,
-            p.rate_mbit,
-            drain_us as f64 / 1e6,
-            MARKER_MAX_SOJOURN_US / 1_000_000
-        ));
-    }
-    if p.ecn_k_pkts > 0 {
-        // K packets' time at the rate, in 1/1000 us, and as the guest rounds it up to whole us.
-        let exact_nus = u64::from(p.ecn_k_pkts) * FRAME_BITS * 1000 / u64::from(p.rate_mbit);
-        let rounded_nus = exact_nus.div_ceil(1000) * 1000;
-        if (rounded_nus - exact_nus) * 100 > exact_nus * CE_ROUND_MAX_PCT {
-            return Err(format!(
-                "path.ecn_k_pkts = {} at rate_mbit = {}: K packets take {:.3} us, which the \
-                 marker's whole-microsecond threshold would make {} us (more than {}% off); \
-                 raise K",
-                p.ecn_k_pkts,
-                p.rate_mbit,
-                exact_nus as f64 / 1000.0,
-                rounded_nus / 1000,
-                CE_ROUND_MAX_PCT
-            ));
-        }
-    }
-    if p.gso_max_segs
-        .is_some_and(|g| !(1..=MAX_GSO_SEGS).contains(&g))
-    {
-        return Err(format!(
-            "path.gso_max_segs = {}: 1..={MAX_GSO_SEGS}",
-            p.gso_max_segs.unwrap_or(0)
-        ));
-    }
-    if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
-        return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
-    }
+    crate::path::validate(&s.path, bed)?;
     if s.flows.is_empty() {
         return Err("flows: at least one [[flows]] group".into());
     }
@@ -748,6 +587,7 @@ impl Scenario {
         let _ = writeln!(e, "SCN_LOSS_PCT={}", p.loss_pct);
         let gso = p.gso_max_segs.map_or(String::new(), |g| g.to_string());
         let _ = writeln!(e, "SCN_GSO_MAX_SEGS={gso}");
+        let _ = writeln!(e, "SCN_HOPS={}", p.hops);
         let _ = writeln!(e, "SCN_DURATION_S={dur}");
         let _ = writeln!(e, "SCN_WARMUP_S={warm}");
         let _ = writeln!(e, "SCN_TRIALS={trials}");

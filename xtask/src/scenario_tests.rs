@@ -192,13 +192,19 @@ fn dc_refusals() {
         // Faster than HTB was measured to hold there.
         (
             "rate_mbit = 10000",
-            "rate_mbit = 25000",
-            "rate_mbit = 25000: 1..=10000 on the UML test bed",
+            "rate_mbit = 100000",
+            "rate_mbit = 100000: 1..=25000 on the UML test bed (at 100 Gbit/s its HTB shaper \
+             passed 93.8 %",
         ),
         (
             "rate_mbit = 10000",
-            "rate_mbit = 100000",
-            "1..=10000 on the UML",
+            "rate_mbit = 25001",
+            "1..=25000 on the UML",
+        ),
+        (
+            "rate_mbit = 10000",
+            "rate_mbit = 40000",
+            "1..=25000 on the UML",
         ),
         // Below the delay measured exact there (0 = no netem is fine: see below).
         (
@@ -256,6 +262,7 @@ fn dc_refusals() {
     }
     // At the limits: accepted.
     for (from, to) in [
+        ("rate_mbit = 10000", "rate_mbit = 25000"),
         ("delay_us = 20", "delay_us = 0"),
         ("delay_us = 20", "delay_us = 10"),
         ("ecn_k_pkts = 65", "ecn_k_pkts = 0"),
@@ -266,10 +273,64 @@ fn dc_refusals() {
     }
 }
 
+/// `path.hops`: (bed, value, None = accepted or Some(the refusal's words)). One switch (the
+/// default) on either bed; a chain of up to `UML_MAX_HOPS` on the UML bed only.
+#[test]
+fn path_hops_per_bed() {
+    let rows: &[(Bed, &str, Option<&str>)] = &[
+        (Bed::Uml, "", None),
+        (Bed::Uml, "hops = 1", None),
+        (Bed::Uml, "hops = 2", None),
+        (Bed::Uml, "hops = 3", None),
+        (Bed::Uml, "hops = 8", None),
+        (
+            Bed::Uml,
+            "hops = 0",
+            Some("path.hops = 0: 1..=8 on the UML test bed"),
+        ),
+        (
+            Bed::Uml,
+            "hops = 9",
+            Some("path.hops = 9: 1..=8 on the UML test bed (every switch"),
+        ),
+        (Bed::Uml, "hops = 64", Some("path.hops = 64: 1..=8")),
+        (Bed::Uml, "hops = -1", Some("invalid value")),
+        (Bed::Uml, "hops = \"3\"", Some("invalid type")),
+        (Bed::Qemu, "", None),
+        (Bed::Qemu, "hops = 1", None),
+        (
+            Bed::Qemu,
+            "hops = 2",
+            Some("path.hops = 2: 1..=1 on the QEMU test bed (a chain"),
+        ),
+    ];
+    for &(bed, line, want) in rows {
+        // A path either bed takes but for the hops: 1 Gbit/s, 20 us, K = 10 (121 us).
+        let text = DC
+            .replace("rate_mbit = 10000", "rate_mbit = 1000")
+            .replace("ecn_k_pkts = 65", &format!("ecn_k_pkts = 10\n{line}"));
+        match (parse_for(&text, "x", &avail(), bed), want) {
+            (Ok(s), None) => {
+                let hops = line
+                    .split('=')
+                    .nth(1)
+                    .map_or(1, |v| v.trim().parse().unwrap());
+                assert_eq!(s.path.hops, hops, "{bed:?} {line:?}");
+                assert_eq!(s.path.receiver_channel(), hops > 1);
+                let env = s.guest_env(false);
+                assert!(env.contains(&format!("SCN_HOPS={hops}\n")), "{env}");
+            }
+            (Ok(_), Some(w)) => panic!("{bed:?} {line:?}: accepted, want {w:?}"),
+            (Err(e), None) => panic!("{bed:?} {line:?}: {e}"),
+            (Err(e), Some(w)) => assert!(e.contains(w), "{bed:?} {line:?}: {e:?} lacks {w:?}"),
+        }
+    }
+}
+
 #[test]
 fn dc_scenarios_are_valid_on_uml() {
     let avail = available_algos();
-    for n in DC_SET {
+    for n in DC_SET.iter().chain(DC_MORE) {
         let s = load(n, &avail, Bed::Uml).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(&s.name, n);
         assert_eq!(s.trials, 1, "{n}: deterministic, one trial");

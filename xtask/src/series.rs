@@ -100,6 +100,11 @@ pub struct Decision {
     /// Window in bytes, with its fraction (the law's Q16 value).
     pub cwnd_bytes: f64,
     pub pacing_mbit: f64,
+    /// The law's signal (`signal=`: Swift's fabric target, ns; TIMELY's gradient, ...), when
+    /// the trace has it.
+    pub signal: Option<i64>,
+    /// The hop count the law used (`hops=`), when the trace has it.
+    pub hops: Option<u32>,
 }
 
 /// One queue sample (`tc -s qdisc` every 100 ms).
@@ -131,8 +136,9 @@ pub struct Trial {
 type SocketKey = (u16, u16);
 /// (t_ns, snd_una, cwnd packets, srtt us) of a tcp_probe line.
 type RawAck = (u64, u32, u32, u32);
-/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s) of a decision line (the trace has bytes/s).
-type RawDecision = (u64, f64, f64, f64);
+/// (t_ns, rtt us, cwnd bytes, pacing Mbit/s, signal, hops) of a decision line (the trace has
+/// bytes/s).
+type RawDecision = (u64, f64, f64, f64, Option<i64>, Option<u32>);
 
 /// Parse the compacted trace (see `selftests/_scenario.sh`) against its flows. Times become
 /// seconds since the trial's clock started (or the first ACK of any flow). Per flow (server
@@ -184,6 +190,8 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
                     rtt_ns / 1e3,
                     cwnd,
                     pacing_bps * 8.0 / 1e6,
+                    w.get(7).and_then(|x| x.parse().ok()),
+                    w.get(8).and_then(|x| x.parse().ok()),
                 ));
             }
             "Q" if w.len() >= 6 => {
@@ -227,27 +235,18 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
             })
             .map(|(k, v)| (*k, v));
         let Some((key, v)) = best else { continue };
-        let una0 = v[0].1;
-        tr.acks.insert(
-            f.idx,
-            v.iter()
-                .map(|&(t, una, cwnd, srtt)| Ack {
-                    t_s: secs(t),
-                    acked: una.wrapping_sub(una0) as u64,
-                    cwnd_pkts: cwnd,
-                    srtt_us: srtt,
-                })
-                .collect(),
-        );
+        tr.acks.insert(f.idx, unwrap_acked(v, secs));
         if let Some(d) = dec.get(&key) {
             tr.decisions.insert(
                 f.idx,
                 d.iter()
-                    .map(|&(t, rtt, cw, pr)| Decision {
+                    .map(|&(t, rtt, cw, pr, signal, hops)| Decision {
                         t_s: secs(t),
                         rtt_us: rtt,
                         cwnd_bytes: cw,
                         pacing_mbit: pr,
+                        signal,
+                        hops,
                     })
                     .collect(),
             );
@@ -255,6 +254,30 @@ pub fn parse_trace(text: &str, flows: Vec<FlowInfo>) -> Trial {
     }
     tr.flows = flows;
     tr
+}
+
+/// A socket's ACKs with `snd_una` unwrapped into bytes acknowledged since its first event.
+/// The 32-bit sequence space wraps every 4 GiB (1.4 s at 25 Gbit/s), so the count adds each
+/// step from the previous event; a step of 2 GiB or more is `snd_una` going back (the trace's
+/// events out of order), counted as none.
+fn unwrap_acked(v: &[RawAck], secs: impl Fn(u64) -> f64) -> Vec<Ack> {
+    let mut prev = v.first().map_or(0, |x| x.1);
+    let mut acked = 0u64;
+    v.iter()
+        .map(|&(t, una, cwnd, srtt)| {
+            let step = una.wrapping_sub(prev);
+            if step < 1 << 31 {
+                acked += u64::from(step);
+                prev = una;
+            }
+            Ack {
+                t_s: secs(t),
+                acked,
+                cwnd_pkts: cwnd,
+                srtt_us: srtt,
+            }
+        })
+        .collect()
 }
 
 /// Throughput per `bin_s` from cumulative acked bytes: (bin start, Mbit/s).
@@ -531,6 +554,7 @@ mod tests {
             P 11100000000 40002 5202 0x0 10 2000 100\n\
             P 11104000000 40002 5202 0xbb8 10 2000 100\n\
             D 11104000000 40002 5202 2500000 14480.5000 6250000\n\
+            D 11105000000 40002 5202 2500000 14480.0000 6250000 28003 3\n\
             Q 10100000000 3000 2 0 1\n\
             Q 10200000000 6000 4 1 5\n";
         let tr = parse_trace(trace, flows);
@@ -552,6 +576,19 @@ mod tests {
         assert_eq!(d[0].rtt_us, 2500.0);
         assert_eq!(d[0].cwnd_bytes, 14480.5);
         assert_eq!(d[0].pacing_mbit, 50.0, "6,250,000 bytes/s is 50 Mbit/s");
+        // More than 4 GiB acknowledged: snd_una wraps, the count goes on (steps of 1 GiB).
+        let wrap: Vec<RawAck> = (0..9u64)
+            .map(|i| (i, (0xf000_0000u64 + (i << 30)) as u32, 10, 20))
+            .collect();
+        let u = unwrap_acked(&wrap, |t| t as f64);
+        assert_eq!(u.last().unwrap().acked, 8 << 30);
+        // A step back is no progress, and what follows counts from where the count was.
+        let back = [(0, 1000, 1, 1), (1, 900, 1, 1), (2, 2000, 1, 1)];
+        let u = unwrap_acked(&back, |t| t as f64);
+        assert_eq!(u.iter().map(|a| a.acked).collect::<Vec<_>>(), [0, 0, 1000]);
+        // A trace before the signal and hops fields has neither; one with them, both.
+        assert_eq!((d[0].signal, d[0].hops), (None, None));
+        assert_eq!((d[1].signal, d[1].hops), (Some(28003), Some(3)));
         assert_eq!(tr.queue[1].marks, 5);
         // Flow 1: 3000 bytes acked 4 ms after its first ACK, whose sRTT was 2 ms: FCT 6 ms.
         let f = fct(&tr.acks[&1], 3000).unwrap();

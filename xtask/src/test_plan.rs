@@ -287,8 +287,10 @@ pub fn cmd_test(o: &TestArgs) -> Result<u8> {
     //    They share no path (per-bed boot locks, per-profile staging); each lane's results are
     //    added in a fixed order, whatever finishes first.
     if let Some(p) = o.kernel {
-        // uml-debug is the default plan's debug boot: the same job as there.
-        let job = if p.name == "uml-debug" {
+        // uml-debug is the default plan's debug boot: the same job as there; uml runs in the
+        // same virtual time with the same HZ=100, so it gets the same job (without it,
+        // rdcc_rqd's slow-receiver check fails on HZ=100, DEBUG_ENV says why).
+        let job = if scenario::Bed::of(p) == scenario::Bed::Uml {
             Job::Full(DEBUG_ENV)
         } else {
             Job::Full("")

@@ -4,12 +4,16 @@
 //! Documentation/results/uml_vs_sim.md "The translation"; every refusal names its reason.
 //!
 //! The topology is the test bed's: one sender, one receiver, every flow between them through
-//! one bottleneck (`selftests/lib.sh`'s three namespaces), as a 1 + 1 host dumbbell.
+//! one bottleneck (`selftests/lib.sh`'s three namespaces), as a 1 + 1 host dumbbell; a path of
+//! `hops` > 1 switches (a chain of router namespaces on the bed) as a parking lot of `hops`
+//! switches, the sender on the first, the receiver on the last, every switch's egress towards
+//! the receiver at the bottleneck's rate, and the hop count echoed to the sender as the bed's
+//! receiver channel echoes the TTL.
 
 use crate::scenario::{self, Bed, Params, Scenario as VmScenario, UNDER_TEST};
 use rdcc_sim::cc::Law;
 use rdcc_sim::scenario::{FlowGroup, Report, Transport};
-use rdcc_sim::topo::TopologySpec;
+use rdcc_sim::topo::{LinkSpec, TopologySpec};
 use rdcc_sim::Scenario as SimScenario;
 use std::collections::BTreeMap;
 
@@ -20,8 +24,8 @@ pub const FRAME_BYTES: u64 = 1514;
 pub const MSS_BYTES: u32 = 1448;
 /// Header (and ACK) bytes on the wire.
 pub const HEADER_BYTES: u32 = 66;
-/// The hosts' links (veth: no rate in virtual time), Gbit/s: ten times the fastest bottleneck
-/// either bed accepts, so they never bind.
+/// The hosts' links (veth: no rate in virtual time), Gbit/s: at least ten times the
+/// bottleneck, so they never bind ([`host_rate_gbps`]); this up to a 10 Gbit/s bottleneck.
 pub const HOST_RATE_GBPS: f64 = 100.0;
 /// Linux's RTO floor (`TCP_RTO_MIN`, 200 ms at every HZ), µs.
 pub const MIN_RTO_US: f64 = 200_000.0;
@@ -29,6 +33,56 @@ pub const MIN_RTO_US: f64 = 200_000.0;
 pub const SAMPLE_US: f64 = 100.0;
 /// The kernel's RTT resolution (µs samples), ns.
 pub const RTT_QUANTUM_NS: u64 = 1000;
+
+/// The hosts' link rate for a bottleneck of `rate_mbit`: [`HOST_RATE_GBPS`], or ten times the
+/// bottleneck above 10 Gbit/s.
+pub fn host_rate_gbps(rate_mbit: u32) -> f64 {
+    HOST_RATE_GBPS.max(f64::from(rate_mbit) / 100.0)
+}
+
+/// The simulator's network for path `p`: the dumbbell of the bed's three namespaces, or for
+/// `hops` > 1 a chain of `hops` switches (a parking lot, one host on each; host 0 sends to
+/// host `hops` − 1) whose links all run at the bottleneck's rate but the sender's (the bed's
+/// veth), and the link to the receiver set to the bottleneck's rate too: `hops` shaped
+/// egresses, as the bed's chain of router namespaces. The bed's base RTT (netem on the ACK
+/// direction, at one place) is spread evenly over the `hops` + 1 links of the way.
+fn topology(
+    p: &scenario::PathSpec,
+    buffer_kb: f64,
+    ecn_k_kb: f64,
+) -> (TopologySpec, Vec<LinkSpec>) {
+    let host = host_rate_gbps(p.rate_mbit);
+    let rate = f64::from(p.rate_mbit) / 1000.0;
+    if p.hops <= 1 {
+        let t = TopologySpec::Dumbbell {
+            left: 1,
+            right: 1,
+            host_rate_gbps: host,
+            bottleneck_rate_gbps: rate,
+            link_delay_us: 0.0,
+            bottleneck_delay_us: Some(f64::from(p.delay_us) / 2.0),
+            buffer_kb,
+            ecn_k_kb,
+        };
+        return (t, Vec::new());
+    }
+    let t = TopologySpec::ParkingLot {
+        switches: p.hops,
+        hosts_per_switch: 1,
+        host_rate_gbps: host,
+        chain_rate_gbps: rate,
+        link_delay_us: f64::from(p.delay_us) / (2.0 * f64::from(p.hops + 1)),
+        buffer_kb,
+        ecn_k_kb,
+    };
+    let to_receiver = LinkSpec {
+        host: Some(p.hops - 1),
+        between: None,
+        rate_gbps: Some(rate),
+        delay_us: None,
+    };
+    (t, vec![to_receiver])
+}
 
 /// A translated scenario: its name and the simulator's TOML, in full.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -112,6 +166,23 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         ));
     }
     let algorithms: Vec<String> = algos.map_or_else(|| vm.algos.clone(), <[String]>::to_vec);
+    // The simulator echoes the hop count to every flow; on the bed only tcp_swift has the
+    // receiver channel's hook, so tcp_swift_vaisf (whose law also scales by echoed hops) keeps
+    // its default_hops there.
+    if p.receiver_channel() {
+        let vaisf = algorithms
+            .iter()
+            .chain(vm.flows.iter().map(|f| &f.algo))
+            .find(|a| law_of(a).is_ok_and(|l| l == Law::SwiftVaiSf));
+        if let Some(a) = vaisf {
+            return Err(format!(
+                "{a} on path.hops = {}: the simulator echoes the hops to every flow, the bed's \
+                 {a} module has no receiver channel (it keeps default_hops); leave it out with \
+                 --algos",
+                p.hops
+            ));
+        }
+    }
     let mut cc = BTreeMap::new();
     for a in &algorithms {
         cc.insert(
@@ -140,7 +211,8 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         };
         flows.push(FlowGroup {
             src: 0,
-            dst: 1,
+            // The receiver: the dumbbell's host 1, the chain's last host.
+            dst: if p.hops > 1 { p.hops - 1 } else { 1 },
             count: g.count,
             conns_per_src: g.count,
             src_step: 1,
@@ -152,6 +224,7 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         });
     }
     let frames_kb = |pkts: u32| (u64::from(pkts) * FRAME_BYTES) as f64 / 1000.0;
+    let (topology, links) = topology(p, frames_kb(p.queue_pkts), frames_kb(p.ecn_k_pkts));
     Ok(SimScenario {
         name: vm.name.clone(),
         description: format!(
@@ -164,16 +237,7 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         measure_from_us: f64::from(vm.warmup_s) * 1e6,
         sample_us: SAMPLE_US,
         algorithms,
-        topology: TopologySpec::Dumbbell {
-            left: 1,
-            right: 1,
-            host_rate_gbps: HOST_RATE_GBPS,
-            bottleneck_rate_gbps: f64::from(p.rate_mbit) / 1000.0,
-            link_delay_us: 0.0,
-            bottleneck_delay_us: Some(f64::from(p.delay_us) / 2.0),
-            buffer_kb: frames_kb(p.queue_pkts),
-            ecn_k_kb: frames_kb(p.ecn_k_pkts),
-        },
+        topology,
         transport: Transport {
             mss_bytes: MSS_BYTES,
             header_bytes: HEADER_BYTES,
@@ -183,6 +247,10 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
             min_rto_us: MIN_RTO_US,
             tlp: true,
             pace_burst_bytes: 0,
+            // The bed's receiver channel (rxstamp) on a multi-hop path: the receiver's hold
+            // time (0 here: every segment ACKed at once) and the TTL, as hops.
+            remote_delay: p.receiver_channel(),
+            echo_hops: p.receiver_channel(),
             ..Transport::default()
         },
         cc,
@@ -191,7 +259,7 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         report: Report::default(),
         fabric: Default::default(),
         hosts: Vec::new(),
-        links: Vec::new(),
+        links,
         inject_drop: Vec::new(),
     })
 }

@@ -137,6 +137,93 @@ fn every_dc_file_translates_to_the_test_beds_path() {
     }
 }
 
+/// `dc_multihop` (`path.hops = 3`): a chain of three switches, every egress towards the
+/// receiver at the bottleneck's rate but the sender's own link, the base RTT spread over the four
+/// links of the way, the hop count and the receiver's hold echoed as the bed's receiver channel
+/// does; the simulator's Swift then scales its target by 3 hops (with flow scaling off the
+/// target is exactly 25 µs + 3 × 1 µs). VAI/SF, which the bed runs without the channel, is
+/// refused on such a path.
+#[test]
+fn a_multi_hop_file_translates_to_a_chain_whose_hops_reach_swift() {
+    let vm = load("dc_multihop").expect("loads");
+    assert_eq!(vm.path.hops, 3);
+    let s = translate(&vm, Some(&["dctcp".into(), "swift".into()])).expect("translates");
+    let TopologySpec::ParkingLot {
+        switches,
+        hosts_per_switch,
+        host_rate_gbps,
+        chain_rate_gbps,
+        link_delay_us,
+        buffer_kb,
+        ecn_k_kb,
+    } = s.topology
+    else {
+        panic!("not a chain: {:?}", s.topology);
+    };
+    assert_eq!((switches, hosts_per_switch), (3, 1));
+    assert_eq!((host_rate_gbps, chain_rate_gbps), (HOST_RATE_GBPS, 10.0));
+    assert_eq!(link_delay_us, 2.5, "20 us over 2 x 4 links");
+    assert_eq!((buffer_kb, ecn_k_kb), (1514.0, 98.41));
+    assert_eq!(s.links.len(), 1);
+    let l = &s.links[0];
+    assert_eq!(
+        (l.host, l.rate_gbps, l.delay_us),
+        (Some(2), Some(10.0), None)
+    );
+    assert!(s.transport.echo_hops && s.transport.remote_delay);
+    assert!(s.flows.iter().all(|f| (f.src, f.dst, f.count) == (0, 2, 4)));
+    // One hop: the dumbbell, nothing echoed (the bed's receiver has no channel there).
+    let one = dc("dc_eight_flows");
+    assert!(matches!(one.topology, TopologySpec::Dumbbell { .. }));
+    assert!(!one.transport.echo_hops && !one.transport.remote_delay && one.links.is_empty());
+    // Swift sees the hops: flow scaling off, every flow's target is base + 3 x per hop.
+    let mut short = s.clone();
+    short.duration_us = 20_000.0;
+    short.measure_from_us = 0.0;
+    short
+        .cc
+        .get_mut("swift")
+        .expect("swift")
+        .insert("fs_range_ns".into(), toml::Value::Integer(0));
+    let r = short.run_one("swift", false).expect("runs");
+    let targets: Vec<i64> = r.out.flows.iter().map(|f| f.last_signal).collect();
+    assert_eq!(targets, [28_000; 4], "25 us + 3 hops x 1 us");
+    // The same file without the echo: default_hops = 0, the base target alone.
+    short.transport.echo_hops = false;
+    let r = short.run_one("swift", false).expect("runs");
+    assert!(r.out.flows.iter().all(|f| f.last_signal == 25_000));
+    // VAI/SF: refused on a multi-hop path, with the reason.
+    let e = translate(&vm, Some(&["swift_vaisf".into()])).expect_err("vaisf");
+    assert!(e.contains("has no receiver channel"), "{e}");
+    // The simulator takes the translation as it is.
+    SimScenario::parse(&s.to_toml().expect("serializes"))
+        .and_then(|p| p.check_builds())
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Above 10 Gbit/s the hosts' links stay ten times the bottleneck.
+#[test]
+fn host_links_outrun_the_bottleneck() {
+    for (mbit, gbps) in [
+        (1000, 100.0),
+        (10_000, 100.0),
+        (25_000, 250.0),
+        (100_000, 1000.0),
+    ] {
+        assert_eq!(host_rate_gbps(mbit), gbps, "{mbit}");
+    }
+    let s = dc("dc_one_flow_25g");
+    let TopologySpec::Dumbbell {
+        host_rate_gbps,
+        bottleneck_rate_gbps,
+        ..
+    } = s.topology
+    else {
+        panic!("not a dumbbell");
+    };
+    assert_eq!((host_rate_gbps, bottleneck_rate_gbps), (250.0, 25.0));
+}
+
 #[test]
 fn what_the_simulator_cannot_model_is_refused_with_the_reason() {
     let one = std::fs::read_to_string(scenario::builtin_path("dc_one_flow")).expect("reads");
@@ -342,6 +429,61 @@ fn the_simulator_keeps_the_pages_figures() {
                 }
             }
             assert!(n > 0, "{name} {law}: no row on the page");
+        }
+    }
+}
+
+/// `dc_multihop`'s rows of the page (uml_vs_sim.md "dc_multihop"): (law, figure, simulator,
+/// kernel, within the tolerance on the page). VAI/SF is not translated on a multi-hop path.
+#[rustfmt::skip]
+const MULTIHOP_PAGE: &[(&str, Fig, f64, f64, bool)] = &[
+    ("dctcp", Fig::GoodputMbit, 9564.1, 9563.3, true),
+    ("dctcp", Fig::Jain, 1.0, 1.0, true),
+    ("dctcp", Fig::RttMeanUs, 98.4, 103.8, true),
+    ("dctcp", Fig::RttP99Us, 107.8, 108.0, true),
+    ("swift", Fig::GoodputMbit, 9564.1, 9562.7, true),
+    ("swift", Fig::Jain, 1.0, 1.0, true),
+    ("swift", Fig::RttMeanUs, 37.4, 37.2, true),
+    ("swift", Fig::RttP99Us, 41.2, 41.0, true),
+    ("timely", Fig::GoodputMbit, 8525.8, 8929.6, false),
+    ("timely", Fig::Jain, 1.0, 0.987, true),
+    ("timely", Fig::RttMeanUs, 81.2, 89.6, true),
+    ("timely", Fig::RttP99Us, 296.3, 284.0, true),
+    ("theta_powertcp", Fig::GoodputMbit, 9564.1, 9559.1, true),
+    ("theta_powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("theta_powertcp", Fig::RttMeanUs, 39.5, 40.4, true),
+    ("theta_powertcp", Fig::RttP99Us, 43.6, 51.0, true),
+];
+
+/// The simulator's side of the page's `dc_multihop` table cannot drift: the file's full run
+/// (2 s: the simulator is deterministic, so it is the page's), every law and figure within its
+/// tolerance of the page's simulator figure and of the kernel's where the page says it passes.
+#[test]
+fn the_simulator_keeps_the_pages_multihop_figures() {
+    let laws: Vec<String> = ["dctcp", "swift", "timely", "theta_powertcp"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let s = translate(&load("dc_multihop").expect("loads"), Some(&laws)).expect("translates");
+    for law in &laws {
+        let got = figures(&s.run_one(law, false).expect("runs"));
+        let rows: Vec<_> = MULTIHOP_PAGE.iter().filter(|r| r.0 == law).collect();
+        assert_eq!(rows.len(), 4, "{law}: four figures on the page");
+        for &&(_, fig, sim, kernel, pass) in &rows {
+            let v = fig.of(&got).unwrap_or(f64::NAN);
+            let tol = fig.tolerance(sim);
+            assert!(
+                (v - sim).abs() <= tol,
+                "dc_multihop {law} {fig:?}: {v:.3}, the page's simulator figure is {sim} ± {tol:.3}"
+            );
+            let tol = fig.tolerance(kernel);
+            assert_eq!(
+                (v - kernel).abs() <= tol,
+                pass,
+                "dc_multihop {law} {fig:?}: {v:.3} against the kernel's {kernel} ± {tol:.3}: the \
+                 page says {}",
+                if pass { "within" } else { "beyond" }
+            );
         }
     }
 }

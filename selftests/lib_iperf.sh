@@ -1,11 +1,11 @@
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # 'local' is an ash/dash extension; the guest shell is busybox ash.
 #
-# selftests/lib_traffic.sh - the traffic of the rdcc selftests, sourced by lib.sh (see its API
-# list): the iperf3 server (receiver namespace), a flow that lasts until it is stopped, the ss
-# sampler and the iperf3 client (rdcc_iperf_run, RDCC_R_*). Not a test itself (the harness
-# skips lib*). Uses lib.sh's tools, topology and temp dir.
+# selftests/lib_iperf.sh - lib.sh's traffic helpers: the iperf3 server in the receiver namespace, a
+# flow that lasts until stopped, the `ss` sampler and its RTT statistics, the iperf3 client runs.
+# Sourced by lib.sh, not on its own (it uses lib.sh's variables and helpers).
 
+# ----------------------------------------------------------------------------------------------
 # iperf3 server (receiver namespace)
 
 rdcc_server_listening() {
