@@ -346,7 +346,8 @@ pub fn ensure_profile(p: &'static Profile) -> Result<Kernel> {
     while lock.try_lock().is_err() {
         if !waited {
             say!(
-                "kernel: another harness is building the {} kernel; waiting",
+                "kernel: the {} kernel is being built by another harness or this run's other \
+                 lane; waiting",
                 p.name
             );
             waited = true;

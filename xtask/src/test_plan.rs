@@ -298,10 +298,22 @@ pub fn cmd_test(o: &TestArgs) -> Result<u8> {
         total.extend("", profile_boot(p, o, job)?);
         return finish(&total, t0);
     }
+    let distro = kernel::profile("distro")?;
     let (qemu, uml) = std::thread::scope(|s| {
         let uml = s.spawn(|| {
             util::set_lane("uml", false);
             uml_lane(o)
+        });
+        // The distro kernel, built beside the other two from the start (a cached one returns at
+        // once): the QEMU lane needs it only after the qemu boot, and built there it was that
+        // lane's last 10-15 minutes of a cold run, with the UML lane long done. Its error, if
+        // any, is the QEMU lane's to report when it asks for the kernel (the build's lock makes
+        // that wait for this build).
+        s.spawn(move || {
+            util::set_lane("distro", false);
+            if let Err(e) = kernel::ensure_profile(distro) {
+                say!("test: building the distro kernel ahead failed: {}", e.msg);
+            }
         });
         util::set_lane("qemu", true);
         let qemu = qemu_lane(o);
