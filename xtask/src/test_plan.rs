@@ -305,12 +305,15 @@ pub fn cmd_test(o: &TestArgs) -> Result<u8> {
             uml_lane(o)
         });
         // The distro kernel, built beside the other two from the start (a cached one returns at
-        // once): the QEMU lane needs it only after the qemu boot, and built there it was that
-        // lane's last 10-15 minutes of a cold run, with the UML lane long done. Its error, if
-        // any, is the QEMU lane's to report when it asks for the kernel (the build's lock makes
-        // that wait for this build).
+        // once), at nice 10: the QEMU lane needs it only after the qemu boot, so it takes the
+        // CPU the lanes leave idle (the single-threaded guests) rather than slowing the qemu and
+        // uml-debug builds the lanes wait for. Built in the QEMU lane after the qemu boot, it
+        // was that lane's 11 minutes of a cold run at load 4-6. Its error, if any, is the QEMU
+        // lane's to report when it asks for the kernel (the build's lock makes that wait for
+        // this build).
         s.spawn(move || {
             util::set_lane("distro", false);
+            util::set_background();
             if let Err(e) = kernel::ensure_profile(distro) {
                 say!("test: building the distro kernel ahead failed: {}", e.msg);
             }

@@ -73,7 +73,14 @@ pub fn out_dir() -> Result<PathBuf> {
 /// rustup's (which has no rust-src), bindgen comes from `~/.cargo/bin`, and nothing cargo set for
 /// this xtask process (RUSTFLAGS, CARGO_*, RUSTUP_TOOLCHAIN) may leak into Kbuild.
 pub fn kernel_cmd(prog: &str) -> Command {
-    let mut c = Command::new(prog);
+    // A background thread's builds (`set_background`) yield the CPU to the others: `nice`.
+    let mut c = if BACKGROUND.with(|b| b.get()) {
+        let mut n = Command::new("nice");
+        n.args(["-n", "10", prog]);
+        n
+    } else {
+        Command::new(prog)
+    };
     // The harness's own bindgen (deps::tools_dir) comes after the system's directories.
     let tools_bin = crate::deps::tools_dir().join("bin");
     c.env(
@@ -207,6 +214,18 @@ std::thread_local! {
 /// the others' are in their console logs.
 pub fn set_lane(name: &'static str, streams: bool) {
     LANE.with(|l| l.set(Some((name, streams))));
+}
+
+std::thread_local! {
+    /// Does this thread build in the background (`kernel_cmd` runs its programs at nice 10)?
+    static BACKGROUND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run this thread's kernel builds at nice 10: work done ahead (test_plan.rs: the distro
+/// kernel while both lanes run) takes the CPU the lanes leave idle instead of slowing the
+/// builds they wait for.
+pub fn set_background() {
+    BACKGROUND.with(|b| b.set(true));
 }
 
 /// This thread's lane, if it runs in one.
