@@ -85,16 +85,18 @@ const QEMU_ENV: &str = "RDCC_PERF=0";
 /// flows at 80 %, eight at 75 % with Jain 0.8, attack pairs within 25 %) are for a guest whose
 /// timing follows the host's load. In virtual time the path serves every trial
 /// (`RDCC_UNSERVED_FAILS=1`: an unserved check fails, one attempt per trial), and the bounds
-/// are one for every law: one, four and eight flows at 95 % of the reference flow, Jain 0.95,
-/// an attack's flow within 5 % of its reference. In the two clean-clone CI runs at d349a9c and
-/// 6a576e1 (`CI=true bash .ci/run`, one loaded with `stress --cpu 1`, one beside other UML
-/// runs) every law's one, four and eight flows moved 47.4-47.8 Mbit/s against the reference's
-/// 47.8 (99.2 % and more), Jain 0.984-1.000, and the eleven attack pairs 99.5-100 % of their
-/// reference's goodput at 97.7-101.5 % of its RTT: the bounds leave twice the largest
-/// deviation seen.
+/// are one for every law: one, four and eight flows at 95 % of the reference flow, Jain 0.95
+/// for four flows and 0.9 for eight, an attack's flow within 5 % of its reference. In three
+/// clean-clone CI runs at d349a9c, 6a576e1 and a5a66d5 (`CI=true bash .ci/run`, loaded with
+/// `stress --cpu 1` or beside other UML runs) every law's one, four and eight flows moved
+/// 47.4-47.8 Mbit/s against the reference's 47.8 (99.2 % and more), four flows' Jain
+/// 0.990-1.000, eight flows' 0.965-1.000 (TIMELY's 0.984, 0.987, 0.965: the law has no unique
+/// fixed point, Documentation/results/uml_vs_sim.md item 4), and the eleven attack pairs
+/// 99.5-100 % of their reference's goodput at 97.7-101.5 % of its RTT: each bound leaves at
+/// least twice the largest deviation seen.
 const DEBUG_ENV: &str = "RDCC_RQD_SLOW=0 RDCC_TRIALS=1 RDCC_DURATION=3 RDCC_WARMUP=2 \
     RDCC_MULTI_DURATION=3 RDCC_UNSERVED_FAILS=1 RDCC_MIN_UTIL_PCT=95 RDCC_TIMELY_UTIL_PCT=95 \
-    RDCC_MULTI_UTIL_PCT=95 RDCC_MANY_UTIL_PCT=95 RDCC_MIN_JAIN=0.95 RDCC_MANY_JAIN=0.95 \
+    RDCC_MULTI_UTIL_PCT=95 RDCC_MANY_UTIL_PCT=95 RDCC_MIN_JAIN=0.95 RDCC_MANY_JAIN=0.9 \
     RDCC_ATTACK_TOL_PCT=5";
 
 /// What one VM boot of `cargo xtask test` runs.
