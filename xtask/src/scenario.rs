@@ -277,7 +277,7 @@ pub const DC_MORE: &[&str] = &["dc_one_flow_25g", "dc_multihop"];
 /// The datacenter scenarios `cargo xtask test` judges on a UML profile, by their bounds (all
 /// of `DC_SET` since rdcc-flowgen starts no process during a trial: with one iperf3 client per
 /// flow the incast measured the clients' start-up, Documentation/results/uml_vs_sim.md item 2),
-/// and the multi-hop path with Swift alone (its `[test]`: three routers and the receiver's
+/// and the multi-hop path with Swift and dctcp (its `[test]`: three routers and the receiver's
 /// channel under the debug kernel; the hop count itself is `rdcc_rqd_hops.sh`'s check).
 pub const DC_TEST_SET: &[&str] = &[
     "dc_one_flow",
