@@ -49,6 +49,7 @@ pub mod expresspass_vectors;
 pub mod fixed;
 pub mod hpcc;
 pub mod int;
+pub mod int_wire;
 pub mod lease;
 pub mod powertcp;
 pub mod powertcp_int;
