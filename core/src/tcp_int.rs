@@ -379,9 +379,7 @@ pub fn intval_of(queue_bytes: u64, util_pct: u64, avail_bps: u64, v: Version) ->
         return INTVAL_QUEUE | u8::try_from(units).unwrap_or(INTVAL_MASK);
     }
     let value = match v {
-        Version::V0_2 | Version::V0_3 => {
-            util_pct.min(u64::from(UTIL_MAX_PCT)) / UTIL_UNIT_PCT_U64
-        }
+        Version::V0_2 | Version::V0_3 => util_pct.min(u64::from(UTIL_MAX_PCT)) / UTIL_UNIT_PCT_U64,
         Version::V0_4 => u64::from(INTVAL_MASK)
             .saturating_sub((avail_bps / AVAIL_BW_UNIT_BPS).min(u64::from(INTVAL_MASK))),
     };
@@ -584,9 +582,11 @@ pub enum Skip {
 pub fn util_q16(intval: u8, rate_bps: u64, v: Version) -> u64 {
     match congestion(intval, v) {
         Congestion::QueueBytes(_) => Q16_ONE,
-        Congestion::UtilPct(p) => {
-            mul_div(u64::from(p.min(UTIL_MAX_PCT)), Q16_ONE, u64::from(UTIL_MAX_PCT))
-        }
+        Congestion::UtilPct(p) => mul_div(
+            u64::from(p.min(UTIL_MAX_PCT)),
+            Q16_ONE,
+            u64::from(UTIL_MAX_PCT),
+        ),
         Congestion::AvailGbps(a) => {
             let avail = u64::from(a).saturating_mul(AVAIL_BW_UNIT_BPS).min(rate_bps);
             mul_div(rate_bps.saturating_sub(avail), Q16_ONE, rate_bps)
@@ -636,8 +636,8 @@ pub fn to_stack(
         Congestion::QueueBytes(q) => q,
         Congestion::UtilPct(_) | Congestion::AvailGbps(_) => 0,
     };
-    let hop =
-        IntHop::encode(queue_bytes, next.tx_bytes, next.clock_ns, rate_bps).ok_or(Skip::UnknownRate)?;
+    let hop = IntHop::encode(queue_bytes, next.tx_bytes, next.clock_ns, rate_bps)
+        .ok_or(Skip::UnknownRate)?;
     let mut stack = IntStack::EMPTY;
     stack.push(hop);
     stack.path_id = echo.hop_id_ecr;
