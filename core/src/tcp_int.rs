@@ -84,7 +84,7 @@ const UTIL_UNIT_PCT_U64: u64 = UTIL_UNIT_PCT as u64;
 /// in v0.2 and v0.3) are read as 100 %.
 pub const UTIL_MAX_PCT: u16 = 100;
 /// Bytes per second per unit of an available-bandwidth INTval (v0.4: 1 Gbit/s, the tool's
-/// "AVAIL BW[Gbps]"); 0 to 127 Gbit/s.
+/// `"AVAIL BW[Gbps]"`); 0 to 127 Gbit/s.
 pub const AVAIL_BW_UNIT_BPS: u64 = 125_000_000;
 /// Nanoseconds per unit of HopLat and of a fine HopLatEcr (`1 << TCP_INT_HLAT_BITSHIFT`).
 pub const HOPLAT_UNIT_NS: u64 = 256;
