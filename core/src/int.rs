@@ -151,8 +151,13 @@ pub struct IntStack {
     /// Set when a switch found the stack full and could not append (the path is longer than
     /// [`INT_MAX_HOPS`]; the laws then see only the first hops).
     pub overflow: u8,
+    /// The path's identity where the records do not carry it, compared by
+    /// [`IntStack::same_path`]: 0 for the per-hop stack (the hop count and rates identify the
+    /// path); the TCP-INT adapter (`tcp_int.rs`) puts the echoed index of the most congested
+    /// hop here, so that a change of bottleneck is a path change (`Documentation/algorithms/tcp-int.md`).
+    pub path_id: u8,
     /// Explicit padding.
-    pub _pad: [u8; 6],
+    pub _pad: [u8; 5],
 }
 
 const _: () = assert!(core::mem::size_of::<IntStack>() == 48);
@@ -163,7 +168,8 @@ impl IntStack {
         hops: [IntHop(0); INT_MAX_HOPS],
         n: 0,
         overflow: 0,
-        _pad: [0; 6],
+        path_id: 0,
+        _pad: [0; 5],
     };
 
     /// Append a record (a switch egress). Returns `false` (and sets `overflow`) when full.
@@ -187,11 +193,13 @@ impl IntStack {
         self.hops.get(..n).unwrap_or(&[])
     }
 
-    /// Is `self` from the same path as `prev` (same hop count and port rates)? A change
-    /// (reroute, or a hostile stack) makes per-hop differences meaningless.
+    /// Is `self` from the same path as `prev` (same `path_id`, hop count and port rates)? A
+    /// change (reroute, a new bottleneck of a TCP-INT path, or a hostile stack) makes per-hop
+    /// differences meaningless.
     pub fn same_path(&self, prev: &IntStack) -> bool {
         let (a, b) = (self.hops(), prev.hops());
-        a.len() == b.len()
+        self.path_id == prev.path_id
+            && a.len() == b.len()
             && a.iter()
                 .zip(b.iter())
                 .all(|(x, y)| x.rate_bps() == y.rate_bps())

@@ -20,7 +20,9 @@
 //! [`expresspass`], which is not a [`Controller`]), the INT laws [`powertcp_int`] and [`hpcc`]
 //! (HPCC, and HPCC with VAI/SF) behind [`int::IntController`], which take the telemetry stack
 //! of [`int`] beside the ACK, [`rqd`] (the
-//! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser), and
+//! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser),
+//! [`tcp_int`] (the TCP-INT option of P4 TCP-INT switches: parser, writer, and its conversion
+//! into the INT laws' one-hop stack), and
 //! [`vectors`] (the table format that host tests and KUnit share), with each law's tables in
 //! `<law>_vectors.rs`.
 #![no_std]
@@ -57,6 +59,7 @@ pub mod powertcp_vectors;
 pub mod rqd;
 pub mod swift;
 pub mod swift_vectors;
+pub mod tcp_int;
 pub mod timely;
 pub mod timely_vectors;
 pub mod units;

@@ -372,12 +372,19 @@ fn params_are_validated() {
 }
 
 fn any_stack() -> impl Strategy<Value = IntStack> {
-    (prop::array::uniform5(any::<u64>()), 0u8..8, any::<u8>()).prop_map(|(h, n, o)| IntStack {
-        hops: h.map(IntHop),
-        n,
-        overflow: o,
-        _pad: [0; 6],
-    })
+    (
+        prop::array::uniform5(any::<u64>()),
+        0u8..8,
+        any::<u8>(),
+        0u8..3,
+    )
+        .prop_map(|(h, n, o, path_id)| IntStack {
+            hops: h.map(IntHop),
+            n,
+            overflow: o,
+            path_id,
+            _pad: [0; 5],
+        })
 }
 
 proptest! {
