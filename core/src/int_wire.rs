@@ -203,6 +203,8 @@ pub fn parse(opts: &[u8]) -> Result<Option<IntOption>, ParseError> {
     for slot in 0..usize::from(hdr & HDR_COUNT_MASK) {
         stack.push(record_at(opt, slot)); // count ≤ 4 < INT_MAX_HOPS: never refused
     }
+    // The laws read a truncated path from the stack itself (`IntStack::overflow`).
+    stack.overflow = u8::from(hdr & HDR_OVERFLOW != 0);
     Ok(Some(IntOption {
         echo: hdr & HDR_ECHO != 0,
         overflow: hdr & HDR_OVERFLOW != 0,

@@ -19,7 +19,8 @@
 //! `powertcp_lease.rs`, a child of [`powertcp`]), one file per law ([`swift`], [`vaisf`], [`timely`], [`powertcp`], and the receiver-driven
 //! [`expresspass`], which is not a [`Controller`]), the INT laws [`powertcp_int`] and [`hpcc`]
 //! (HPCC, and HPCC with VAI/SF) behind [`int::IntController`], which take the telemetry stack
-//! of [`int`] beside the ACK, [`rqd`] (the
+//! of [`int`] beside the ACK, [`int_wire`] (the TCP option that carries that stack on Linux:
+//! the software INT switch's stamp, the request and the echo), [`rqd`] (the
 //! remote-queuing-delay TCP option of Swift's receiver channel: wire format and parser),
 //! [`tcp_int`] (the TCP-INT option of P4 TCP-INT switches: parser, writer, and its conversion
 //! into the INT laws' one-hop stack), and

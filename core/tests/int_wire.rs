@@ -184,11 +184,16 @@ fn parse_table() {
     two[25..33].copy_from_slice(&R2.to_be_bytes());
     let got = parse(&two).unwrap().unwrap();
     assert!(got.echo && got.overflow);
+    assert_eq!(
+        got.stack.overflow, 1,
+        "the laws see the truncation in the stack"
+    );
     assert_eq!(got.slots, 2);
     assert_eq!(got.stack.hops(), &[IntHop(R1), IntHop(R2)]);
 
     let req = parse(&request(4)).unwrap().unwrap();
     assert!(!req.echo && !req.overflow);
+    assert_eq!(req.stack.overflow, 0);
     assert_eq!((req.slots, req.stack.hops().len()), (4, 0));
 
     let rows: Vec<(&str, Vec<u8>, Result<bool, ParseError>)> = vec![

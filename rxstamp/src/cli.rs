@@ -107,9 +107,53 @@ pub enum Cmd {
         #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
         secs: u64,
     },
+    /// Test helpers for the software INT switch sch_rdcc_int (src/intprobe.rs).
+    #[command(subcommand)]
+    IntProbe(IntProbe),
     /// For the build harness: exits 0 when the BPF object is embedded.
     #[command(hide = true)]
     Selfcheck,
+}
+
+/// `rxstamp int-probe`.
+#[derive(Subcommand, Debug, Clone)]
+pub enum IntProbe {
+    /// Send N TCP segments with an INT request of K empty slots to DST:PORT, back to back.
+    Send {
+        /// Receiver address (IPv4 or IPv6).
+        #[arg(value_name = "DST")]
+        dst: std::net::IpAddr,
+        /// Destination port.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+        port: u16,
+        /// Segments to send [1..=100000].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Payload bytes per segment [0..=1400].
+        #[arg(long, value_name = "B", value_parser = clap::value_parser!(u64).range(0..=1400))]
+        size: u64,
+        /// Slots of the INT request [1..=4]; more than 2 need --no-ts.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=4))]
+        slots: u64,
+        /// Leave out the timestamp option (room for 4 slots).
+        #[arg(long)]
+        no_ts: bool,
+    },
+    /// Capture segments to PORT with an INT option on IFACE; print each and a summary.
+    Watch {
+        /// Interface to capture on.
+        #[arg(value_name = "IFACE")]
+        iface: String,
+        /// Destination port of the segments.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+        port: u16,
+        /// Stop after this many segments [1..=100000].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Stop after this many seconds at most.
+        #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        secs: u64,
+    },
 }
 
 /// The pin directory option.

@@ -90,7 +90,7 @@ pub struct InjectArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Control,
     DelayMax,
     Ttl(u8),
@@ -227,7 +227,7 @@ fn parse(frame: &[u8]) -> Option<Seg> {
 }
 
 /// Ones'-complement sum of `b` (16-bit big-endian words) added to `acc`.
-fn csum_add(mut acc: u32, b: &[u8]) -> u32 {
+pub(crate) fn csum_add(mut acc: u32, b: &[u8]) -> u32 {
     let mut it = b.chunks_exact(2);
     for w in &mut it {
         acc += u16::from_be_bytes([w[0], w[1]]) as u32;
@@ -238,7 +238,7 @@ fn csum_add(mut acc: u32, b: &[u8]) -> u32 {
     acc
 }
 
-fn csum_fold(mut acc: u32) -> u16 {
+pub(crate) fn csum_fold(mut acc: u32) -> u16 {
     while acc >> 16 != 0 {
         acc = (acc & 0xffff) + (acc >> 16);
     }
@@ -246,7 +246,7 @@ fn csum_fold(mut acc: u32) -> u16 {
 }
 
 /// TCP checksum over the pseudo header and `tcp` (header and payload).
-fn tcp_csum(src: IpAddr, dst: IpAddr, tcp: &[u8]) -> u16 {
+pub(crate) fn tcp_csum(src: IpAddr, dst: IpAddr, tcp: &[u8]) -> u16 {
     let mut acc = 0;
     match (src, dst) {
         (IpAddr::V4(s), IpAddr::V4(d)) => {
@@ -343,7 +343,7 @@ fn v6_ext_chain() -> Vec<u8> {
 }
 
 /// The whole IP packet: header, (IPv6 extension headers), TCP with its checksum.
-fn ip_packet(m: Mode, src: IpAddr, dst: IpAddr, mut tcp: Vec<u8>) -> Vec<u8> {
+pub(crate) fn ip_packet(m: Mode, src: IpAddr, dst: IpAddr, mut tcp: Vec<u8>) -> Vec<u8> {
     let mut sum = tcp_csum(src, dst, &tcp);
     if m == Mode::BadSum {
         sum ^= 0x5a5a;
@@ -434,7 +434,7 @@ pub fn set_rcv_timeout(fd: RawFd, d: Duration) -> Result<()> {
     Ok(())
 }
 
-fn sock(domain: libc::c_int, ty: libc::c_int, proto: libc::c_int) -> Result<OwnedFd> {
+pub(crate) fn sock(domain: libc::c_int, ty: libc::c_int, proto: libc::c_int) -> Result<OwnedFd> {
     // SAFETY: plain socket(2).
     let fd = unsafe { libc::socket(domain, ty, proto) };
     if fd < 0 {
@@ -445,7 +445,7 @@ fn sock(domain: libc::c_int, ty: libc::c_int, proto: libc::c_int) -> Result<Owne
 }
 
 /// Send a raw IP packet (IP_HDRINCL: IPPROTO_RAW) to `dst`.
-fn send_raw(fd4: RawFd, fd6: RawFd, dst: IpAddr, pkt: &[u8]) -> bool {
+pub(crate) fn send_raw(fd4: RawFd, fd6: RawFd, dst: IpAddr, pkt: &[u8]) -> bool {
     let r = match dst {
         IpAddr::V4(a) => {
             // SAFETY: zeroed sockaddr_in is valid; fields set below.
@@ -490,7 +490,7 @@ const POLL_MAX: Duration = Duration::from_millis(200);
 
 /// Waits up to `d` for `fd` to become readable (`ppoll`, nanosecond timeout): true if it is;
 /// false on timeout or a signal.
-fn readable(fd: RawFd, d: Duration) -> Result<bool> {
+pub(crate) fn readable(fd: RawFd, d: Duration) -> Result<bool> {
     let mut p = libc::pollfd {
         fd,
         events: libc::POLLIN,

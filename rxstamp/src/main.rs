@@ -27,6 +27,11 @@
 //!                                                   read TCP_CC_INFO in a tight loop meanwhile
 //! rxstamp inject ...                                test helper: forge ACKs with the option at a
 //!                                                   live flow (src/inject.rs)
+//! rxstamp int-probe send DST --port P --count N --size B --slots K [--no-ts]
+//!                                                   test helper: INT requests through the
+//!                                                   software INT switch (src/intprobe.rs)
+//! rxstamp int-probe watch IFACE --port P --count N [--secs S]
+//!                                                   test helper: capture and judge the stamps
 //! rxstamp mtu-watch IFACE [PORT MIN] --mtu N [--secs N]
 //!                                                   test helper: largest segment on IFACE, and
 //!                                                   data segments from PORT whose TCP header has
@@ -47,6 +52,7 @@ mod allow;
 mod cli;
 mod helpers;
 mod inject;
+mod intprobe;
 mod probe;
 
 use allow::{allow_rules, fill_allow, AllowRule};
@@ -183,6 +189,22 @@ fn run(cmd: Cmd) -> Res<()> {
             secs,
         } => probe::mtu_watch(&iface, mtu, secs, port.zip(min_tcp_hdr)),
         // For the build harness: is the BPF object embedded?
+        Cmd::IntProbe(p) => match p {
+            cli::IntProbe::Send {
+                dst,
+                port,
+                count,
+                size,
+                slots,
+                no_ts,
+            } => intprobe::send(dst, port, count, size as usize, slots as usize, no_ts),
+            cli::IntProbe::Watch {
+                iface,
+                port,
+                count,
+                secs,
+            } => intprobe::watch(&iface, port, count, secs),
+        },
         Cmd::Selfcheck if OBJECT.starts_with(b"\x7fELF") => Ok(()),
         Cmd::Selfcheck => Err(anyhow!("built without the BPF object")),
     }

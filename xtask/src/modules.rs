@@ -179,11 +179,12 @@ pub fn panic_symbols(k: &Kernel, ko: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Is `ko` a product module (`tcp_<name>.ko`) rather than the test module?
+/// Is `ko` a product module (a congestion control `tcp_<name>.ko`, or the software INT switch
+/// `sch_rdcc_int.ko`) rather than a test module?
 pub fn is_product(ko: &Path) -> bool {
     ko.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("tcp_"))
+        .is_some_and(|n| n.starts_with("tcp_") || n.starts_with("sch_rdcc_"))
 }
 
 /// Product modules carry no test code: no `.kunit_test_suites` section and no reference to a
