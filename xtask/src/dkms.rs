@@ -130,12 +130,7 @@ pub fn check(k: &Kernel) -> Result<Summary> {
             return Ok(s);
         }
     }
-    for m in [
-        "tcp_swift",
-        "tcp_swift_vaisf",
-        "tcp_timely",
-        "tcp_theta_powertcp",
-    ] {
+    for m in crate::modules::PRODUCT_MODULES {
         let ko = inst_tree
             .join(&k.release)
             .join("updates/dkms")
@@ -160,11 +155,20 @@ mod tests {
         assert_eq!(name, "rdcc");
         assert!(!version.is_empty());
         let kbuild = fs::read_to_string(repo_root().join("modules/Kbuild")).unwrap();
-        for l in kbuild.lines().filter(|l| l.starts_with("obj-m += tcp_")) {
+        for l in kbuild
+            .lines()
+            .filter(|l| l.starts_with("obj-m += tcp_") || l.starts_with("obj-m += sch_rdcc_"))
+        {
             let m = l.trim_start_matches("obj-m += ").trim_end_matches(".o");
             assert!(
                 conf.contains(&format!("=\"{m}\"")),
                 "dkms.conf lacks BUILT_MODULE_NAME {m}"
+            );
+        }
+        for m in crate::modules::PRODUCT_MODULES {
+            assert!(
+                kbuild.contains(&format!("obj-m += {m}.o")),
+                "{m} not in Kbuild"
             );
         }
         assert!(

@@ -179,6 +179,16 @@ pub fn panic_symbols(k: &Kernel, ko: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
+/// The product modules, as DKMS and `modules_install` must install them (checked against
+/// modules/Kbuild and dkms.conf by `dkms::tests`).
+pub const PRODUCT_MODULES: [&str; 5] = [
+    "tcp_swift",
+    "tcp_swift_vaisf",
+    "tcp_timely",
+    "tcp_theta_powertcp",
+    "sch_rdcc_int",
+];
+
 /// Is `ko` a product module (a congestion control `tcp_<name>.ko`, or the software INT switch
 /// `sch_rdcc_int.ko`) rather than a test module?
 pub fn is_product(ko: &Path) -> bool {
@@ -282,12 +292,7 @@ pub fn install_check(k: &Kernel) -> Result<crate::ktap::Summary> {
     let upd = dest.join("lib/modules").join(&k.release).join("updates");
     let mut found = Vec::new();
     find_ko(&upd, &mut found);
-    for m in [
-        "tcp_swift",
-        "tcp_swift_vaisf",
-        "tcp_timely",
-        "tcp_theta_powertcp",
-    ] {
+    for m in PRODUCT_MODULES {
         let there = found.iter().any(|p| p.file_stem().is_some_and(|n| n == m));
         s.record(&format!("modules_install put {m}.ko under updates/"), there);
     }
