@@ -449,9 +449,12 @@ impl Scenario {
             // The different-rack rule needs `fan_in` hosts outside every requester's rack.
             let rack_of = crate::scenario::host_racks(&net);
             let n_hosts = rack_of.len() as u32;
+            let mut per_rack = std::collections::BTreeMap::new();
+            for &r in &rack_of {
+                *per_rack.entry(r).or_insert(0usize) += 1;
+            }
             for h in q.hosts.clone().unwrap_or_else(|| (0..n_hosts).collect()) {
-                let rack = rack_of[h as usize];
-                let others = rack_of.iter().filter(|&&r| r != rack).count();
+                let others = rack_of.len() - per_rack[&rack_of[h as usize]];
                 if others < q.fan_in as usize {
                     return Err(invalid!(
                         "requests.fan_in = {}: requester {h} has {others} hosts outside its rack \
