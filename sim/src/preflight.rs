@@ -97,6 +97,11 @@ pub fn estimate(sc: &Scenario) -> Estimate {
             flows += (n * per_host).ceil() as u64;
         }
     }
+    if let Some(q) = &sc.requests {
+        let n = q.hosts.as_ref().map_or(hosts, |h| h.len() as u64) as f64;
+        let per_host = q.rate_per_s * (q.stop_us - q.start_us).max(0.0) * 1e-6;
+        flows += (n * per_host * q.fan_in as f64).ceil() as u64;
+    }
     let samples = sc.duration_us / sc.sample_us;
     let traced = flows.min(sc.report.trace_flows as u64) as f64;
     let monitors = sc.report.bottlenecks.len().max(1) as f64;

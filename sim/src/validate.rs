@@ -370,9 +370,29 @@ impl Scenario {
                 }
             }
         }
+        if let Some(q) = &self.requests {
+            above("requests.rate_per_s", q.rate_per_s, 0.0, 1e6)?;
+            int("requests.fan_in", q.fan_in as u64, 1, n_hosts - 1)?;
+            int(
+                "requests.size_bytes",
+                q.size_bytes,
+                q.fan_in as u64,
+                1 << 40,
+            )?;
+            range("requests.start_us", q.start_us, 0.0, MAX_DURATION_US)?;
+            range("requests.stop_us", q.stop_us, q.start_us, MAX_DURATION_US)?;
+            if let Some(h) = &q.hosts {
+                if h.is_empty() {
+                    return Err(invalid!("requests.hosts: list at least one host"));
+                }
+                for &x in h {
+                    int("requests.hosts", x as u64, 0, n_hosts - 1)?;
+                }
+            }
+        }
         let explicit: u64 = self.flows.iter().map(|g| g.count as u64).sum();
         for (i, d) in self.inject_drop.iter().enumerate() {
-            if self.workload.is_none() {
+            if self.workload.is_none() && self.requests.is_none() {
                 int(
                     &format!("inject_drop[{i}].flow"),
                     d.flow as u64,
@@ -382,8 +402,10 @@ impl Scenario {
             }
             int(&format!("inject_drop[{i}].seg"), d.seg, 0, 1 << 40)?;
         }
-        if self.flows.is_empty() && self.workload.is_none() {
-            return Err(invalid!("no traffic: give [[flows]] or [workload]"));
+        if self.flows.is_empty() && self.workload.is_none() && self.requests.is_none() {
+            return Err(invalid!(
+                "no traffic: give [[flows]], [workload] or [requests]"
+            ));
         }
 
         let r = &self.report;
@@ -423,6 +445,25 @@ impl Scenario {
     fn validate_network(&self) -> Result<()> {
         let net = self.network()?;
         crate::engine::check_fabric(&net, &self.sim_config())?;
+        if let Some(q) = &self.requests {
+            // The different-rack rule needs `fan_in` hosts outside every requester's rack.
+            let rack_of = crate::scenario::host_racks(&net);
+            let n_hosts = rack_of.len() as u32;
+            let mut per_rack = std::collections::BTreeMap::new();
+            for &r in &rack_of {
+                *per_rack.entry(r).or_insert(0usize) += 1;
+            }
+            for h in q.hosts.clone().unwrap_or_else(|| (0..n_hosts).collect()) {
+                let others = rack_of.len() - per_rack[&rack_of[h as usize]];
+                if others < q.fan_in as usize {
+                    return Err(invalid!(
+                        "requests.fan_in = {}: requester {h} has {others} hosts outside its rack \
+                         (responders come from other racks)",
+                        q.fan_in
+                    ));
+                }
+            }
+        }
         let names = self
             .algorithms
             .iter()

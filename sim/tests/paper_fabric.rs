@@ -85,3 +85,44 @@ fn the_fabric_is_the_papers() {
     assert!(sc.fabric.pfc);
     assert_eq!(sc.fabric.switch_buffer_kb, 4.0 * 1048.576);
 }
+
+/// `powertcp_fabric_websearch_incast.toml`'s file requests on the built fabric (PowerTCP
+/// §4.1: responders "chosen uniformly at random from a different rack", all answering at
+/// once), made cheap: no web search, 1 ms of requests at 200/s per server, 10 KB files. Every
+/// request has 10 distinct responders, none under the requester's ToR (hosts are numbered
+/// 32 per ToR), starting together, and its parts sum to the file.
+#[test]
+fn file_requests_come_from_other_racks_of_the_fabric() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/powertcp_fabric_websearch_incast.toml"
+    ))
+    .unwrap();
+    let (head, requests) = text.split_once("[workload]").unwrap();
+    let requests = &requests[requests.find("[requests]").unwrap()..];
+    let text = format!("{head}{requests}")
+        .replace("duration_us = 30000", "duration_us = 3000")
+        .replace("rate_per_s = 16 ", "rate_per_s = 200 ")
+        .replace("size_bytes = 2000000", "size_bytes = 10000")
+        .replace("stop_us = 10000", "stop_us = 1000");
+    let sc = rdcc_sim::Scenario::parse(&text).unwrap();
+    let r = sc.run_one("hpcc", false).unwrap();
+    let mut by_req: std::collections::BTreeMap<(u32, u64), Vec<(u32, u64)>> = Default::default();
+    for f in &r.out.flows {
+        by_req
+            .entry((f.spec.dst, f.spec.start_ns))
+            .or_default()
+            .push((f.spec.src, f.spec.size_bytes));
+        assert!(f.finish_ns.is_some(), "{:?} unfinished", f.spec);
+    }
+    // 256 servers x 200/s x 1 ms = 51.2 requests expected (Poisson; sd 7.2).
+    assert!((25..=80).contains(&by_req.len()), "{}", by_req.len());
+    for ((dst, t), parts) in &by_req {
+        let mut srcs: Vec<u32> = parts.iter().map(|p| p.0).collect();
+        srcs.sort_unstable();
+        srcs.dedup();
+        assert_eq!(srcs.len(), 10, "request of {dst} at {t} ns");
+        assert!(srcs.iter().all(|s| s / 32 != dst / 32), "{dst}: {srcs:?}");
+        assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 10_000);
+    }
+}

@@ -187,6 +187,31 @@ fn each_bad_value_is_refused_naming_its_field() {
             "workload.cdf",
         ),
         (
+            format!("{BASE}\n[requests]\nrate_per_s = 0\nsize_bytes = 1000\nstop_us = 100\n"),
+            "requests.rate_per_s = 0",
+        ),
+        (
+            format!("{BASE}\n[requests]\nrate_per_s = 4\nsize_bytes = 1\nfan_in = 2\nstop_us = 100\n"),
+            "requests.size_bytes = 1",
+        ),
+        (
+            format!("{BASE}\n[requests]\nrate_per_s = 4\nsize_bytes = 1000\nfan_in = 0\nstop_us = 100\n"),
+            "requests.fan_in = 0",
+        ),
+        (
+            format!("{BASE}\n[requests]\nrate_per_s = 4\nsize_bytes = 1000\nfan_in = 1\nstart_us = 200\nstop_us = 100\n"),
+            "requests.stop_us = 100",
+        ),
+        (
+            format!("{BASE}\n[requests]\nrate_per_s = 4\nsize_bytes = 1000\nfan_in = 1\nstop_us = 100\nhosts = [9]\n"),
+            "requests.hosts = 9",
+        ),
+        (
+            // One switch is one rack: no host outside it.
+            format!("{BASE}\n[requests]\nrate_per_s = 4\nsize_bytes = 1000\nfan_in = 1\nstop_us = 100\n"),
+            "requests.fan_in = 1: requester 0 has 0 hosts outside its rack",
+        ),
+        (
             format!("{BASE}\n[cc.swift]\nlaw = \"swift\"\nbeta_q16 = 0\n"),
             "cc.swift",
         ),

@@ -256,6 +256,7 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         cc,
         flows,
         workload: None,
+        requests: None,
         report: Report::default(),
         fabric: Default::default(),
         hosts: Vec::new(),

@@ -8,7 +8,7 @@ use crate::metrics::{self, Summary};
 use crate::params::{ParamSet, PARAMS_KEY};
 use crate::rng::{mix, Rng};
 use crate::topo::{LinkSpec, Network, TopologySpec};
-use crate::workload::{poisson, Cdf};
+use crate::workload::{file_requests, poisson, Cdf, FileRequests};
 use crate::xpass::{self, XpassConfig, XpassSim, XpassStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -22,7 +22,9 @@ mod sections;
 
 pub use output::{summary_header, xpass_line};
 use sections::{one, ten};
-pub use sections::{Fabric, FlowGroup, HostGroup, InjectDrop, Report, Transport, Workload};
+pub use sections::{
+    Fabric, FlowGroup, HostGroup, InjectDrop, Report, Requests, Transport, Workload,
+};
 
 /// A time in µs (a scenario's `_us` keys) to whole nanoseconds, rounded to nearest: `1.001`
 /// (written `"1001ns"`) is 1001 ns, not the 1000 its f64 product truncates to.
@@ -70,6 +72,9 @@ pub struct Scenario {
     /// Generated traffic.
     #[serde(default)]
     pub workload: Option<Workload>,
+    /// File requests (PowerTCP §4.1's synthetic incast), beside or without the workload.
+    #[serde(default)]
+    pub requests: Option<Requests>,
     /// Reporting options.
     #[serde(default)]
     pub report: Report,
@@ -85,6 +90,15 @@ pub struct Scenario {
     /// Loss injection: drop the first transmission of these segments (tests).
     #[serde(default)]
     pub inject_drop: Vec<InjectDrop>,
+}
+
+/// Each host's rack, for the file requests' "different rack" rule: the switch its access link
+/// leads to (a ToR in the fat tree and the leaf-spine, the one switch of an incast).
+pub(crate) fn host_racks(net: &crate::topo::Network) -> Vec<u32> {
+    net.host_nodes
+        .iter()
+        .map(|&n| net.nodes[n as usize].ports[0].peer)
+        .collect()
 }
 
 /// One algorithm's run.
@@ -537,6 +551,33 @@ impl Scenario {
                 us_to_ns(w.start_us),
                 us_to_ns(w.stop_us),
             ) {
+                flows.push(FlowSpec {
+                    src,
+                    dst,
+                    size_bytes: size,
+                    start_ns: start,
+                    profile: 0,
+                });
+            }
+        }
+        if let Some(q) = &self.requests {
+            let requesters: Vec<u32> = q.hosts.clone().unwrap_or_else(|| (0..n_hosts).collect());
+            let rack_of = host_racks(net);
+            let req = FileRequests {
+                rate_per_s: q.rate_per_s,
+                size_bytes: q.size_bytes,
+                fan_in: q.fan_in,
+                start_ns: us_to_ns(q.start_us),
+                stop_ns: us_to_ns(q.stop_us),
+            };
+            let mut rng = Rng::new(mix(self.seed, 0xf11e_5e7d));
+            let gen = file_requests(&mut rng, &requesters, &rack_of, &req).ok_or_else(|| {
+                invalid!(
+                    "requests.fan_in = {}: a requester has fewer hosts than that outside its rack",
+                    q.fan_in
+                )
+            })?;
+            for (src, dst, size, start) in gen {
                 flows.push(FlowSpec {
                     src,
                     dst,

@@ -189,6 +189,33 @@ pub struct Workload {
     pub hosts: Option<Vec<u32>>,
 }
 
+/// PowerTCP §4.1's "distributed file system" requests (`[requests]`): every requesting host
+/// draws Poisson request times; each request makes `fan_in` hosts of other racks send
+/// `size_bytes / fan_in` each to it at once ([`crate::workload::file_requests`]).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requests {
+    /// Requests per second per requesting host (Poisson).
+    pub rate_per_s: f64,
+    /// File size S, bytes, split over the responders.
+    pub size_bytes: u64,
+    /// Responders per request, chosen uniformly among the hosts outside the requester's rack.
+    #[serde(default = "ten_u32")]
+    pub fan_in: u32,
+    /// Requests from, µs.
+    #[serde(default)]
+    pub start_us: f64,
+    /// Requests until, µs.
+    pub stop_us: f64,
+    /// Requesting hosts (default: all).
+    #[serde(default)]
+    pub hosts: Option<Vec<u32>>,
+}
+
+fn ten_u32() -> u32 {
+    10
+}
+
 /// Reporting options.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
