@@ -80,6 +80,16 @@ pub fn percentile(vals: &[f64], p: f64) -> Option<f64> {
     percentile_sorted(&v, p)
 }
 
+/// The nearest-rank percentile ([`percentile`], `p` in [0, 100]) of several runs' values
+/// pooled into one sample, as if one run had produced them all: a sweep's seeds of one
+/// configuration. With n values in all, the p99.9 is the largest value only when
+/// ⌈0.999 n⌉ = n, i.e. for n ≤ 1000; pooling ten seeds of a hundred flows each gives the
+/// 999th of 1000. `None` when no run has a finite value.
+pub fn pooled_percentile(runs: &[&[f64]], p: f64) -> Option<f64> {
+    let all: Vec<f64> = runs.iter().flat_map(|r| r.iter().copied()).collect();
+    percentile(&all, p)
+}
+
 /// The median: the nearest-rank 50th percentile ([`percentile`]).
 pub fn median(vals: &[f64]) -> Option<f64> {
     percentile(vals, 50.0)
@@ -237,6 +247,42 @@ mod tests {
             assert_eq!(percentile(xs, p), want, "{xs:?} p{p}");
         }
         assert_eq!(median(&[10.0, 30.0, 20.0, 40.0]), Some(20.0));
+    }
+
+    #[test]
+    fn pooled_percentile_cases() {
+        // Ten seeds of 100 values each, seed k holding 100k+1 ..= 100k+100: the pool is
+        // 1 ..= 1000, whose p99.9 is rank ceil(0.999 x 1000) = 999, the value 999 (not the
+        // maximum 1000); each seed's own p99.9 is its maximum, rank ceil(99.9) = 100.
+        let seeds: Vec<Vec<f64>> = (0..10)
+            .map(|k| (1..=100).map(|i| f64::from(100 * k + i)).collect())
+            .collect();
+        let runs: Vec<&[f64]> = seeds.iter().map(Vec::as_slice).collect();
+        for (k, s) in seeds.iter().enumerate() {
+            assert_eq!(percentile(s, 99.9), Some(100.0 * k as f64 + 100.0));
+        }
+        // (runs, p, expected)
+        let few: [&[f64]; 2] = [&[3.0, 1.0], &[2.0, f64::NAN]];
+        let one_empty: [&[f64]; 2] = [&[], &[5.0]];
+        let cases: &[(&[&[f64]], f64, Option<f64>)] = &[
+            (&runs, 99.9, Some(999.0)),
+            (&runs, 99.0, Some(990.0)),
+            (&runs, 50.0, Some(500.0)),
+            (&runs, 100.0, Some(1000.0)),
+            // The pool of 3, 1, 2 (NaN ignored): median rank 2 -> 2, p99.9 rank 3 -> 3.
+            (&few, 50.0, Some(2.0)),
+            (&few, 99.9, Some(3.0)),
+            (&one_empty, 99.9, Some(5.0)),
+            (&[], 99.9, None),
+        ];
+        for &(rs, p, want) in cases {
+            assert_eq!(pooled_percentile(rs, p), want, "p{p} of {rs:?}");
+        }
+        // 1001 values: rank ceil(0.999 x 1001) = 1000, below the maximum.
+        let mut more = seeds.clone();
+        more.push(vec![0.5]);
+        let runs: Vec<&[f64]> = more.iter().map(Vec::as_slice).collect();
+        assert_eq!(pooled_percentile(&runs, 99.9), Some(999.0));
     }
 
     /// P(T <= t) of Student's t with `df` degrees of freedom, by Simpson's rule from 0.
