@@ -7,7 +7,8 @@
 //!   flows (one flow is trivially fair to itself).
 //! - **Percentiles: nearest rank.** The p-th percentile (p in [0, 100]) of n values is the
 //!   value of rank ⌈p/100 · n⌉ in ascending order, the rank clamped to [1, n]: always a value
-//!   that was observed, never an interpolation. The median is the 50th percentile, so of an
+//!   that was observed, never an interpolation (the rank is exact where p/100 · n is an
+//!   integer: the p99.9 of 1,000 values is the 999th). The median is the 50th percentile, so of an
 //!   even count it is the lower of the two middle values. [`percentile`] ignores NaN and
 //!   infinite values; [`percentile_sorted`] takes an ascending slice as it is.
 //! - **Mean with a 95 % confidence interval** over repeated runs (a sweep's seeds,
@@ -68,7 +69,16 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    // p/100 is not exact in binary: (99.9/100) x 1000 = 999.0000000000001, whose ceiling would
+    // make the p99.9 of 1,000 values their maximum. A product within a relative 1e-12 of an
+    // integer is taken as that integer (the rank of the definition, ⌈p/100 · n⌉).
+    let x = (p / 100.0) * sorted.len() as f64;
+    let near = x.round();
+    let rank = if (x - near).abs() <= 1e-12 * x.max(1.0) {
+        near
+    } else {
+        x.ceil()
+    } as usize;
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
@@ -229,11 +239,16 @@ mod tests {
     #[test]
     fn percentile_nearest_rank() {
         let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        let thousand: Vec<f64> = (1..=1000).map(f64::from).collect();
         // (values, p, expected)
         let cases: &[(&[f64], f64, Option<f64>)] = &[
             (&v, 50.0, Some(50.0)),
             (&v, 99.0, Some(99.0)),
             (&v, 99.9, Some(100.0)),
+            // 1,000 values: rank ⌈0.999 x 1000⌉ = 999 exactly (not the float product's 1000).
+            (&thousand, 99.9, Some(999.0)),
+            (&thousand, 99.0, Some(990.0)),
+            (&thousand[..999], 99.9, Some(999.0)),
             (&v, 0.0, Some(1.0)),
             (&v, 100.0, Some(100.0)),
             (&[3.0, 1.0, 2.0], 50.0, Some(2.0)),

@@ -135,11 +135,7 @@ fn point_figures(dir: &Path) -> Result<Vec<(String, Option<f64>)>> {
 fn base_num(file: &SweepFile, path: &str) -> Option<f64> {
     let mut v: Option<&toml::Value> = None;
     for (i, k) in path.split('.').enumerate() {
-        v = if i == 0 {
-            file.base.get(k)
-        } else {
-            v?.get(k)
-        };
+        v = if i == 0 { file.base.get(k) } else { v?.get(k) };
     }
     v.and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
 }
@@ -225,7 +221,11 @@ fn pooled_figures(
     file: &SweepFile,
     points: &[&super::Point],
 ) -> Result<Vec<(String, usize, Option<f64>)>> {
-    let edges: Vec<u64> = match file.base.get("report").and_then(|r| r.get("fct_bins_bytes")) {
+    let edges: Vec<u64> = match file
+        .base
+        .get("report")
+        .and_then(|r| r.get("fct_bins_bytes"))
+    {
         Some(v) => v
             .as_array()
             .map(|a| a.iter().filter_map(|x| x.as_integer()).map(|x| x as u64))
@@ -562,7 +562,10 @@ impl Aggregate {
                     let n = self.find(a, g, &format!("pooled_buffer_kb_p50[{s}]"));
                     row.push(n.map_or(Cell::None, |r| r.n.into()));
                     for (p, _) in POOLED_PERCENTILES {
-                        row.push(pm(self.find(a, g, &format!("pooled_buffer_kb_{p}[{s}]")), 2));
+                        row.push(pm(
+                            self.find(a, g, &format!("pooled_buffer_kb_{p}[{s}]")),
+                            2,
+                        ));
                     }
                     t.push(row);
                 }
@@ -744,20 +747,47 @@ mod tests {
         };
         // The pool is 1 ..= 1000: p99.9 = rank 999, not the maximum; p50 = 500.
         for x in ["1", "2"] {
-            assert_eq!(get(x, "pooled_slowdown_p999[<10KB]"), (10, 1000, Some(999.0), None));
-            assert_eq!(get(x, "pooled_slowdown_p99[<10KB]"), (10, 1000, Some(990.0), None));
-            assert_eq!(get(x, "pooled_slowdown_p50[<10KB]"), (10, 1000, Some(500.0), None));
-            assert_eq!(get(x, "pooled_slowdown_p999[>=1MB]"), (10, 10, Some(7.0), None));
-            assert_eq!(get(x, "pooled_slowdown_p50[10KB-100KB]"), (10, 0, None, None));
+            assert_eq!(
+                get(x, "pooled_slowdown_p999[<10KB]"),
+                (10, 1000, Some(999.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p99[<10KB]"),
+                (10, 1000, Some(990.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p50[<10KB]"),
+                (10, 1000, Some(500.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p999[>=1MB]"),
+                (10, 10, Some(7.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p50[10KB-100KB]"),
+                (10, 0, None, None)
+            );
             // e0's samples: (k + 0.5) and (2k + 0.5) KB for k = 0..9, 20 in all; the samples
             // at t = 5 and 40 are outside the window. Sorted: 0.5, 0.5, 1.5, 2.5, 2.5, 3.5,
             // 4.5, 4.5, 5.5, 6.5, ...: p50 = rank 10 = 6.5; p99.9 = rank 20 = 18.5.
-            assert_eq!(get(x, "pooled_buffer_kb_p50[e0]"), (10, 20, Some(6.5), None));
-            assert_eq!(get(x, "pooled_buffer_kb_p999[e0]"), (10, 20, Some(18.5), None));
-            assert_eq!(get(x, "pooled_buffer_kb_p999[e1]"), (10, 20, Some(18.0), None));
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p50[e0]"),
+                (10, 20, Some(6.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p999[e0]"),
+                (10, 20, Some(18.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p999[e1]"),
+                (10, 20, Some(18.0), None)
+            );
         }
         let text = a.text();
-        assert!(text.contains("pooled_p999") && text.contains("Buffer occupancy"), "{text}");
+        assert!(
+            text.contains("pooled_p999") && text.contains("Buffer occupancy"),
+            "{text}"
+        );
         assert!(text.contains(POOLED_METHOD), "{text}");
         // A grid over a key the pooled figures take from the base is refused.
         f.sweep.grid[0].key = "workload.stop_us".into();
