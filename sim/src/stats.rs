@@ -276,10 +276,11 @@ mod tests {
         for (k, s) in seeds.iter().enumerate() {
             assert_eq!(percentile(s, 99.9), Some(100.0 * k as f64 + 100.0));
         }
-        // (runs, p, expected)
         let few: [&[f64]; 2] = [&[3.0, 1.0], &[2.0, f64::NAN]];
         let one_empty: [&[f64]; 2] = [&[], &[5.0]];
-        let cases: &[(&[&[f64]], f64, Option<f64>)] = &[
+        // (runs, p, expected)
+        type Case<'a> = (&'a [&'a [f64]], f64, Option<f64>);
+        let cases: &[Case] = &[
             (&runs, 99.9, Some(999.0)),
             (&runs, 99.0, Some(990.0)),
             (&runs, 50.0, Some(500.0)),
