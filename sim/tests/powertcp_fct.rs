@@ -165,7 +165,30 @@ const TOLS: &[Tol] = &[
 ];
 
 /// The verdicts the page states: (tolerance, PowerTCP profile, reproduced).
-const VERDICTS: &[(&str, &str, bool)] = &[];
+const VERDICTS: &[(&str, &str, bool)] = &[
+    ("S1", "powertcp_int", false),
+    ("S1", "powertcp_authors", true),
+    ("S2", "powertcp_int", true),
+    ("S2", "powertcp_authors", true),
+    ("S2θ", "powertcp_int", false),
+    ("S2θ", "powertcp_authors", false),
+    ("S3", "powertcp_int", false),
+    ("S3", "powertcp_authors", false),
+    ("M1", "powertcp_int", true),
+    ("M1", "powertcp_authors", false),
+    ("M2", "powertcp_int", true),
+    ("M2", "powertcp_authors", true),
+    ("M3", "powertcp_int", true),
+    ("M3", "powertcp_authors", true),
+    ("A1", "powertcp_int", false),
+    ("A1", "powertcp_authors", true),
+    ("B1", "powertcp_int", true),
+    ("B1", "powertcp_authors", true),
+    ("B2", "powertcp_int", true),
+    ("B2", "powertcp_authors", true),
+    ("G1", "powertcp_int", false),
+    ("G1", "powertcp_authors", false),
+];
 
 /// (load %, algorithm, figure) -> value.
 type Figures = BTreeMap<(u32, String, String), f64>;
