@@ -112,6 +112,24 @@ pub fn size_label(b: u64) -> String {
     }
 }
 
+/// The FCT size bins of the edges `bins` (bytes, ascending): (lowest size, size above the
+/// bin, label), `[0, e0)`, `[e0, e1)`, ..., `[e_last, u64::MAX)`; labels as `fct_bins.csv`
+/// prints them (`<10KB`, `10KB-100KB`, `>=1MB`).
+pub fn size_bins(bins: &[u64]) -> Vec<(u64, u64, String)> {
+    (0..=bins.len())
+        .map(|b| {
+            let lo = if b == 0 { 0 } else { bins[b - 1] };
+            let hi = bins.get(b).copied().unwrap_or(u64::MAX);
+            let label = match (b, bins.get(b)) {
+                (0, Some(&h)) => format!("<{}", size_label(h)),
+                (_, Some(&h)) => format!("{}-{}", size_label(lo), size_label(h)),
+                (_, None) => format!(">={}", size_label(lo)),
+            };
+            (lo, hi, label)
+        })
+        .collect()
+}
+
 /// Summarise `out` for its first profile. `jain_from_ns`: start of the Jain-settling search;
 /// `measure_from_ns`: start of the averaging window; `bins`: FCT bin edges in bytes.
 pub fn summarize(
@@ -231,14 +249,7 @@ pub fn summarize(
     let queue_max_kb = first.map_or(f64::NAN, |p| p.queue_max_kb);
     let finite: Vec<_> = out.flows.iter().filter(|f| f.spec.size_bytes > 0).collect();
     let mut bin_stats = Vec::new();
-    for b in 0..=bins.len() {
-        let lo = if b == 0 { 0 } else { bins[b - 1] };
-        let hi = bins.get(b).copied().unwrap_or(u64::MAX);
-        let label = match (b, bins.get(b)) {
-            (0, Some(&h)) => format!("<{}", size_label(h)),
-            (_, Some(&h)) => format!("{}-{}", size_label(lo), size_label(h)),
-            (_, None) => format!(">={}", size_label(lo)),
-        };
+    for (lo, hi, label) in size_bins(bins) {
         let in_bin: Vec<_> = finite
             .iter()
             .filter(|f| f.spec.size_bytes >= lo && f.spec.size_bytes < hi)

@@ -7,7 +7,8 @@
 //!   flows (one flow is trivially fair to itself).
 //! - **Percentiles: nearest rank.** The p-th percentile (p in [0, 100]) of n values is the
 //!   value of rank ⌈p/100 · n⌉ in ascending order, the rank clamped to [1, n]: always a value
-//!   that was observed, never an interpolation. The median is the 50th percentile, so of an
+//!   that was observed, never an interpolation (the rank is exact where p/100 · n is an
+//!   integer: the p99.9 of 1,000 values is the 999th). The median is the 50th percentile, so of an
 //!   even count it is the lower of the two middle values. [`percentile`] ignores NaN and
 //!   infinite values; [`percentile_sorted`] takes an ascending slice as it is.
 //! - **Mean with a 95 % confidence interval** over repeated runs (a sweep's seeds,
@@ -68,7 +69,16 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    // p/100 is not exact in binary: (99.9/100) x 1000 = 999.0000000000001, whose ceiling would
+    // make the p99.9 of 1,000 values their maximum. A product within a relative 1e-12 of an
+    // integer is taken as that integer (the rank of the definition, ⌈p/100 · n⌉).
+    let x = (p / 100.0) * sorted.len() as f64;
+    let near = x.round();
+    let rank = if (x - near).abs() <= 1e-12 * x.max(1.0) {
+        near
+    } else {
+        x.ceil()
+    } as usize;
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
@@ -78,6 +88,16 @@ pub fn percentile(vals: &[f64], p: f64) -> Option<f64> {
     let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
     v.sort_by(|a, b| a.total_cmp(b));
     percentile_sorted(&v, p)
+}
+
+/// The nearest-rank percentile ([`percentile`], `p` in [0, 100]) of several runs' values
+/// pooled into one sample, as if one run had produced them all: a sweep's seeds of one
+/// configuration. With n values in all, the p99.9 is the largest value only when
+/// ⌈0.999 n⌉ = n, i.e. for n ≤ 1000; pooling ten seeds of a hundred flows each gives the
+/// 999th of 1000. `None` when no run has a finite value.
+pub fn pooled_percentile(runs: &[&[f64]], p: f64) -> Option<f64> {
+    let all: Vec<f64> = runs.iter().flat_map(|r| r.iter().copied()).collect();
+    percentile(&all, p)
 }
 
 /// The median: the nearest-rank 50th percentile ([`percentile`]).
@@ -219,11 +239,16 @@ mod tests {
     #[test]
     fn percentile_nearest_rank() {
         let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        let thousand: Vec<f64> = (1..=1000).map(f64::from).collect();
         // (values, p, expected)
         let cases: &[(&[f64], f64, Option<f64>)] = &[
             (&v, 50.0, Some(50.0)),
             (&v, 99.0, Some(99.0)),
             (&v, 99.9, Some(100.0)),
+            // 1,000 values: rank ⌈0.999 x 1000⌉ = 999 exactly (not the float product's 1000).
+            (&thousand, 99.9, Some(999.0)),
+            (&thousand, 99.0, Some(990.0)),
+            (&thousand[..999], 99.9, Some(999.0)),
             (&v, 0.0, Some(1.0)),
             (&v, 100.0, Some(100.0)),
             (&[3.0, 1.0, 2.0], 50.0, Some(2.0)),
@@ -237,6 +262,43 @@ mod tests {
             assert_eq!(percentile(xs, p), want, "{xs:?} p{p}");
         }
         assert_eq!(median(&[10.0, 30.0, 20.0, 40.0]), Some(20.0));
+    }
+
+    #[test]
+    fn pooled_percentile_cases() {
+        // Ten seeds of 100 values each, seed k holding 100k+1 ..= 100k+100: the pool is
+        // 1 ..= 1000, whose p99.9 is rank ceil(0.999 x 1000) = 999, the value 999 (not the
+        // maximum 1000); each seed's own p99.9 is its maximum, rank ceil(99.9) = 100.
+        let seeds: Vec<Vec<f64>> = (0..10)
+            .map(|k| (1..=100).map(|i| f64::from(100 * k + i)).collect())
+            .collect();
+        let runs: Vec<&[f64]> = seeds.iter().map(Vec::as_slice).collect();
+        for (k, s) in seeds.iter().enumerate() {
+            assert_eq!(percentile(s, 99.9), Some(100.0 * k as f64 + 100.0));
+        }
+        let few: [&[f64]; 2] = [&[3.0, 1.0], &[2.0, f64::NAN]];
+        let one_empty: [&[f64]; 2] = [&[], &[5.0]];
+        // (runs, p, expected)
+        type Case<'a> = (&'a [&'a [f64]], f64, Option<f64>);
+        let cases: &[Case] = &[
+            (&runs, 99.9, Some(999.0)),
+            (&runs, 99.0, Some(990.0)),
+            (&runs, 50.0, Some(500.0)),
+            (&runs, 100.0, Some(1000.0)),
+            // The pool of 3, 1, 2 (NaN ignored): median rank 2 -> 2, p99.9 rank 3 -> 3.
+            (&few, 50.0, Some(2.0)),
+            (&few, 99.9, Some(3.0)),
+            (&one_empty, 99.9, Some(5.0)),
+            (&[], 99.9, None),
+        ];
+        for &(rs, p, want) in cases {
+            assert_eq!(pooled_percentile(rs, p), want, "p{p} of {rs:?}");
+        }
+        // 1001 values: rank ceil(0.999 x 1001) = 1000, below the maximum.
+        let mut more = seeds.clone();
+        more.push(vec![0.5]);
+        let runs: Vec<&[f64]> = more.iter().map(Vec::as_slice).collect();
+        assert_eq!(pooled_percentile(&runs, 99.9), Some(999.0));
     }
 
     /// P(T <= t) of Student's t with `df` degrees of freedom, by Simpson's rule from 0.

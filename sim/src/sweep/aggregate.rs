@@ -7,7 +7,20 @@
 //! Figures: every numeric column of `summary.csv` (`goodput_gbps`, `rtt_p99_us`, ...), and of
 //! `fct_bins.csv` per size bin as `COLUMN[BIN]` (`slowdown_p99[<10KB]`). An undefined value
 //! (empty field) is left out of its figure's statistics; `n` counts the values used.
+//!
+//! **Pooled figures** ([`POOLED_METHOD`]): a percentile of one seed's flows is its maximum
+//! when the bin holds at most 1,000 flows (nearest rank), so the group's seeds are also
+//! pooled into one sample and its percentiles taken ([`stats::pooled_percentile`]):
+//! `pooled_slowdown_pP[BIN]` over every completed flow of the bin in `<algorithm>/flows.csv`
+//! (`n` = the flows pooled), and `pooled_buffer_kb_pP[SWITCH]` over the samples of
+//! `<algorithm>/port_series.csv`, each sample the sum of the queues of the monitored ports
+//! leaving SWITCH (its buffer occupancy when every port of it is in `report.bottlenecks`),
+//! taken in the window `measure_from_us` < t ≤ `workload.stop_us` (the arrivals; the
+//! scenario's `duration_us` without a workload). Their `mean` is the pooled value; they have
+//! no interval.
 
+use super::pooled::{pooled_figures, POOLED_BASE_KEYS};
+pub use super::pooled::{POOLED_METHOD, POOLED_PERCENTILES};
 use super::{SweepFile, POINTS_DIR};
 use crate::error::{invalid, Error, Result};
 use crate::stats;
@@ -54,6 +67,8 @@ pub struct Row {
 pub struct Aggregate {
     /// The method ([`METHOD`]).
     pub method: String,
+    /// The pooled figures' method ([`POOLED_METHOD`]).
+    pub pooled_method: String,
     /// The scenario's name.
     pub scenario: String,
     /// The grid's keys, in order.
@@ -154,8 +169,19 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
         ));
     }
     let keys: Vec<String> = file.sweep.grid.iter().map(|g| g.key.clone()).collect();
+    if let Some(k) = keys.iter().find(|k| POOLED_BASE_KEYS.contains(&k.as_str())) {
+        return Err(invalid!(
+            "--grid {k}: the pooled figures read it from the base scenario; set it with --set"
+        ));
+    }
     let mut rows = Vec::new();
     for ((algorithm, values), points, figs) in groups {
+        let members: Vec<&super::Point> = file
+            .points
+            .iter()
+            .filter(|p| p.algorithm == algorithm && p.values == values)
+            .collect();
+        let pooled = pooled_figures(dir, file, &members)?;
         let grid: BTreeMap<String, String> = keys.iter().cloned().zip(values).collect();
         for (figure, vals) in figs {
             let xs: Vec<f64> = vals.iter().flatten().copied().collect();
@@ -174,6 +200,20 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
                 ci95_high: m.zip(half).and_then(|(m, h)| round6(m.mean + h)),
             });
         }
+        for (figure, n, v) in pooled {
+            rows.push(Row {
+                algorithm: algorithm.clone(),
+                grid: grid.clone(),
+                figure,
+                points,
+                n,
+                mean: v.and_then(round6),
+                stddev: None,
+                ci95_half: None,
+                ci95_low: None,
+                ci95_high: None,
+            });
+        }
     }
     let scenario = file
         .base
@@ -183,6 +223,7 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
         .to_string();
     Ok(Aggregate {
         method: METHOD.into(),
+        pooled_method: POOLED_METHOD.into(),
         scenario,
         grid_keys: keys,
         seeds: file.sweep.seeds.clone(),
@@ -307,28 +348,75 @@ impl Aggregate {
             }
         }
         if !bins.is_empty() {
-            const FIGS: [(&str, usize); 4] = [
-                ("flows_done", 1),
-                ("slowdown_p50", 2),
-                ("slowdown_p99", 2),
-                ("slowdown_p999", 2),
+            const FIGS: [(&str, &str, usize); 6] = [
+                ("flows_done", "flows_done", 1),
+                ("slowdown_p50", "slowdown_p50", 2),
+                ("slowdown_p99", "slowdown_p99", 2),
+                ("slowdown_p999", "slowdown_p999", 2),
+                ("pooled_slowdown_p99", "pooled_p99", 2),
+                ("pooled_slowdown_p999", "pooled_p999", 2),
             ];
-            let mut cols = head;
+            let mut cols = head.clone();
             cols.push(Col::text("size"));
-            cols.extend(FIGS.map(|(f, d)| Col::num(f, d)));
+            cols.extend(FIGS.map(|(_, h, d)| Col::num(h, d)));
             let mut t = Vec::new();
             for &(a, g, pts) in &groups {
                 for b in &bins {
                     let mut row = lead(a, g, pts);
                     row.push((*b).into());
-                    for (f, d) in FIGS {
+                    for (f, _, d) in FIGS {
                         row.push(pm(self.find(a, g, &format!("{f}[{b}]")), d));
                     }
                     t.push(row);
                 }
             }
-            out.push_str("\nFCT slowdown (FCT / ideal) per flow size:\n");
+            out.push_str(
+                "\nFCT slowdown (FCT / ideal) per flow size; pooled_*: every seed's flows together:\n",
+            );
             out.push_str(&render(&cols, &t, true));
+        }
+        // Buffer occupancy per switch, pooled over the seeds' samples.
+        let mut sws: Vec<&str> = Vec::new();
+        for r in &self.rows {
+            if let Some(s) = r
+                .figure
+                .strip_prefix("pooled_buffer_kb_p50[")
+                .and_then(|b| b.strip_suffix(']'))
+            {
+                if !sws.contains(&s) {
+                    sws.push(s);
+                }
+            }
+        }
+        if !sws.is_empty() {
+            let mut cols = head;
+            cols.push(Col::text("switch"));
+            cols.push(Col::num("samples", 0));
+            cols.extend(POOLED_PERCENTILES.map(|(p, _)| Col::num(p, 2)));
+            let mut t = Vec::new();
+            for &(a, g, pts) in &groups {
+                for s in &sws {
+                    let mut row = lead(a, g, pts);
+                    row.push((*s).into());
+                    let n = self.find(a, g, &format!("pooled_buffer_kb_p50[{s}]"));
+                    row.push(n.map_or(Cell::None, |r| r.n.into()));
+                    for (p, _) in POOLED_PERCENTILES {
+                        row.push(pm(
+                            self.find(a, g, &format!("pooled_buffer_kb_{p}[{s}]")),
+                            2,
+                        ));
+                    }
+                    t.push(row);
+                }
+            }
+            out.push_str(
+                "\nBuffer occupancy, KB (sum of the monitored queues leaving the switch; \
+                 every seed's samples together):\n",
+            );
+            out.push_str(&render(&cols, &t, true));
+        }
+        if self.rows.iter().any(|r| r.figure.starts_with("pooled_")) {
+            out.push_str(&format!("\n{POOLED_METHOD}\n"));
         }
         out
     }
@@ -456,6 +544,94 @@ mod tests {
             e.contains("1 of 6 points") && e.contains("point 4 (swift, seed 2, topology.x=2)"),
             "{e}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Ten seeds of 100 short flows each, seed k's slowdowns 100k+1 ..= 100k+100 (plus a
+    /// long-lived flow, an unfinished one and one 2 MB flow of slowdown 7); two samples of
+    /// three monitored ports, two leaving switch `e0`.
+    #[test]
+    fn pooled_percentiles_over_the_seeds() {
+        let dir = std::env::temp_dir().join(format!("rdcc-agg-pool-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let seeds: Vec<u64> = (1..=10).collect();
+        let mut f = file(&seeds);
+        f.base = toml::from_str("name = \"t\"\nmeasure_from_us = 5.0\n[workload]\nstop_us = 30")
+            .unwrap();
+        write_points(&dir, &f);
+        for p in &f.points {
+            let k = p.seed - 1;
+            let d = SweepFile::point_dir(&dir, p).join("swift");
+            std::fs::create_dir_all(&d).unwrap();
+            let mut flows = String::from("flow,size_bytes,slowdown\n0,0,\n1,5000,\n2,2000000,7\n");
+            for i in 1..=100 {
+                flows.push_str(&format!("{},{},{}\n", i + 2, 1000 + i, 100 * k + i));
+            }
+            std::fs::write(d.join("flows.csv"), flows).unwrap();
+            // t = 5 is outside the window (t > 5), t = 10 and 20 inside, t = 40 after it.
+            let mut ports = String::from("t_us,port,queue_bytes\n");
+            for (t, q) in [(5, 9000), (10, 1000 * k), (20, 2000 * k), (40, 9000)] {
+                ports.push_str(&format!("{t},e0->a,{q}\n{t},e1->a,{q}\n{t},e0->b,500\n"));
+            }
+            std::fs::write(d.join("port_series.csv"), ports).unwrap();
+        }
+        let a = aggregate(&dir, &f).unwrap();
+        let get = |x: &str, fig: &str| {
+            let r = a
+                .rows
+                .iter()
+                .find(|r| r.grid["topology.x"] == x && r.figure == fig)
+                .unwrap_or_else(|| panic!("{x} {fig}"));
+            (r.points, r.n, r.mean, r.ci95_half)
+        };
+        // The pool is 1 ..= 1000: p99.9 = rank 999, not the maximum; p50 = 500.
+        for x in ["1", "2"] {
+            assert_eq!(
+                get(x, "pooled_slowdown_p999[<10KB]"),
+                (10, 1000, Some(999.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p99[<10KB]"),
+                (10, 1000, Some(990.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p50[<10KB]"),
+                (10, 1000, Some(500.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p999[>=1MB]"),
+                (10, 10, Some(7.0), None)
+            );
+            assert_eq!(
+                get(x, "pooled_slowdown_p50[10KB-100KB]"),
+                (10, 0, None, None)
+            );
+            // e0's samples: (k + 0.5) and (2k + 0.5) KB for k = 0..9, 20 in all; the samples
+            // at t = 5 and 40 are outside the window. Sorted: 0.5, 0.5, 1.5, 2.5, 2.5, 3.5,
+            // 4.5, 4.5, 5.5, 6.5, ...: p50 = rank 10 = 6.5; p99.9 = rank 20 = 18.5.
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p50[e0]"),
+                (10, 20, Some(6.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p999[e0]"),
+                (10, 20, Some(18.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_kb_p999[e1]"),
+                (10, 20, Some(18.0), None)
+            );
+        }
+        let text = a.text();
+        assert!(
+            text.contains("pooled_p999") && text.contains("Buffer occupancy"),
+            "{text}"
+        );
+        assert!(text.contains(POOLED_METHOD), "{text}");
+        // A grid over a key the pooled figures take from the base is refused.
+        f.sweep.grid[0].key = "workload.stop_us".into();
+        let e = aggregate(&dir, &f).unwrap_err().to_string();
+        assert!(e.contains("--grid workload.stop_us"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
