@@ -130,7 +130,9 @@ bad=""
 [ "$(field ts_back "$f")" = 0 ] || bad="$bad ts"
 [ "$(field rate_mbit "$f")" = "$RDCC_RATE_MBIT" ] || bad="$bad rate"
 [ "$(field q_over "$f")" = 0 ] || bad="$bad queue-over"
+what="no queue above the segments still to come"
 if [ "${RDCC_UNSERVED_FAILS:-0}" = 1 ]; then
+	what="queues exact, mean gap one frame"
 	queued=$(field queued "$f")
 	# One frame at 10 Gbit/s: (IP length + 14) x 8 / 10 ns.
 	frame_ns=$((($(field ip_len "$f") + 14) * 8 / 10))
@@ -140,7 +142,7 @@ if [ "${RDCC_UNSERVED_FAILS:-0}" = 1 ]; then
 		[ "$gap" -le $((frame_ns + RDCC_INT_GAP_TOL_NS)) ] || bad="$bad gap($gap vs $frame_ns ns)"
 fi
 if [ -z "$bad" ]; then
-	tap_ok "two slots, two hops: $n segments stamped twice, checksums valid, steps and queues exact"
+	tap_ok "two slots, two hops: $n segments stamped twice, checksums valid, byte steps exact, $what"
 else
 	tap_not_ok "two slots, two hops: wrong:$bad"
 	tap_diag_file "$RDCC_TMP/two.send"
