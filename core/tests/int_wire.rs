@@ -3,6 +3,8 @@
 //! in the module documentation (not from the code's output), the switch's stamp on each, the
 //! parser, the writer, the C header, and properties over any bytes.
 
+#[path = "c_header/mod.rs"]
+mod c_header;
 use proptest::prelude::*;
 use rdcc_core::int::{IntHop, IntStack};
 use rdcc_core::int_wire::*;
@@ -279,22 +281,7 @@ fn c_wire_header_matches() {
         "/../modules/glue/rdcc_int_wire.h"
     ))
     .unwrap();
-    let def = |name: &str| -> u64 {
-        let l = h
-            .lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(name))
-            .unwrap_or_else(|| panic!("{name} missing"));
-        let v = l.split_once(name).unwrap().1;
-        let v = v.split("/*").next().unwrap().trim();
-        let v = v.trim_start_matches('(').trim_end_matches(')');
-        if let Some(x) = v.strip_prefix("0x") {
-            u64::from_str_radix(x, 16).unwrap()
-        } else if let Some((a, b)) = v.split_once("U << ") {
-            a.parse::<u64>().unwrap() << b.parse::<u64>().unwrap()
-        } else {
-            v.parse().unwrap()
-        }
-    };
+    let def = |name: &str| c_header::c_define(&h, name);
     let rows: [(&str, u64); 16] = [
         ("RDCC_INT_KIND", KIND.into()),
         ("RDCC_INT_EXID", EXID.into()),

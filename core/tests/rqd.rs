@@ -4,6 +4,8 @@
 //! the Rust constants, and the Swift side of the channel (per-ACK fallback, clamp flag, expiry,
 //! report).
 
+#[path = "c_header/mod.rs"]
+mod c_header;
 use proptest::prelude::*;
 use rdcc_core::event::{
     AckEvent, Controller, ACK_HAS_HOPS, ACK_HAS_LOCAL_RX, ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT,
@@ -137,22 +139,7 @@ fn c_wire_header_matches() {
         "/../modules/glue/rdcc_rqd_wire.h"
     ))
     .unwrap();
-    let def = |name: &str| -> u64 {
-        let l = h
-            .lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(name))
-            .unwrap_or_else(|| panic!("{name} missing"));
-        let rest = l.split_once(name).unwrap().1;
-        let rest = rest.split("/*").next().unwrap().trim();
-        let v = rest.trim_start_matches('(').trim_end_matches(')');
-        if let Some(x) = v.strip_prefix("0x") {
-            u64::from_str_radix(x, 16).unwrap()
-        } else if let Some((a, b)) = v.split_once("U << ") {
-            a.parse::<u64>().unwrap() << b.parse::<u64>().unwrap()
-        } else {
-            v.parse().unwrap()
-        }
-    };
+    let def = |name: &str| c_header::c_define(&h, name);
     assert_eq!(def("RDCC_RQD_KIND"), u64::from(KIND));
     assert_eq!(def("RDCC_RQD_LEN"), u64::from(LEN));
     assert_eq!(def("RDCC_RQD_EXID"), u64::from(EXID));

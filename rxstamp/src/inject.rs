@@ -485,6 +485,23 @@ pub(crate) fn send_raw(fd4: RawFd, fd6: RawFd, dst: IpAddr, pkt: &[u8]) -> bool 
     r == pkt.len() as isize
 }
 
+/// One packet from `fd` into `buf` without blocking: its length (truncated to `buf`), or `None`.
+pub(crate) fn recv_now(fd: RawFd, buf: &mut [u8]) -> Option<usize> {
+    // SAFETY: buf is writable for its length.
+    let r = unsafe {
+        libc::recv(
+            fd,
+            buf.as_mut_ptr() as *mut libc::c_void,
+            buf.len(),
+            libc::MSG_DONTWAIT,
+        )
+    };
+    usize::try_from(r)
+        .ok()
+        .filter(|&n| n > 0)
+        .map(|n| n.min(buf.len()))
+}
+
 /// The longest wait for a packet: the loop checks its deadline at least this often.
 const POLL_MAX: Duration = Duration::from_millis(200);
 
@@ -549,19 +566,10 @@ pub fn main(a: &InjectArgs) -> Result<()> {
         if !readable(sniff.as_raw_fd(), wait)? {
             continue;
         }
-        // SAFETY: buf is writable for its length.
-        let r = unsafe {
-            libc::recv(
-                sniff.as_raw_fd(),
-                buf.as_mut_ptr() as *mut libc::c_void,
-                buf.len(),
-                libc::MSG_DONTWAIT,
-            )
-        };
-        if r <= 0 {
+        let Some(r) = recv_now(sniff.as_raw_fd(), &mut buf) else {
             continue;
-        }
-        let Some(s) = parse(&buf[..r as usize]) else {
+        };
+        let Some(s) = parse(&buf[..r]) else {
             continue;
         };
         if s.sport == port {

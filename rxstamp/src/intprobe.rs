@@ -24,7 +24,7 @@ use std::net::IpAddr;
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use crate::inject::{bind_packet, ip_packet, readable, send_raw, sock, tcp_csum, Mode};
+use crate::inject::{bind_packet, ip_packet, readable, recv_now, send_raw, sock, tcp_csum, Mode};
 
 /// The source address the kernel would use towards `dst` (a connected UDP socket's name).
 fn source_for(dst: IpAddr) -> Result<IpAddr> {
@@ -289,19 +289,10 @@ pub fn watch(iface: &str, port: u16, count: u64, secs: u64) -> Result<()> {
         if !readable(sniff.as_raw_fd(), Duration::from_millis(200))? {
             continue;
         }
-        // SAFETY: buf is writable for its length.
-        let r = unsafe {
-            libc::recv(
-                sniff.as_raw_fd(),
-                buf.as_mut_ptr() as *mut libc::c_void,
-                buf.len(),
-                libc::MSG_DONTWAIT,
-            )
-        };
-        if r <= 0 {
+        let Some(r) = recv_now(sniff.as_raw_fd(), &mut buf) else {
             continue;
-        }
-        if let Some(x) = seen(&buf[..r as usize], port) {
+        };
+        if let Some(x) = seen(&buf[..r], port) {
             let hops: Vec<String> = x
                 .hops
                 .iter()

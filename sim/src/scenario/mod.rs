@@ -577,15 +577,13 @@ impl Scenario {
                     q.fan_in
                 )
             })?;
-            for (src, dst, size, start) in gen {
-                flows.push(FlowSpec {
-                    src,
-                    dst,
-                    size_bytes: size,
-                    start_ns: start,
-                    profile: 0,
-                });
-            }
+            flows.extend(gen.into_iter().map(|(src, dst, size, start)| FlowSpec {
+                src,
+                dst,
+                size_bytes: size,
+                start_ns: start,
+                profile: 0,
+            }));
         }
         Ok(flows)
     }
