@@ -31,6 +31,9 @@ fn cat(parts: &[&[u8]]) -> Vec<u8> {
     parts.concat()
 }
 
+/// (name, option list before, record, outcome, list after)
+type StampRow = (&'static str, Vec<u8>, IntHop, Stamp, Vec<u8>);
+
 #[test]
 fn stamp_table() {
     // (name, option list before, record, outcome, list after)
@@ -67,7 +70,7 @@ fn stamp_table() {
 
     let r1 = IntHop(R1);
     let r2 = IntHop(R2);
-    let rows: Vec<(&str, Vec<u8>, IntHop, Stamp, Vec<u8>)> = vec![
+    let rows: Vec<StampRow> = vec![
         (
             "one slot, empty",
             one.clone(),
