@@ -95,7 +95,8 @@ if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" limit_pkts="$RDCC_QL
 			ok=0
 	done
 fi
-trap 'rc=$?; rmmod $MOD 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
+# The namespaces (and with them the qdiscs holding the module) go first, then the module.
+trap 'rc=$?; rdcc_cleanup; rmmod $MOD 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
 if [ "$ok" = 1 ]; then
 	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int ($ko)"
 else

@@ -13,7 +13,7 @@
  * every segment when it is segmented: the queue serves skbs, as the bed's HTB does.
  *
  * Configuration: tc passes no options to a qdisc kind it has no plugin for, so a qdisc takes
- * the module's parameters when it is created (rate_mbit, limit_pkts, ecn_k_bytes); a later
+ * the module's parameters when it is created (rate_mbit, limit_pkts); a later
  * parameter write changes only qdiscs created after it. Options in a netlink request are refused.
  *
  * Counters of what the stamp found, summed over every qdisc of the module:
@@ -28,7 +28,6 @@
 #include <linux/if_vlan.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
-#include <net/inet_ecn.h>
 #include <net/checksum.h>
 #include <net/ip.h>
 
@@ -42,26 +41,23 @@ void rdcc_int_unregister(void);
 
 #define RDCC_INT_OPT_MAX 40	/* TCP option space, bytes */
 #define RDCC_INT_LIMIT_MAX 1000000
-#define RDCC_INT_ECN_K_MAX (1U << 30)
 
 /* Counter indices past the stamp outcomes (RDCC_INT_ABSENT .. RDCC_INT_DUPLICATE). */
 enum {
 	RDCC_INT_C_NOT_TCP = RDCC_INT_OUTCOMES,	/* not IPv4/IPv6 TCP, a fragment, or an IPv6
 						 * extension header before TCP */
 	RDCC_INT_C_NO_WRITE,			/* the header could not be made writable */
-	RDCC_INT_C_MARKED,			/* CE marks at enqueue */
 	RDCC_INT_C_DROPPED,			/* drops at the limit */
 	RDCC_INT_C_N
 };
 static const char *const rdcc_int_counter_names[RDCC_INT_C_N] = {
 	"absent", "stamped", "full", "echo", "malformed", "duplicate",
-	"not_tcp", "no_write", "marked", "dropped",
+	"not_tcp", "no_write", "dropped",
 };
 static atomic64_t rdcc_int_counters[RDCC_INT_C_N];
 
 static u32 rate_mbit = 10000;
 static u32 limit_pkts = 1000;
-static u32 ecn_k_bytes;
 
 static int rdcc_int_set_rate(const char *val, const struct kernel_param *kp)
 {
@@ -100,26 +96,16 @@ static int rdcc_int_set_limit(const char *val, const struct kernel_param *kp)
 	return rdcc_int_set_range(val, kp, 1, RDCC_INT_LIMIT_MAX);
 }
 
-static int rdcc_int_set_ecn_k(const char *val, const struct kernel_param *kp)
-{
-	return rdcc_int_set_range(val, kp, 0, RDCC_INT_ECN_K_MAX);
-}
-
 static const struct kernel_param_ops rdcc_int_rate_ops = {
 	.set = rdcc_int_set_rate, .get = param_get_uint,
 };
 static const struct kernel_param_ops rdcc_int_limit_ops = {
 	.set = rdcc_int_set_limit, .get = param_get_uint,
 };
-static const struct kernel_param_ops rdcc_int_ecn_k_ops = {
-	.set = rdcc_int_set_ecn_k, .get = param_get_uint,
-};
 module_param_cb(rate_mbit, &rdcc_int_rate_ops, &rate_mbit, 0644);
 MODULE_PARM_DESC(rate_mbit, "link rate the records name, Mbit/s: 10000, 25000, 40000, 50000, 100000, 200000, 400000 or 800000 (default 10000)");
 module_param_cb(limit_pkts, &rdcc_int_limit_ops, &limit_pkts, 0644);
 MODULE_PARM_DESC(limit_pkts, "queue limit, skbs (a GSO skb is one): arrivals beyond it are dropped, 1 to 1000000 (default 1000)");
-module_param_cb(ecn_k_bytes, &rdcc_int_ecn_k_ops, &ecn_k_bytes, 0644);
-MODULE_PARM_DESC(ecn_k_bytes, "DCTCP step marking: an ECN-capable arrival that finds this many queued bytes or more is marked CE; 0 = no marking (default 0)");
 
 static int rdcc_int_get_counters(char *buf, const struct kernel_param *kp)
 {
@@ -136,12 +122,11 @@ static const struct kernel_param_ops rdcc_int_counters_ops = {
 	.get = rdcc_int_get_counters,
 };
 module_param_cb(counters, &rdcc_int_counters_ops, NULL, 0444);
-MODULE_PARM_DESC(counters, "what the qdiscs found, summed: stamp outcomes, non-TCP packets, write failures, CE marks, drops");
+MODULE_PARM_DESC(counters, "what the qdiscs found, summed: stamp outcomes, non-TCP packets, write failures, drops");
 
 struct rdcc_int_q {
 	u64 rate_bps;		/* bytes/s, a rate the record can name */
 	u64 tx_bytes;		/* cumulative bytes dequeued, this qdisc */
-	u32 ecn_k_bytes;	/* 0 = no marking */
 };
 
 static void rdcc_int_count(unsigned int i)
@@ -152,15 +137,10 @@ static void rdcc_int_count(unsigned int i)
 
 static int rdcc_int_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct sk_buff **to_free)
 {
-	struct rdcc_int_q *q = qdisc_priv(sch);
-
 	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
 		rdcc_int_count(RDCC_INT_C_DROPPED);
 		return qdisc_drop(skb, sch, to_free);
 	}
-	/* DCTCP §3.1: mark when the queue the packet joins is at least K. */
-	if (q->ecn_k_bytes && sch->qstats.backlog >= q->ecn_k_bytes && INET_ECN_set_ce(skb))
-		rdcc_int_count(RDCC_INT_C_MARKED);
 	return qdisc_enqueue_tail(skb, sch);
 }
 
@@ -273,7 +253,6 @@ static int rdcc_int_init(struct Qdisc *sch, struct nlattr *opt, struct netlink_e
 	}
 	q->rate_bps = (u64)READ_ONCE(rate_mbit) * 125000;
 	q->tx_bytes = 0;
-	q->ecn_k_bytes = READ_ONCE(ecn_k_bytes);
 	WRITE_ONCE(sch->limit, READ_ONCE(limit_pkts));
 	return 0;
 }
@@ -282,7 +261,7 @@ struct rdcc_int_xstats {
 	__u64 rate_bps;
 	__u64 tx_bytes;
 	__u32 limit_pkts;
-	__u32 ecn_k_bytes;
+	__u32 pad;
 };
 
 static int rdcc_int_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -292,7 +271,6 @@ static int rdcc_int_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.rate_bps = q->rate_bps,
 		.tx_bytes = q->tx_bytes,
 		.limit_pkts = READ_ONCE(sch->limit),
-		.ecn_k_bytes = q->ecn_k_bytes,
 	};
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

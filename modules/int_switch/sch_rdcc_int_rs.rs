@@ -4,7 +4,7 @@
 //!
 //! The record and the option are the core's (`core/src/int.rs` `IntHop`, `core/src/int_wire.rs`
 //! `stamp`), included unchanged: the simulator's switch (`sim/src/engine/fabric.rs`) encodes the
-//! same record. The qdisc itself (queue, ECN marking, finding the TCP options, the checksum)
+//! same record. The qdisc itself (queue, finding the TCP options, the checksum)
 //! is the C half, `sch_rdcc_int_glue.c`; this file registers it and stamps.
 
 // The core's helpers serve every host and their items are `pub` for the host crate; this module
