@@ -52,6 +52,7 @@ pub mod expresspass_vectors;
 pub mod fixed;
 pub mod hpcc;
 pub mod int;
+pub mod int_intake;
 pub mod int_wire;
 pub mod lease;
 pub mod powertcp;

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! The sender's intake of echoed INT stacks (issue #35 item 3): where a stack, parsed from an
+//! ACK before TCP has looked at it, waits until the congestion hook of that same ACK, after TCP
+//! accepted it, takes it.
+//!
+//! On Linux the echo is read by a netfilter hook at `LOCAL_IN` (`modules/glue/rdcc_int_rx.c`),
+//! before TCP's checksum, sequence, PAWS and MD5/AO checks; `cong_control` runs later, for the
+//! ACKs TCP accepted, and does not see the segment. The rule is the one of Swift's remote-delay
+//! channel (`Documentation/remote-delay.md`, `modules/glue/rdcc_rqd_take.h`), so the threat
+//! model is the same:
+//!
+//! - **Store** ([`Intake::store`]): only an echo whose ACK number lies in `(snd_una, snd_nxt]`
+//!   (racy values at the hook; exact at take time), keyed by that ACK number; a later segment
+//!   with the same ACK number replaces the entry (latest wins), and one with the same ACK number
+//!   and no valid echo removes it ([`Intake::supersede`]).
+//! - **Take** ([`Intake::take`]): only for an ACK that advanced `snd_una` (TCP validated its ACK
+//!   number), and only the entry whose ACK number, sequence number and TSval are those of the
+//!   segment TCP just accepted (`tp->snd_wl1`, `tp->rx_opt.rcv_tsval`). Consumed once; entries
+//!   of older ACK numbers are dropped (their ACKs have been processed or never will be).
+//!
+//! An off-path host that forges a segment with an echo cannot make it count: TCP drops a
+//! segment whose sequence, ACK number or timestamp is wrong, and the entry it left is then never
+//! taken (a legitimate segment with that ACK number replaces or removes it; one with a different
+//! identity does not match). A stack taken is therefore one the receiver sent in an accepted
+//! segment. What an honest receiver sends the laws then judge ([`super::int::take_history`]:
+//! a stack of another path restarts the history).
+//!
+//! **History epochs.** A record's timestamp wraps every 16.8 ms ([`super::int::TS_BITS`]), so two
+//! stacks further apart than that cannot be differenced. A stack taken more than
+//! [`STALE_NS`] after the previous one (an idle or application-limited flow) is marked with a
+//! new history epoch, added to [`IntStack::path_id`], which the laws read as a path change: they keep
+//! it as the new reference and measure from the next one (as the simulator's flows, which never
+//! pause that long, never need).
+//!
+//! Uses `core` and the sibling `int` only, so a kernel module can include it with `#[path]`.
+
+use super::int::IntStack;
+
+/// Entries an intake holds: ACKs parsed and not yet processed by TCP (a socket's backlog while a
+/// process owns it, or ACKs racing on two CPUs). A fifth pending echo evicts the oldest.
+pub const INTAKE_SLOTS: usize = 4;
+
+/// Longest gap between two taken stacks that keeps the laws' history, ns: half the 2^24 ns wrap
+/// of a record's timestamp, so a difference is never ambiguous.
+pub const STALE_NS: u64 = 1 << 23;
+
+/// The identity of a segment: its ACK number, sequence number and TSval (`has_ts` = 0 when it
+/// carried no timestamp option).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SegmentId {
+    /// ACK number.
+    pub ack_seq: u32,
+    /// Sequence number.
+    pub seq: u32,
+    /// TSval, valid when `has_ts` is 1.
+    pub tsval: u32,
+    /// 1: the segment carried a timestamp option.
+    pub has_ts: u32,
+}
+
+/// One stored echo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    id: SegmentId,
+    stack: IntStack,
+    /// Store order (wrapping); 0 with `live` false = empty.
+    order: u32,
+    live: bool,
+}
+
+/// What [`Intake::store`] did (also counter indices).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Stored in a free entry.
+    New = 0,
+    /// Replaced the entry of the same ACK number (latest wins).
+    Replaced = 1,
+    /// Stored over the oldest pending entry, which is lost.
+    Evicted = 2,
+    /// Refused: the ACK number is at or before `snd_una` (old or duplicate).
+    AckOld = 3,
+    /// Refused: the ACK number is after `snd_nxt` (acknowledges data never sent).
+    AckFuture = 4,
+    /// Refused: the echo has no records.
+    Empty = 5,
+}
+
+/// What [`Intake::take`] found (also counter indices).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// The stack of this very segment.
+    Used = 0,
+    /// No entry for this ACK number.
+    Missed = 1,
+    /// The ACK did not advance `snd_una`: nothing is taken.
+    NotAdvanced = 2,
+    /// An entry with this ACK number, but another segment's sequence number or TSval.
+    Mismatch = 3,
+}
+
+/// Number of [`Stored`] and [`Taken`] values.
+pub const STORED_OUTCOMES: usize = 6;
+/// Number of [`Taken`] values.
+pub const TAKEN_OUTCOMES: usize = 4;
+
+/// `a` after `b` in sequence space (RFC 9293 §3.4).
+fn seq_after(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
+}
+
+/// The pending echoes of one connection and its history epoch. `Default` (all-zero) is empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Intake {
+    entries: [Entry; INTAKE_SLOTS],
+    /// Store counter (wrapping).
+    order: u32,
+    /// History epoch, put into taken stacks' `path_id`.
+    epoch: u8,
+    /// A stack has been taken (`last_take_ns` is valid).
+    took: bool,
+    /// Host clock of the last take, ns.
+    last_take_ns: u64,
+}
+
+impl Intake {
+    /// An echo arrived on an ACK with identity `id`; `snd_una`/`snd_nxt` as the hook reads them.
+    pub fn store(&mut self, id: SegmentId, stack: &IntStack, snd_una: u32, snd_nxt: u32) -> Stored {
+        if stack.hops().is_empty() {
+            return Stored::Empty;
+        }
+        if !seq_after(id.ack_seq, snd_una) {
+            return Stored::AckOld;
+        }
+        if seq_after(id.ack_seq, snd_nxt) {
+            return Stored::AckFuture;
+        }
+        self.order = self.order.wrapping_add(1);
+        let fresh = Entry {
+            id,
+            stack: *stack,
+            order: self.order,
+            live: true,
+        };
+        let order = self.order;
+        if let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.live && e.id.ack_seq == id.ack_seq)
+        {
+            *e = fresh;
+            return Stored::Replaced;
+        }
+        if let Some(e) = self.entries.iter_mut().find(|e| !e.live) {
+            *e = fresh;
+            return Stored::New;
+        }
+        // All live: the oldest store (largest age in wrapping order) goes.
+        let mut oldest: Option<&mut Entry> = None;
+        for e in self.entries.iter_mut() {
+            let age = order.wrapping_sub(e.order);
+            if oldest
+                .as_ref()
+                .map_or(true, |o| age > order.wrapping_sub(o.order))
+            {
+                oldest = Some(e);
+            }
+        }
+        if let Some(e) = oldest {
+            *e = fresh;
+        }
+        Stored::Evicted
+    }
+
+    /// A segment with ACK number `ack_seq` and no valid echo: an entry stored for that ACK number
+    /// (by a segment TCP may drop) must not be used for it. Returns whether one was removed.
+    pub fn supersede(&mut self, ack_seq: u32) -> bool {
+        let mut removed = false;
+        for e in self.entries.iter_mut() {
+            if e.live && e.id.ack_seq == ack_seq {
+                e.live = false;
+                removed = true;
+            }
+        }
+        removed
+    }
+
+    /// The congestion hook of an ACK TCP accepted: `accepted` is that segment's identity as TCP
+    /// recorded it (ACK number, `snd_wl1`, and `rcv_tsval` when it saw a timestamp), `advanced`
+    /// whether it moved `snd_una`. Returns the stack of that very segment, with the history
+    /// epoch in `path_id`, or why there is none. Entries of this and older ACK numbers are
+    /// consumed.
+    pub fn take(&mut self, accepted: &SegmentId, advanced: bool, now_ns: u64) -> (Taken, IntStack) {
+        let mut found: Option<Entry> = None;
+        for e in self.entries.iter_mut() {
+            if !e.live {
+                continue;
+            }
+            if e.id.ack_seq == accepted.ack_seq {
+                found = Some(*e);
+                e.live = false;
+            } else if !seq_after(e.id.ack_seq, accepted.ack_seq) {
+                e.live = false; // an older ACK's: processed already, or never will be
+            }
+        }
+        let Some(e) = found else {
+            return (Taken::Missed, IntStack::EMPTY);
+        };
+        if !advanced {
+            return (Taken::NotAdvanced, IntStack::EMPTY);
+        }
+        if e.id != *accepted {
+            return (Taken::Mismatch, IntStack::EMPTY);
+        }
+        if self.took && now_ns.wrapping_sub(self.last_take_ns) > STALE_NS {
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        self.took = true;
+        self.last_take_ns = now_ns;
+        let mut stack = e.stack;
+        stack.path_id = stack.path_id.wrapping_add(self.epoch);
+        (Taken::Used, stack)
+    }
+
+    /// Pending entries (for tests and counters).
+    pub fn pending(&self) -> usize {
+        self.entries.iter().filter(|e| e.live).count()
+    }
+}
+
+/// What a kernel module keeps per connection for an INT law: the law's state and the intake.
+/// Larger than the 72-byte budget of `icsk_ca_priv`: the module allocates it per socket.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntFlow<S> {
+    /// The law's state.
+    pub law: S,
+    /// Pending echoes.
+    pub intake: Intake,
+}
+
+/// One ACK of an INT law on Linux: take this segment's stack ([`Intake::take`]) and run the law
+/// on it (with an empty stack when there is none: the law then holds, `Reason::NoSample`).
+pub fn on_ack<L: super::int::IntController>(
+    p: &L::Params,
+    flow: &mut IntFlow<L::State>,
+    ev: &super::event::AckEvent,
+    accepted: &SegmentId,
+    advanced: bool,
+) -> (Taken, super::event::Decision) {
+    let (taken, stack) = flow.intake.take(accepted, advanced, ev.now_ns);
+    (taken, L::on_ack(p, &mut flow.law, ev, &stack))
+}

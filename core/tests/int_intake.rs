@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//! The sender's intake of echoed INT stacks (`core/src/int_intake.rs`): the rule of Swift's
+//! remote-delay channel (`Documentation/remote-delay.md`) applied to INT echoes. A table of
+//! sequences of hook stores and congestion-hook takes with the expected outcome, then properties
+//! over arbitrary interleavings of forged and honest segments.
+
+use proptest::prelude::*;
+use rdcc_core::int::{IntHop, IntStack};
+use rdcc_core::int_intake::{Intake, SegmentId, Stored, Taken, INTAKE_SLOTS, STALE_NS};
+
+const RATE: u64 = 1_250_000_000; // 10 Gbit/s
+
+fn stack(tag: u64) -> IntStack {
+    let mut s = IntStack::EMPTY;
+    s.push(IntHop::encode(tag * 80, tag * 128, tag, RATE).unwrap());
+    s
+}
+
+fn id(ack: u32, seq: u32, ts: Option<u32>) -> SegmentId {
+    SegmentId {
+        ack_seq: ack,
+        seq,
+        tsval: ts.unwrap_or(0),
+        has_ts: u32::from(ts.is_some()),
+    }
+}
+
+enum Step {
+    /// The hook saw an echo on this segment (snd_una, snd_nxt as it read them).
+    Store(SegmentId, u64, u32, u32, Stored),
+    /// The hook saw a segment of this ACK number without a valid echo.
+    Supersede(u32, bool),
+    /// cong_control of the accepted segment (advanced?) at a time: expected outcome and tag.
+    Take(SegmentId, bool, u64, Taken, Option<u64>),
+}
+use Step::*;
+
+#[test]
+fn table() {
+    let a = id(1000, 1, Some(7));
+    let b = id(2000, 1, Some(8));
+    let rows: Vec<(&str, Vec<Step>)> = vec![
+        (
+            "honest echo is used once",
+            vec![
+                Store(a, 1, 0, 5000, Stored::New),
+                Take(a, true, 10, Taken::Used, Some(1)),
+                Take(a, true, 11, Taken::Missed, None),
+            ],
+        ),
+        (
+            "no echo: missed",
+            vec![Take(a, true, 10, Taken::Missed, None)],
+        ),
+        (
+            "ACK number at snd_una: refused",
+            vec![Store(a, 1, 1000, 5000, Stored::AckOld)],
+        ),
+        (
+            "ACK number before snd_una: refused",
+            vec![Store(a, 1, 1500, 5000, Stored::AckOld)],
+        ),
+        (
+            "ACK number past snd_nxt: refused",
+            vec![Store(a, 1, 0, 999, Stored::AckFuture)],
+        ),
+        ("empty stack: refused", vec![]),
+        (
+            "forged seq: stored but never used",
+            vec![
+                Store(id(1000, 99, Some(7)), 1, 0, 5000, Stored::New),
+                Take(a, true, 10, Taken::Mismatch, None),
+            ],
+        ),
+        (
+            "forged TSval: never used",
+            vec![
+                Store(id(1000, 1, Some(6)), 1, 0, 5000, Stored::New),
+                Take(a, true, 10, Taken::Mismatch, None),
+            ],
+        ),
+        (
+            "a forged echo without timestamp vs a segment with one",
+            vec![
+                Store(id(1000, 1, None), 1, 0, 5000, Stored::New),
+                Take(a, true, 10, Taken::Mismatch, None),
+            ],
+        ),
+        (
+            "latest wins: the honest segment replaces a forged one",
+            vec![
+                Store(id(1000, 99, Some(7)), 66, 0, 5000, Stored::New),
+                Store(a, 1, 0, 5000, Stored::Replaced),
+                Take(a, true, 10, Taken::Used, Some(1)),
+            ],
+        ),
+        (
+            "latest wins: a forged one after the honest one makes the ACK miss",
+            vec![
+                Store(a, 1, 0, 5000, Stored::New),
+                Store(id(1000, 99, Some(7)), 66, 0, 5000, Stored::Replaced),
+                Take(a, true, 10, Taken::Mismatch, None),
+            ],
+        ),
+        (
+            "a segment of the ACK number without echo removes the entry",
+            vec![
+                Store(id(1000, 99, Some(7)), 66, 0, 5000, Stored::New),
+                Supersede(1000, true),
+                Take(a, true, 10, Taken::Missed, None),
+            ],
+        ),
+        (
+            "an ACK that did not advance snd_una takes nothing and consumes",
+            vec![
+                Store(a, 1, 0, 5000, Stored::New),
+                Take(a, false, 10, Taken::NotAdvanced, None),
+                Take(a, true, 11, Taken::Missed, None),
+            ],
+        ),
+        (
+            "a later ACK's entry waits; older ones are dropped",
+            vec![
+                Store(a, 1, 0, 5000, Stored::New),
+                Store(b, 2, 0, 5000, Stored::New),
+                Take(b, true, 10, Taken::Used, Some(2)),
+                Take(a, true, 11, Taken::Missed, None),
+            ],
+        ),
+        (
+            "two pending, taken in order",
+            vec![
+                Store(a, 1, 0, 5000, Stored::New),
+                Store(b, 2, 0, 5000, Stored::New),
+                Take(a, true, 10, Taken::Used, Some(1)),
+                Take(b, true, 11, Taken::Used, Some(2)),
+            ],
+        ),
+        (
+            "a fifth pending echo evicts the oldest",
+            vec![
+                Store(id(100, 1, None), 1, 0, 5000, Stored::New),
+                Store(id(200, 1, None), 2, 0, 5000, Stored::New),
+                Store(id(300, 1, None), 3, 0, 5000, Stored::New),
+                Store(id(400, 1, None), 4, 0, 5000, Stored::New),
+                Store(id(500, 1, None), 5, 0, 5000, Stored::Evicted),
+                Take(id(100, 1, None), true, 10, Taken::Missed, None),
+                Take(id(200, 1, None), true, 11, Taken::Used, Some(2)),
+                Take(id(500, 1, None), true, 12, Taken::Used, Some(5)),
+            ],
+        ),
+        (
+            "sequence wrap: an ACK number past 2^32",
+            vec![
+                Store(id(10, 1, None), 1, u32::MAX - 10, 100, Stored::New),
+                Take(id(10, 1, None), true, 10, Taken::Used, Some(1)),
+            ],
+        ),
+    ];
+    for (name, steps) in rows {
+        let mut k = Intake::default();
+        for (i, st) in steps.iter().enumerate() {
+            match *st {
+                Store(sid, tag, una, nxt, want) => {
+                    assert_eq!(
+                        k.store(sid, &stack(tag), una, nxt),
+                        want,
+                        "{name}: step {i}"
+                    );
+                }
+                Supersede(ack, want) => assert_eq!(k.supersede(ack), want, "{name}: step {i}"),
+                Take(sid, adv, now, want, tag) => {
+                    let (got, s) = k.take(&sid, adv, now);
+                    assert_eq!(got, want, "{name}: step {i}");
+                    match tag {
+                        Some(t) => assert_eq!(s.hops(), stack(t).hops(), "{name}: step {i}"),
+                        None => assert!(s.hops().is_empty(), "{name}: step {i}"),
+                    }
+                }
+            }
+        }
+    }
+    // The empty-stack row.
+    let mut k = Intake::default();
+    assert_eq!(
+        k.store(id(1, 1, None), &IntStack::EMPTY, 0, 10),
+        Stored::Empty
+    );
+    assert_eq!(k.pending(), 0);
+}
+
+#[test]
+fn history_epoch_after_a_gap() {
+    let mut k = Intake::default();
+    let at = |k: &mut Intake, ack: u32, now: u64| {
+        assert_eq!(
+            k.store(id(ack, 1, None), &stack(1), 0, u32::MAX / 2),
+            Stored::New
+        );
+        let (t, s) = k.take(&id(ack, 1, None), true, now);
+        assert_eq!(t, Taken::Used);
+        s.path_id
+    };
+    let first = at(&mut k, 10, 1_000);
+    assert_eq!(
+        at(&mut k, 20, 1_000 + STALE_NS),
+        first,
+        "exactly the limit keeps the history"
+    );
+    let later = at(&mut k, 30, 1_000 + 2 * STALE_NS + 1);
+    assert_ne!(later, first, "a gap past the limit starts a new epoch");
+    assert_eq!(at(&mut k, 40, 1_000 + 2 * STALE_NS + 2), later);
+    // STALE_NS is half the record timestamp's wrap.
+    assert_eq!(STALE_NS * 2, 1 << rdcc_core::int::TS_BITS);
+}
+
+#[derive(Clone, Debug)]
+enum Ev {
+    /// An attacker's echo on a segment with this ACK-number offset and a wrong seq or TSval.
+    Forge(u32, bool),
+    /// The attacker's segment without echo.
+    ForgeBare(u32),
+    /// The next honest ACK: its echo reaches the hook (or is lost), then TCP accepts it.
+    Honest(bool),
+    /// The next honest ACK's hook runs, but TCP processes it only later (backlog).
+    HonestDeferred,
+}
+
+fn ev() -> impl Strategy<Value = Ev> {
+    prop_oneof![
+        (0u32..4, any::<bool>()).prop_map(|(o, s)| Ev::Forge(o, s)),
+        (0u32..4).prop_map(Ev::ForgeBare),
+        any::<bool>().prop_map(Ev::Honest),
+        Just(Ev::HonestDeferred),
+    ]
+}
+
+proptest! {
+    /// Whatever an off-path host injects (identities it cannot know exactly), a stack is used
+    /// only for the segment that carried it, at most once; an honest echo stored after every
+    /// forgery for its ACK number is used.
+    #[test]
+    fn forged_echoes_are_never_used(evs in proptest::collection::vec(ev(), 1..64)) {
+        let mut k = Intake::default();
+        let mut una: u32 = 1_000;
+        let mut next_tag: u64 = 1;
+        let mut deferred: Vec<(SegmentId, u64)> = Vec::new();
+        let mut now = 0u64;
+        for e in evs {
+            now += 1_000;
+            match e {
+                Ev::Forge(off, bad_seq) => {
+                    let ack = una + 1_000 * (off + 1);
+                    let sid = if bad_seq { id(ack, 77, Some(ack)) } else { id(ack, 1, Some(ack ^ 1)) };
+                    k.store(sid, &stack(999), una, una + 100_000);
+                }
+                Ev::ForgeBare(off) => { k.supersede(una + 1_000 * (off + 1)); }
+                Ev::HonestDeferred if deferred.len() >= INTAKE_SLOTS => {}
+                Ev::Honest(echo) => {
+                    // Pending deferred ACKs are processed first, in order.
+                    for (sid, tag) in deferred.drain(..) {
+                        let (t, s) = k.take(&sid, true, now);
+                        prop_assert!(t != Taken::Used || s.hops() == stack(tag).hops());
+                        una = sid.ack_seq;
+                    }
+                    una += 1_000;
+                    let sid = id(una, 1, Some(una));
+                    let tag = next_tag;
+                    next_tag += 1;
+                    if echo {
+                        let st = k.store(sid, &stack(tag), una - 1_000, una + 100_000);
+                        prop_assert!(matches!(st, Stored::New | Stored::Replaced | Stored::Evicted), "{:?}", st);
+                    }
+                    let (t, s) = k.take(&sid, true, now);
+                    if echo {
+                        prop_assert_eq!(t, Taken::Used);
+                        let want = stack(tag);
+                        prop_assert_eq!(s.hops(), want.hops());
+                    } else {
+                        prop_assert_ne!(t, Taken::Used);
+                        prop_assert!(s.hops().is_empty());
+                    }
+                    // A replay of the same identity finds nothing.
+                    prop_assert_eq!(k.take(&sid, true, now).0, Taken::Missed);
+                }
+                Ev::HonestDeferred => {
+                    let una_hook = deferred.last().map_or(una, |(s, _)| s.ack_seq);
+                    let sid = id(una_hook + 1_000, 1, Some(una_hook + 1_000));
+                    let tag = next_tag;
+                    next_tag += 1;
+                    k.store(sid, &stack(tag), una, una + 100_000);
+                    deferred.push((sid, tag));
+                }
+            }
+            prop_assert!(k.pending() <= INTAKE_SLOTS);
+        }
+    }
+}
