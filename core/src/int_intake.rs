@@ -32,9 +32,10 @@
 //! it as the new reference and measure from the next one (as the simulator's flows, which never
 //! pause that long, never need).
 //!
-//! Uses `core` and the sibling `int` only, so a kernel module can include it with `#[path]`.
+//! Uses `core` and the siblings `int`, `int_wire` and `event` only, so a kernel module can include it with `#[path]`.
 
 use super::int::IntStack;
+use super::int_wire;
 
 /// Entries an intake holds: ACKs parsed and not yet processed by TCP (a socket's backlog while a
 /// process owns it, or ACKs racing on two CPUs). A fifth pending echo evicts the oldest.
@@ -228,6 +229,86 @@ impl Intake {
     pub fn pending(&self) -> usize {
         self.entries.iter().filter(|e| e.live).count()
     }
+}
+
+/// TCP option kind of the timestamps option (RFC 7323 §3.2) and its length.
+const TS_KIND: u8 = 8;
+const TS_LEN: usize = 10;
+
+/// The TSval of the last timestamps option of length 10 in a well-formed option list (as the
+/// kernel's `tcp_parse_options` takes it), or `None` (no such option, or a broken list, which
+/// [`int_wire::parse`] refuses anyway).
+pub fn last_tsval(opts: &[u8]) -> Option<u32> {
+    let mut i: usize = 0;
+    let mut ts = None;
+    while let Some(&kind) = opts.get(i) {
+        match kind {
+            0 => break,
+            1 => i = i.saturating_add(1),
+            _ => {
+                let len = usize::from(*opts.get(i.saturating_add(1))?);
+                let end = i.saturating_add(len);
+                if len < 2 || end > opts.len() {
+                    return None;
+                }
+                if kind == TS_KIND && len == TS_LEN {
+                    let v = opts.get(i.saturating_add(2)..i.saturating_add(6))?;
+                    ts = Some(u32::from_be_bytes([*v.first()?, *v.get(1)?, *v.get(2)?, *v.get(3)?]));
+                }
+                i = end;
+            }
+        }
+    }
+    ts
+}
+
+/// What the hook did with one ACK's options (counter indices): beside [`Stored`]'s values
+/// (0..6), these.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rx {
+    /// No INT option.
+    Absent = 6,
+    /// An INT request (a data segment of a bidirectional connection), not an echo.
+    Request = 7,
+    /// A malformed or duplicated INT option, or a broken option list.
+    Malformed = 8,
+}
+
+/// Number of hook outcomes ([`Stored`] and [`Rx`]).
+pub const RX_OUTCOMES: usize = 9;
+
+/// The hook's step for one ACK (`opts`: its option list; `ack_seq`, `seq`: its header;
+/// `snd_una`, `snd_nxt`: the socket's, as read without its lock): a valid echo is stored
+/// ([`Intake::store`]); a segment without one supersedes an entry of its ACK number
+/// ([`Intake::supersede`]). Returns the counter index ([`Stored`] or [`Rx`] as `u32`).
+pub fn on_rx(k: &mut Intake, opts: &[u8], ack_seq: u32, seq: u32, snd_una: u32, snd_nxt: u32) -> u32 {
+    let opt = match int_wire::parse(opts) {
+        Ok(Some(o)) if o.echo => o,
+        Ok(Some(_)) => {
+            k.supersede(ack_seq);
+            return Rx::Request as u32;
+        }
+        Ok(None) => {
+            k.supersede(ack_seq);
+            return Rx::Absent as u32;
+        }
+        Err(_) => {
+            k.supersede(ack_seq);
+            return Rx::Malformed as u32;
+        }
+    };
+    let (tsval, has_ts) = match last_tsval(opts) {
+        Some(v) => (v, 1),
+        None => (0, 0),
+    };
+    let id = SegmentId {
+        ack_seq,
+        seq,
+        tsval,
+        has_ts,
+    };
+    k.store(id, &opt.stack, snd_una, snd_nxt) as u32
 }
 
 /// What a kernel module keeps per connection for an INT law: the law's state and the intake.

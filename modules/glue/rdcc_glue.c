@@ -538,28 +538,7 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 	rcu_read_unlock();
 }
 
-/*
- * set_state runs on every CA state change. TCP_CA_Loss comes from an RTO (tcp_enter_loss) or
- * from a loss that is not congestion: a PMTU drop (tcp_simple_retransmit) or a Fast Open
- * SYN-ACK, both via tcp_non_congestion_loss_retransmit, which leaves the window alone ("units
- * changed"). Only an RTO is a loss event for the law, and it is identified positively
- * (rdcc_is_rto): in 6.12 every caller of tcp_enter_loss is inside tcp_retransmit_timer (its
- * RTO, zero-window-probe and Fast Open SYN-ACK branches, net/ipv4/tcp_timer.c), which
- * tcp_write_timer_handler calls only after clearing icsk_pending (ICSK_TIME_RETRANS), and
- * tcp_enter_loss sets the window to packets in flight + 1 just before the state change. The
- * non-congestion path runs with data outstanding, so with a timer armed (RTO, loss probe or
- * RACK reordering: icsk_pending != 0). The signature it leaves (high_seq = snd_nxt,
- * prior_ssthresh = 0, undo_marker = 0) is no use: an RTO in CWR leaves the same, and a PMTU
- * drop at a one-packet window with that packet out also meets "window = in flight + 1" (issue
- * #32 item 2: read as an RTO, it cut the law's window and counted a retransmission;
- * selftests/rdcc_rto.sh's pinned-window PMTU check).
- */
-static inline bool rdcc_is_rto(const struct sock *sk)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	return !inet_csk(sk)->icsk_pending && tcp_snd_cwnd(tp) == tcp_packets_in_flight(tp) + 1;
-}
+#include "rdcc_rto.h" /* rdcc_is_rto */
 
 static void rdcc_set_state(struct sock *sk, u8 new_state)
 {
@@ -760,39 +739,6 @@ static struct tcp_congestion_ops rdcc_ops __read_mostly = {
 #endif
 
 /* ---- registration, called from the Rust module's init/exit --------------------------------- */
-
-static int rdcc_configure(void)
-{
-	void *fresh = rdcc_params_alloc();
-	int err;
-
-	if (!fresh)
-		return -ENOMEM;
-	kernel_param_lock(THIS_MODULE);
-	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params), fresh);
-	if (!err) {
-		rdcc_params_block_of(fresh)->gen = rdcc_params_gen_first();
-		rcu_assign_pointer(rdcc_params_cur, fresh);
-		rdcc_params_live = true;
-	}
-	kernel_param_unlock(THIS_MODULE);
-	if (err)
-		rdcc_params_release(fresh);
-	return err;
-}
-
-static void rdcc_params_free(void)
-{
-	void *old;
-
-	kernel_param_lock(THIS_MODULE);
-	rdcc_params_live = false;
-	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
-	rdcc_params_gen_set(rdcc_params_gen_next());
-	kernel_param_unlock(THIS_MODULE);
-	synchronize_rcu();
-	rdcc_params_release(old);
-}
 
 /* Called from the Rust side (modules/glue/glue.rs). */
 int rdcc_c_register(void);
