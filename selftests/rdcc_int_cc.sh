@@ -1,0 +1,203 @@
+#!/bin/sh
+# shellcheck shell=sh
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC3043 # 'local' is an ash/dash extension; the guest shell is busybox ash.
+#
+# rdcc_int_cc.sh - the INT congestion controls tcp_powertcp and tcp_hpcc (issue #35 item 3;
+# TAP 13), on the chain of rdcc_int_switch.sh: two routers shaping at 10 Gbit/s with the software
+# INT switch sch_rdcc_int as the HTB leaf. Checks:
+#   1. environment: root, iproute2, iperf3, rxstamp;
+#   2. both modules load with the path's parameters (τ, HostBw 10 Gbit/s); an out-of-range write
+#      is refused with a message naming the parameter, and the old value stays;
+#   3. topology with rdcc_int leaves;
+#   4. for powertcp, hpcc and hpcc with VAI/SF (vai=1 sf_acks=30): a per-socket flow
+#      (iperf3 -C) moves data, `ss` shows the algorithm, every ACK reached the law
+#      (ack_* counters), and every per-socket block allocated was freed once the sockets closed;
+#   5. system-wide selection in the sender's namespace (net.ipv4.tcp_congestion_control);
+#   6. a live socket switched between powertcp, hpcc and cubic every 5 ms while TCP_CC_INFO is
+#      polled (rxstamp source --switch-cc): every block freed, no allocation failed;
+#   7. both modules unload.
+# Counters: /sys/module/tcp_<name>/parameters/counters.
+#
+# Environment: RDCC_INT_SECS [2] seconds per flow.
+
+case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
+RDCC_RATE_MBIT=10000
+RDCC_DELAY_US=0
+RDCC_HOPS=2
+# shellcheck source=lib.sh
+. "$RDCC_SELFTEST_DIR/lib.sh"
+# shellcheck source=lib_iperf.sh
+. "$RDCC_SELFTEST_DIR/lib_iperf.sh"
+: "${RDCC_INT_SECS:=2}"
+RXSTAMP=$(command -v rxstamp)
+SWITCH=sch_rdcc_int
+# The path's base RTT in virtual time is a few µs without netem; τ = 20 µs (PowerTCP §4.1's
+# order) keeps the initial window HostBw·τ = 25 KB.
+TAU_NS=20000
+HOST_BW=10Gbit
+
+# counter MOD NAME : a counter of tcp_MOD.
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "/sys/module/tcp_$1/parameters/counters" 2>/dev/null
+}
+
+# leak MOD : blocks allocated minus freed (0 when every socket of the CA is gone).
+leak() { echo $(($(counter "$1" blocks) - $(counter "$1" freed))); }
+
+# acks MOD : every ACK the law was given (used + missed + not advanced + mismatched).
+acks() {
+	echo $(($(counter "$1" ack_used) + $(counter "$1" ack_missed) + $(counter "$1" ack_not_advanced) + \
+		$(counter "$1" ack_mismatch)))
+}
+
+# insmod_int NAME ARGS... : load tcp_NAME from RDCC_MODULE_DIRS with parameters.
+insmod_int() {
+	local name="$1" d
+	shift
+	rmmod "tcp_$name" 2>/dev/null
+	for d in $RDCC_MODULE_DIRS; do
+		[ -f "$d/tcp_$name.ko" ] || continue
+		insmod "$d/tcp_$name.ko" "$@" 2>>"$RDCC_TMP/insmod.err" && return 0
+	done
+	return 1
+}
+
+tap_header
+tap_plan 9
+require_root
+if rdcc_check_env && [ -n "$RXSTAMP" ]; then
+	tap_ok "environment: root, iproute2, iperf3, rxstamp"
+else
+	tap_not_ok "environment: root, iproute2, iperf3, rxstamp (${RXSTAMP:-missing})"
+	tap_bail "environment"
+fi
+
+# 2. modules and a refused write.
+ok=0
+if insmod_int powertcp base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW &&
+	insmod_int hpcc base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW; then
+	ok=1
+fi
+trap 'rc=$?; rdcc_cleanup; rmmod $SWITCH tcp_powertcp tcp_hpcc 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
+dmesg -c >/dev/null 2>&1
+p=/sys/module/tcp_powertcp/parameters
+if [ "$ok" = 1 ] && ! echo 0.2 >"$p/target_q16" 2>/dev/null &&
+	[ "$(cat "$p/target_q16")" = 65536 ] && dmesg | grep -q 'target_q16=0.2 refused' &&
+	[ "$(cat "$p/base_rtt_ns")" = $TAU_NS ] && [ "$(cat "$p/host_bw_bps")" = 1250000000 ]; then
+	tap_ok "tcp_powertcp and tcp_hpcc load (tau ${TAU_NS} ns, 10 Gbit/s); target_q16=0.2 refused with a message, 65536 kept"
+else
+	tap_not_ok "modules load, an out-of-range write is refused"
+	tap_diag_file "$RDCC_TMP/insmod.err"
+	tap_diag "$(dmesg | tail -n 3)"
+	tap_bail "modules"
+fi
+
+# 3. topology.
+ko=""
+for d in $RDCC_MODULE_DIRS; do [ -f "$d/$SWITCH.ko" ] && ko="$d/$SWITCH.ko" && break; done
+rmmod "$SWITCH" 2>/dev/null
+ok=0
+if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" 2>>"$RDCC_TMP/insmod.err" && rdcc_topo_setup; then
+	ok=1
+	for eg in $RDCC_CHAIN_EGRESS; do
+		"$TC" -n "${eg%%:*}" qdisc del dev "${eg#*:}" parent 1:10 handle 10: >>"$RDCC_TMP/tc.log" 2>&1
+		"$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 handle 10: rdcc_int \
+			>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
+	done
+fi
+if [ "$ok" = 1 ]; then
+	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int"
+else
+	tap_not_ok "topology with rdcc_int leaves"
+	tap_diag_file "$RDCC_TMP/insmod.err"
+	tap_diag_file "$RDCC_TMP/tc.log"
+	tap_bail "setup"
+fi
+
+# 4. per-socket flows.
+# flow LABEL MOD [PARAM=VALUE...] : one iperf3 -C flow of tcp_MOD with those parameters set.
+flow() {
+	local label="$1" mod="$2" kv a0 bad=""
+	shift 2
+	for kv in "$@"; do
+		echo "${kv#*=}" >"/sys/module/tcp_$mod/parameters/${kv%%=*}" || bad="$bad param:$kv"
+	done
+	a0=$(acks "$mod")
+	rdcc_iperf_run "$label" "$RDCC_RCV_IP4" "$mod" 1 -t "$RDCC_INT_SECS" || bad="$bad iperf3"
+	[ "$RDCC_R_CC" = "$mod" ] || bad="$bad cc=$RDCC_R_CC"
+	case " $RDCC_R_ALGS " in *" $mod="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
+	[ $(($(acks "$mod") - a0)) -gt 100 ] || bad="$bad acks:$(($(acks "$mod") - a0))"
+	[ "$(leak "$mod")" = 0 ] || bad="$bad leak:$(leak "$mod")"
+	[ "$(counter "$mod" alloc_fail)" = 0 ] || bad="$bad alloc_fail"
+	tap_diag "RESULT rdcc_int_cc $label tput=$RDCC_R_TPUT rtt_mean_us=$RDCC_R_RTT_MEAN acks=$(($(acks "$mod") - a0)) used=$(counter "$mod" ack_used) blocks=$(counter "$mod" blocks)"
+	if [ -z "$bad" ]; then
+		tap_ok "$label: per-socket flow, ${RDCC_R_TPUT} Mbit/s, every ACK to the law, every block freed"
+	else
+		tap_not_ok "$label: wrong:$bad"
+		rdcc_iperf_diag
+		tap_diag "$(cat "/sys/module/tcp_$mod/parameters/counters" | tr '\n' ' ')"
+	fi
+}
+flow powertcp powertcp
+flow hpcc hpcc vai=0 sf_acks=0
+flow hpcc_vaisf hpcc vai=1 sf_acks=30
+
+# 5. system-wide selection in the sender's namespace.
+rdcc_cc_allow powertcp
+prev=$(rdcc_ns_cc_get)
+bad=""
+rdcc_ns_cc_set powertcp || bad="$bad sysctl($(cat "$RDCC_TMP/sysctl.err"))"
+rdcc_iperf_run sysctl "$RDCC_RCV_IP4" "" 1 -t 1 || bad="$bad iperf3"
+case " $RDCC_R_ALGS " in *" powertcp="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
+rdcc_ns_cc_set "$prev"
+rdcc_cc_allow_restore
+[ "$(leak powertcp)" = 0 ] || bad="$bad leak:$(leak powertcp)"
+if [ -z "$bad" ]; then
+	tap_ok "sysctl net.ipv4.tcp_congestion_control=powertcp in the sender namespace: data moves, ss shows powertcp"
+else
+	tap_not_ok "sysctl selection: wrong:$bad"
+	rdcc_iperf_diag
+fi
+
+# 6. CA switches on a live socket.
+bad=""
+SW_PORT=5301
+"$IP" netns exec "$RDCC_NS_RCV" "$RXSTAMP" sink "$SW_PORT" --rate 100000 --secs 4 \
+	>"$RDCC_TMP/sw-sink.log" 2>&1 &
+spid=$!
+rdcc_track "$spid"
+sleep 1
+"$IP" netns exec "$RDCC_NS_SND" "$RXSTAMP" source "$RDCC_RCV_IP4" "$SW_PORT" --secs 2 \
+	--switch-cc powertcp,hpcc,cubic --switch-ms 5 --poll-info >"$RDCC_TMP/sw.log" 2>&1 || bad="$bad source"
+wait "$spid" 2>/dev/null
+rdcc_untrack "$spid"
+switches=$(awk '/cc_switches/ { print $3 }' "$RDCC_TMP/sw.log")
+reads=$(awk '/cc_info_reads/ { print $3 }' "$RDCC_TMP/sw.log")
+[ "${switches:-0}" -ge 100 ] || bad="$bad switches:${switches:-none}"
+[ "${reads:-0}" -ge 100 ] || bad="$bad reads:${reads:-none}"
+for m in powertcp hpcc; do
+	[ "$(leak $m)" = 0 ] || bad="$bad leak-$m:$(leak $m)"
+	[ "$(counter $m alloc_fail)" = 0 ] || bad="$bad alloc_fail-$m"
+done
+if [ -z "$bad" ]; then
+	tap_ok "live socket switched $switches times between powertcp, hpcc and cubic, $reads TCP_CC_INFO reads: every block freed"
+else
+	tap_not_ok "CA switches on a live socket: wrong:$bad"
+	tap_diag_file "$RDCC_TMP/sw.log"
+fi
+
+# 7. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
+rdcc_kill "$RDCC_SERVER_PID"
+i=0
+while ! rmmod tcp_powertcp tcp_hpcc 2>"$RDCC_TMP/rmmod.err" && [ "$i" -lt $((5 * RDCC_TICKS_PER_S)) ]; do
+	sleep "$RDCC_TICK"
+	i=$((i + 1))
+done
+if ! grep -q 'tcp_powertcp\|tcp_hpcc' /proc/modules; then
+	tap_ok "tcp_powertcp and tcp_hpcc unload"
+else
+	tap_not_ok "unload"
+	tap_diag_file "$RDCC_TMP/rmmod.err"
+fi
+tap_finish
