@@ -16,10 +16,18 @@
 #   5. system-wide selection in the sender's namespace (net.ipv4.tcp_congestion_control);
 #   6. a live socket switched between powertcp, hpcc and cubic every 5 ms while TCP_CC_INFO is
 #      polled (rxstamp source --switch-cc): every block freed, no allocation failed;
-#   7. both modules unload.
+#   7. forged echoes (rxstamp inject in the first router, one per 4 data segments; the
+#      receiver echoes nothing here, so any stack the law used would be a forged one): int-echo
+#      (in-window ACK number, out-of-window sequence number) and int-badsum (the real sequence
+#      number and TSval, a bad checksum) reach the hook's intake and none is used, and the flow
+#      keeps its throughput within RDCC_ATTACK_TOL_PCT of the same flow's under int-control (the
+#      same packets with a foreign ExID; not with RDCC_PERF=0, the TCG guest's functional pass,
+#      whose timing follows the host's load);
+#   8. both modules unload.
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
-# Environment: RDCC_INT_SECS [2] seconds per flow.
+# Environment: RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
+# RDCC_ATTACK_TOL_PCT [10], RDCC_PERF [1].
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 RDCC_RATE_MBIT=10000
@@ -29,7 +37,10 @@ RDCC_HOPS=2
 . "$RDCC_SELFTEST_DIR/lib.sh"
 # shellcheck source=lib_iperf.sh
 . "$RDCC_SELFTEST_DIR/lib_iperf.sh"
-: "${RDCC_INT_SECS:=2}"
+: "${RDCC_ATTACK_TOL_PCT:=10}"
+: "${RDCC_PERF:=1}"
+# 0.25 s at 10 Gbit/s; on the TCG guest (RDCC_PERF=0, tens of Mbit/s) a few seconds.
+if [ "$RDCC_PERF" = 0 ]; then : "${RDCC_INT_BYTES:=10M}"; else : "${RDCC_INT_BYTES:=300M}"; fi
 RXSTAMP=$(command -v rxstamp)
 SWITCH=sch_rdcc_int
 # The path's base RTT in virtual time is a few µs without netem; τ = 20 µs (PowerTCP §4.1's
@@ -64,7 +75,7 @@ insmod_int() {
 }
 
 tap_header
-tap_plan 9
+tap_plan 12
 require_root
 if rdcc_check_env && [ -n "$RXSTAMP" ]; then
 	tap_ok "environment: root, iproute2, iperf3, rxstamp"
@@ -124,7 +135,7 @@ flow() {
 		echo "${kv#*=}" >"/sys/module/tcp_$mod/parameters/${kv%%=*}" || bad="$bad param:$kv"
 	done
 	a0=$(acks "$mod")
-	rdcc_iperf_run "$label" "$RDCC_RCV_IP4" "$mod" 1 -t "$RDCC_INT_SECS" || bad="$bad iperf3"
+	rdcc_iperf_run "$label" "$RDCC_RCV_IP4" "$mod" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
 	[ "$RDCC_R_CC" = "$mod" ] || bad="$bad cc=$RDCC_R_CC"
 	case " $RDCC_R_ALGS " in *" $mod="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
 	[ $(($(acks "$mod") - a0)) -gt 100 ] || bad="$bad acks:$(($(acks "$mod") - a0))"
@@ -136,7 +147,7 @@ flow() {
 	else
 		tap_not_ok "$label: wrong:$bad"
 		rdcc_iperf_diag
-		tap_diag "$(cat "/sys/module/tcp_$mod/parameters/counters" | tr '\n' ' ')"
+		tap_diag "$(tr '\n' ' ' <"/sys/module/tcp_$mod/parameters/counters")"
 	fi
 }
 flow powertcp powertcp
@@ -145,10 +156,10 @@ flow hpcc_vaisf hpcc vai=1 sf_acks=30
 
 # 5. system-wide selection in the sender's namespace.
 rdcc_cc_allow powertcp
-prev=$(rdcc_ns_cc_get)
+prev=$(rdcc_ns_cc_get "$RDCC_NS_SND")
 bad=""
 rdcc_ns_cc_set powertcp || bad="$bad sysctl($(cat "$RDCC_TMP/sysctl.err"))"
-rdcc_iperf_run sysctl "$RDCC_RCV_IP4" "" 1 -t 1 || bad="$bad iperf3"
+rdcc_iperf_run sysctl "$RDCC_RCV_IP4" "" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
 case " $RDCC_R_ALGS " in *" powertcp="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
 rdcc_ns_cc_set "$prev"
 rdcc_cc_allow_restore
@@ -187,7 +198,46 @@ else
 	tap_diag_file "$RDCC_TMP/sw.log"
 fi
 
-# 7. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
+# 8. forged echoes.
+# attack MODE : one powertcp flow with the injector in MODE; sets TPUT, STORED (hook stores),
+# USED (stacks the law took) for the run.
+attack() {
+	local mode="$1" ipid s0 u0
+	s0=$(($(counter powertcp rx_new) + $(counter powertcp rx_replaced) + $(counter powertcp rx_evicted)))
+	u0=$(counter powertcp ack_used)
+	"$IP" netns exec "$RDCC_NS_SW" "$RXSTAMP" inject --iface "$RDCC_SW_SND_IF" --port "$RDCC_PORT" \
+		--mode "$mode" --every 4 --secs 3 >"$RDCC_TMP/$mode.inj" 2>&1 &
+	ipid=$!
+	rdcc_track "$ipid"
+	sleep 1
+	rdcc_iperf_run "$mode" "$RDCC_RCV_IP4" powertcp 0 -n "$RDCC_INT_BYTES"
+	ATT_OK=$?
+	wait "$ipid" 2>/dev/null
+	rdcc_untrack "$ipid"
+	TPUT=$RDCC_R_TPUT
+	STORED=$(($(counter powertcp rx_new) + $(counter powertcp rx_replaced) + $(counter powertcp rx_evicted) - s0))
+	USED=$(($(counter powertcp ack_used) - u0))
+	tap_diag "RESULT rdcc_int_cc attack=$mode tput=$TPUT stored=$STORED used=$USED $(tr '\n' ' ' <"$RDCC_TMP/$mode.inj")"
+}
+attack int-control
+ref=$TPUT
+if [ "$ATT_OK" = 0 ] && [ "$STORED" = 0 ] && [ "$USED" = 0 ]; then
+	tap_ok "int-control: foreign-ExID echoes stored nowhere, ${ref} Mbit/s (the reference)"
+else
+	tap_not_ok "int-control: flow ok=$ATT_OK stored=$STORED used=$USED"
+fi
+for mode in int-echo int-badsum; do
+	attack "$mode"
+	if [ "$ATT_OK" = 0 ] && [ "$STORED" -gt 0 ] && [ "$USED" = 0 ] && { [ "$RDCC_PERF" = 0 ] ||
+		rdcc_fcmp "$TPUT" ">=" "$(rdcc_calc "$ref * (100 - $RDCC_ATTACK_TOL_PCT) / 100")"; }; then
+		tap_ok "$mode: $STORED forged echoes reached the intake, none used, ${TPUT} Mbit/s (reference ${ref})"
+	else
+		tap_not_ok "$mode: flow ok=$ATT_OK stored=$STORED used=$USED tput=$TPUT (reference $ref, tolerance $RDCC_ATTACK_TOL_PCT %)"
+		tap_diag "$(tr '\n' ' ' </sys/module/tcp_powertcp/parameters/counters)"
+	fi
+done
+
+# 9. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
 rdcc_kill "$RDCC_SERVER_PID"
 i=0
 while ! rmmod tcp_powertcp tcp_hpcc 2>"$RDCC_TMP/rmmod.err" && [ "$i" -lt $((5 * RDCC_TICKS_PER_S)) ]; do
