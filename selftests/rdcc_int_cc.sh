@@ -19,7 +19,8 @@
 #   7. forged echoes (rxstamp inject in the first router, one per 4 data segments; the
 #      receiver echoes nothing here, so any stack the law used would be a forged one): int-echo
 #      (in-window ACK number, out-of-window sequence number) and int-badsum (the real sequence
-#      number and TSval, a bad checksum) reach the hook's intake and none is used, and the flow
+#      number and TSval, a bad checksum) reach the hook (stored in its intake, or refused there as
+#      old when the honest ACK came first, as on the TCG guest) and none is used, and the flow
 #      keeps its throughput within RDCC_ATTACK_TOL_PCT of the same flow's under int-control (the
 #      same packets with a foreign ExID; not with RDCC_PERF=0, the TCG guest's functional pass,
 #      whose timing follows the host's load);
@@ -27,6 +28,7 @@
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
 # Environment: RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
+# RDCC_INT_ATTACK_BYTES [1200M; 10M] per attack flow,
 # RDCC_ATTACK_TOL_PCT [10], RDCC_PERF [1].
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
@@ -40,7 +42,13 @@ RDCC_HOPS=2
 : "${RDCC_ATTACK_TOL_PCT:=10}"
 : "${RDCC_PERF:=1}"
 # 0.25 s at 10 Gbit/s; on the TCG guest (RDCC_PERF=0, tens of Mbit/s) a few seconds.
-if [ "$RDCC_PERF" = 0 ]; then : "${RDCC_INT_BYTES:=10M}"; else : "${RDCC_INT_BYTES:=300M}"; fi
+# The attack pairs are compared with each other: longer, so that one timer tick (10 ms at HZ=100)
+# is 1 % of a flow, not 4 %.
+if [ "$RDCC_PERF" = 0 ]; then
+	: "${RDCC_INT_BYTES:=10M}" "${RDCC_INT_ATTACK_BYTES:=10M}"
+else
+	: "${RDCC_INT_BYTES:=300M}" "${RDCC_INT_ATTACK_BYTES:=1200M}"
+fi
 RXSTAMP=$(command -v rxstamp)
 SWITCH=sch_rdcc_int
 # The path's base RTT in virtual time is a few µs without netem; τ = 20 µs (PowerTCP §4.1's
@@ -199,40 +207,51 @@ else
 fi
 
 # 8. forged echoes.
+# stores : the hook's stores of powertcp (new, replacing, evicting).
+stores() { echo $(($(counter powertcp rx_new) + $(counter powertcp rx_replaced) + $(counter powertcp rx_evicted))); }
+# refusals : echoes the hook refused for their ACK number (at or before snd_una, after snd_nxt).
+refusals() { echo $(($(counter powertcp rx_ack_old) + $(counter powertcp rx_ack_future))); }
+
 # attack MODE : one powertcp flow with the injector in MODE; sets TPUT, STORED (hook stores),
-# USED (stacks the law took) for the run.
+# REFUSED (hook refusals), USED (stacks the law took) for the run.
 attack() {
-	local mode="$1" ipid s0 u0
-	s0=$(($(counter powertcp rx_new) + $(counter powertcp rx_replaced) + $(counter powertcp rx_evicted)))
+	local mode="$1" ipid s0 r0 u0
+	s0=$(stores)
+	r0=$(refusals)
 	u0=$(counter powertcp ack_used)
 	"$IP" netns exec "$RDCC_NS_SW" "$RXSTAMP" inject --iface "$RDCC_SW_SND_IF" --port "$RDCC_PORT" \
 		--mode "$mode" --every 4 --secs 3 >"$RDCC_TMP/$mode.inj" 2>&1 &
 	ipid=$!
 	rdcc_track "$ipid"
 	sleep 1
-	rdcc_iperf_run "$mode" "$RDCC_RCV_IP4" powertcp 0 -n "$RDCC_INT_BYTES"
+	rdcc_iperf_run "$mode" "$RDCC_RCV_IP4" powertcp 0 -n "$RDCC_INT_ATTACK_BYTES"
 	ATT_OK=$?
 	wait "$ipid" 2>/dev/null
 	rdcc_untrack "$ipid"
 	TPUT=$RDCC_R_TPUT
-	STORED=$(($(counter powertcp rx_new) + $(counter powertcp rx_replaced) + $(counter powertcp rx_evicted) - s0))
+	STORED=$(($(stores) - s0))
+	REFUSED=$(($(refusals) - r0))
 	USED=$(($(counter powertcp ack_used) - u0))
-	tap_diag "RESULT rdcc_int_cc attack=$mode tput=$TPUT stored=$STORED used=$USED $(tr '\n' ' ' <"$RDCC_TMP/$mode.inj")"
+	tap_diag "RESULT rdcc_int_cc attack=$mode tput=$TPUT stored=$STORED refused=$REFUSED used=$USED $(tr '\n' ' ' <"$RDCC_TMP/$mode.inj")"
 }
 attack int-control
 ref=$TPUT
-if [ "$ATT_OK" = 0 ] && [ "$STORED" = 0 ] && [ "$USED" = 0 ]; then
+if [ "$ATT_OK" = 0 ] && [ "$STORED" = 0 ] && [ "$REFUSED" = 0 ] && [ "$USED" = 0 ]; then
 	tap_ok "int-control: foreign-ExID echoes stored nowhere, ${ref} Mbit/s (the reference)"
 else
-	tap_not_ok "int-control: flow ok=$ATT_OK stored=$STORED used=$USED"
+	tap_not_ok "int-control: flow ok=$ATT_OK stored=$STORED refused=$REFUSED used=$USED"
 fi
 for mode in int-echo int-badsum; do
 	attack "$mode"
-	if [ "$ATT_OK" = 0 ] && [ "$STORED" -gt 0 ] && [ "$USED" = 0 ] && { [ "$RDCC_PERF" = 0 ] ||
-		rdcc_fcmp "$TPUT" ">=" "$(rdcc_calc "$ref * (100 - $RDCC_ATTACK_TOL_PCT) / 100")"; }; then
-		tap_ok "$mode: $STORED forged echoes reached the intake, none used, ${TPUT} Mbit/s (reference ${ref})"
+	# In virtual time a forgery reaches the sender before the honest ACK it imitates, so the
+	# intake holds it; on the TCG guest the injector is often late and the hook refuses it.
+	if [ "$ATT_OK" = 0 ] && [ "$USED" = 0 ] && [ $((STORED + REFUSED)) -gt 0 ] && {
+		[ "$RDCC_PERF" = 0 ] || { [ "$STORED" -gt 0 ] &&
+			rdcc_fcmp "$TPUT" ">=" "$(rdcc_calc "$ref * (100 - $RDCC_ATTACK_TOL_PCT) / 100")"; }
+	}; then
+		tap_ok "$mode: $STORED forged echoes stored, $REFUSED refused, none used, ${TPUT} Mbit/s (reference ${ref})"
 	else
-		tap_not_ok "$mode: flow ok=$ATT_OK stored=$STORED used=$USED tput=$TPUT (reference $ref, tolerance $RDCC_ATTACK_TOL_PCT %)"
+		tap_not_ok "$mode: flow ok=$ATT_OK stored=$STORED refused=$REFUSED used=$USED tput=$TPUT (reference $ref, tolerance $RDCC_ATTACK_TOL_PCT %)"
 		tap_diag "$(tr '\n' ' ' </sys/module/tcp_powertcp/parameters/counters)"
 	fi
 done

@@ -136,7 +136,8 @@ enum {
 	RDCC_INT_C_TAKEN = RDCC_INT_C_RX + RDCC_INT_RX_OUTCOMES,
 	RDCC_INT_C_ALLOC_FAIL = RDCC_INT_C_TAKEN + RDCC_INT_TAKEN_OUTCOMES,
 	RDCC_INT_C_HASH_FAIL,
-	RDCC_INT_C_FALLBACK_ACKS,
+	RDCC_INT_C_FALLBACK_ACKS,	/* ACKs of a socket whose allocation failed (Reno) */
+	RDCC_INT_C_EARLY_ACKS,		/* ACKs before init (the SYN-ACK's, before tcp_finish_connect) */
 	RDCC_INT_C_NO_BLOCK,	/* the hook found a socket of this CA without a block */
 	RDCC_INT_C_SKIP_STATE,
 	RDCC_INT_C_SKIP_AUTH,
@@ -150,7 +151,7 @@ static const char *const rdcc_int_counter_names[RDCC_INT_C_N] = {
 	"rx_new", "rx_replaced", "rx_evicted", "rx_ack_old", "rx_ack_future", "rx_empty",
 	"rx_absent", "rx_request", "rx_malformed",
 	"ack_used", "ack_missed", "ack_not_advanced", "ack_mismatch",
-	"alloc_fail", "hash_fail", "fallback_acks", "hook_no_block", "hook_skip_state",
+	"alloc_fail", "hash_fail", "fallback_acks", "early_acks", "hook_no_block", "hook_skip_state",
 	"hook_skip_auth", "hook_bad_hdr", "blocks", "freed",
 };
 
@@ -210,7 +211,7 @@ struct rdcc_int_priv {
 	u64 rate_bps;
 	s64 signal;
 	u32 reason;
-	u32 _pad;
+	u32 nomem;			/* 1: init found no memory: the socket runs Reno */
 };
 static_assert(sizeof(struct rdcc_int_priv) <= ICSK_CA_PRIV_SIZE);
 
@@ -285,6 +286,7 @@ static void rdcc_int_init(struct sock *sk)
 	b = kzalloc(sizeof(*b) + rdcc_rs_flow_size(), GFP_ATOMIC | __GFP_NOWARN);
 	if (!b) {
 		rdcc_int_inc(RDCC_INT_C_ALLOC_FAIL);
+		pv->nomem = 1;
 		return;		/* Reno (rdcc_int_cong_control) */
 	}
 	b->sk = sk;
@@ -292,6 +294,7 @@ static void rdcc_int_init(struct sock *sk)
 	if (rhashtable_lookup_insert_fast(&rdcc_int_blocks, &b->node, rdcc_int_ht_params)) {
 		kfree(b);
 		rdcc_int_inc(RDCC_INT_C_HASH_FAIL);
+		pv->nomem = 1;
 		return;
 	}
 	rdcc_int_inc(RDCC_INT_C_BLOCKS);
@@ -336,8 +339,12 @@ static void rdcc_int_cong_control(struct sock *sk, u32 ack, int flag,
 	const void *p;
 
 	if (unlikely(!b)) {
-		/* No block: Reno (the kernel does not call cong_avoid when cong_control is set). */
-		rdcc_int_inc(RDCC_INT_C_FALLBACK_ACKS);
+		/*
+		 * No block: before init (an active open's SYN-ACK is acknowledged in
+		 * tcp_rcv_synsent_state_process before tcp_finish_connect runs init), or init found
+		 * no memory. Reno (the kernel does not call cong_avoid when cong_control is set).
+		 */
+		rdcc_int_inc(rdcc_int_priv(sk)->nomem ? RDCC_INT_C_FALLBACK_ACKS : RDCC_INT_C_EARLY_ACKS);
 		tcp_reno_cong_avoid(sk, ack, rs->acked_sacked);
 		return;
 	}
