@@ -253,7 +253,12 @@ pub fn last_tsval(opts: &[u8]) -> Option<u32> {
                 }
                 if kind == TS_KIND && len == TS_LEN {
                     let v = opts.get(i.saturating_add(2)..i.saturating_add(6))?;
-                    ts = Some(u32::from_be_bytes([*v.first()?, *v.get(1)?, *v.get(2)?, *v.get(3)?]));
+                    ts = Some(u32::from_be_bytes([
+                        *v.first()?,
+                        *v.get(1)?,
+                        *v.get(2)?,
+                        *v.get(3)?,
+                    ]));
                 }
                 i = end;
             }
@@ -282,7 +287,14 @@ pub const RX_OUTCOMES: usize = 9;
 /// `snd_una`, `snd_nxt`: the socket's, as read without its lock): a valid echo is stored
 /// ([`Intake::store`]); a segment without one supersedes an entry of its ACK number
 /// ([`Intake::supersede`]). Returns the counter index ([`Stored`] or [`Rx`] as `u32`).
-pub fn on_rx(k: &mut Intake, opts: &[u8], ack_seq: u32, seq: u32, snd_una: u32, snd_nxt: u32) -> u32 {
+pub fn on_rx(
+    k: &mut Intake,
+    opts: &[u8],
+    ack_seq: u32,
+    seq: u32,
+    snd_una: u32,
+    snd_nxt: u32,
+) -> u32 {
     let opt = match int_wire::parse(opts) {
         Ok(Some(o)) if o.echo => o,
         Ok(Some(_)) => {

@@ -322,12 +322,42 @@ fn hook_step_table() {
     use rdcc_core::int_intake::{last_tsval, on_rx, Rx};
     // (options, expected hook outcome, expected take outcome for (1000, 1, ts))
     let rows: Vec<(&str, Vec<u8>, u32, Taken)> = vec![
-        ("echo with timestamps", opts(Some(7), Some(true), 3), Stored::New as u32, Taken::Used),
-        ("echo, another TSval", opts(Some(6), Some(true), 3), Stored::New as u32, Taken::Mismatch),
-        ("echo without timestamps", opts(None, Some(true), 3), Stored::New as u32, Taken::Mismatch),
-        ("a request is no echo", opts(Some(7), Some(false), 3), Rx::Request as u32, Taken::Missed),
-        ("no INT option", opts(Some(7), None, 3), Rx::Absent as u32, Taken::Missed),
-        ("broken list", vec![1, 1, 8, 12, 0, 0], Rx::Malformed as u32, Taken::Missed),
+        (
+            "echo with timestamps",
+            opts(Some(7), Some(true), 3),
+            Stored::New as u32,
+            Taken::Used,
+        ),
+        (
+            "echo, another TSval",
+            opts(Some(6), Some(true), 3),
+            Stored::New as u32,
+            Taken::Mismatch,
+        ),
+        (
+            "echo without timestamps",
+            opts(None, Some(true), 3),
+            Stored::New as u32,
+            Taken::Mismatch,
+        ),
+        (
+            "a request is no echo",
+            opts(Some(7), Some(false), 3),
+            Rx::Request as u32,
+            Taken::Missed,
+        ),
+        (
+            "no INT option",
+            opts(Some(7), None, 3),
+            Rx::Absent as u32,
+            Taken::Missed,
+        ),
+        (
+            "broken list",
+            vec![1, 1, 8, 12, 0, 0],
+            Rx::Malformed as u32,
+            Taken::Missed,
+        ),
     ];
     for (name, o, want_rx, want_take) in rows {
         let mut k = Intake::default();
@@ -338,7 +368,10 @@ fn hook_step_table() {
     // A bare segment of the same ACK number after an echo supersedes it.
     let mut k = Intake::default();
     on_rx(&mut k, &opts(Some(7), Some(true), 3), 1000, 1, 0, 5000);
-    assert_eq!(on_rx(&mut k, &opts(Some(7), None, 3), 1000, 1, 0, 5000), Rx::Absent as u32);
+    assert_eq!(
+        on_rx(&mut k, &opts(Some(7), None, 3), 1000, 1, 0, 5000),
+        Rx::Absent as u32
+    );
     assert_eq!(k.take(&id(1000, 1, Some(7)), true, 1).0, Taken::Missed);
     // TSval: the last of two timestamp options; none in a broken list.
     let mut two = opts(Some(5), None, 0);

@@ -751,7 +751,10 @@ mod tests {
                     assert!(ours, "{m:?}");
                     assert!(o.echo);
                     assert_eq!(o.stack.hops().len(), 2);
-                    assert_eq!(o.stack.hops()[0].qlen_bytes(), rdcc_core::int::QLEN_MAX_BYTES);
+                    assert_eq!(
+                        o.stack.hops()[0].qlen_bytes(),
+                        rdcc_core::int::QLEN_MAX_BYTES
+                    );
                 }
                 None => assert!(!ours, "{m:?}"),
             }

@@ -113,7 +113,14 @@ mod tests {
     fn ours_are_the_six_modules() {
         assert_eq!(
             ours().unwrap(),
-            ["swift", "swift_vaisf", "timely", "theta_powertcp", "powertcp", "hpcc"]
+            [
+                "swift",
+                "swift_vaisf",
+                "timely",
+                "theta_powertcp",
+                "powertcp",
+                "hpcc"
+            ]
         );
         assert_eq!(
             ours_default().unwrap(),
