@@ -156,13 +156,7 @@ static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
 
-/* Text of a parameter given at load ("" = the law's default); writes after load are validated. */
-#define RDCC_PARAM_TEXT 40
-
-struct rdcc_param {
-	const char *name;
-	const char *text;	/* "" = not given: the law's default */
-};
+#include "rdcc_rs_common.h" /* struct rdcc_param, struct rdcc_ack_out, parameters, enforce */
 
 struct rdcc_info {
 	u64 rate_bps;		/* pacing rate the law set, or 0 */
@@ -171,26 +165,11 @@ struct rdcc_info {
 	u64 cwnd_pkts_q8;	/* window in packets, 8 fractional bits */
 };
 
-/*
- * `p` below is the current validated parameter block (the law's Params, Rust layout), published
- * with RCU: every hook reads it once under rcu_read_lock, so one event sees one whole version.
- */
-u32 rdcc_rs_params_size(void);
-int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
-int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
-int rdcc_rs_param_get(const char *name, u64 *value);
+/* `p`: the published parameter block (rdcc_rs_common.h). */
 void rdcc_rs_init(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-/* The decision of one ACK and its enforcement (Decision::enforce), written by one call. */
-struct rdcc_ack_out {
-	struct rdcc_decision d;
-	struct rdcc_enforced e;
-};
-static_assert(sizeof(struct rdcc_ack_out) == 48);
 
 void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_in *in,
 		    struct rdcc_ack_out *out);
-void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
-		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
 		     struct rdcc_decision *d);
 void rdcc_rs_on_idle(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);

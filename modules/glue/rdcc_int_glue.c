@@ -74,20 +74,9 @@
 #error "rdcc needs a 64-bit kernel: the info mirror's READ_ONCE of a u64 must be one load"
 #endif
 
-/* ---- the Rust side (modules/glue/glue.rs rdcc_glue_common!, int_glue.rs) ---------------------- */
+/* ---- the Rust side (modules/glue/glue.rs rdcc_glue_common!, int_glue.rs) ------------------ */
 
-#define RDCC_PARAM_TEXT 40
-
-struct rdcc_param {
-	const char *name;
-	const char *text;	/* "" = not given: the law's default */
-};
-
-struct rdcc_ack_out {
-	struct rdcc_decision d;
-	struct rdcc_enforced e;
-};
-static_assert(sizeof(struct rdcc_ack_out) == 48);
+#include "rdcc_rs_common.h" /* struct rdcc_param, struct rdcc_ack_out, parameters, enforce */
 
 /* core/src/int_intake.rs SegmentId: the identity of the segment TCP accepted. */
 struct rdcc_int_seg {
@@ -98,12 +87,6 @@ struct rdcc_int_seg {
 };
 static_assert(sizeof(struct rdcc_int_seg) == 16);
 
-u32 rdcc_rs_params_size(void);
-int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
-int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
-int rdcc_rs_param_get(const char *name, u64 *value);
-void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
-		     struct rdcc_enforced *out);
 u32 rdcc_rs_flow_size(void);
 void rdcc_rs_int_init(const void *p, void *flow, u64 now_ns, u32 mss, struct rdcc_decision *d);
 u32 rdcc_rs_int_on_ack(const void *p, void *flow, const struct rdcc_ack_in *in,
