@@ -18,6 +18,8 @@ mod event;
 mod fixed;
 #[path = "../../core/src/units.rs"]
 mod units;
+// θ-PowerTCP's file, for the link ranges both INT laws accept; its lease's re-exports go unused.
+#[allow(unused_imports)]
 #[path = "../../core/src/powertcp.rs"]
 mod powertcp;
 #[path = "../../core/src/int.rs"]
@@ -28,6 +30,8 @@ mod int_wire;
 mod int_intake;
 #[path = "../../core/src/powertcp_int.rs"]
 mod powertcp_int;
+// For rdcc_glue_common!; the Controller laws' macros go unused.
+#[allow(unused_macros)]
 #[macro_use]
 #[path = "../glue/glue.rs"]
 mod glue;
