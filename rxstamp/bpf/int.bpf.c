@@ -144,6 +144,17 @@ static __always_inline struct int_stats *stats(void)
 
 #define INC(s, f) do { if (s) __sync_fetch_and_add(&(s)->f, 1); } while (0)
 
+/* h[k] += 1 for k < INT_HOPS. The compiler may know k <= 4 from an earlier test that the
+ * verifier does not connect to this one and drop the bound, or test a copy of k and index
+ * with another: k is 64 bits wide before the barrier, so the test and the index are one
+ * register. */
+static __always_inline void hist_add(__u64 *h, __u64 k)
+{
+	barrier_var(k);
+	if (h && k < INT_HOPS)
+		__sync_fetch_and_add(&h[k], 1);
+}
+
 /* Sequence-space comparison (RFC 9293 §3.4): a before b. */
 static __always_inline int before(__u32 a, __u32 b)
 {
@@ -371,8 +382,7 @@ static __always_inline int on_write(struct bpf_sock_ops *skops)
 	}
 	st->fresh = 0;
 	INC(s, echo_written);
-	if (s && cnt < INT_HOPS)
-		__sync_fetch_and_add(&s->echo_hops[cnt], 1);
+	hist_add(s ? s->echo_hops : 0, cnt);
 	return 1;
 }
 
@@ -444,8 +454,7 @@ static __always_inline int on_parse(struct bpf_sock_ops *skops)
 	INC(s, rx_req);
 	if (hdr & RDCC_INT_HDR_OVERFLOW)
 		INC(s, rx_ovf);
-	if (s && cnt < INT_HOPS)
-		__sync_fetch_and_add(&s->rx_hops[cnt], 1);
+	hist_add(s ? s->rx_hops : 0, cnt);
 	return 1;
 }
 
