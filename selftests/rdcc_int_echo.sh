@@ -33,7 +33,9 @@
 #  10. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
 # One line per flow:  # RESULT rdcc_int_echo phase=.. (the watcher's summary)
 #
-# Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow.
+# Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow; RDCC_INT_ECHO_SLOTS [empty: as
+# many as fit] the sender's --slots (the checks expect 2: with 1, checks 4, 5 and 8 must fail,
+# which shows that they can).
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 RDCC_RATE_MBIT=10000
@@ -146,8 +148,9 @@ else
 fi
 
 # 3. attach: each end admits the other on port 5201 only.
+# shellcheck disable=SC2086 # an empty RDCC_INT_ECHO_SLOTS adds no word
 if "$RXSTAMP" int attach "$CG_SND" --pin "$PIN_SND" --allow "$RDCC_RCV_IP4/32@$PORT" \
-	>"$RDCC_TMP/attach.log" 2>&1 &&
+	${RDCC_INT_ECHO_SLOTS:+--slots $RDCC_INT_ECHO_SLOTS} >"$RDCC_TMP/attach.log" 2>&1 &&
 	"$RXSTAMP" int attach "$CG_RCV" --pin "$PIN_RCV" --allow "$RDCC_SND_IP4/32@$PORT" \
 		>>"$RDCC_TMP/attach.log" 2>&1; then
 	tap_ok "int attached to the sender's and the receiver's cgroups"
