@@ -9,8 +9,12 @@
 //! Captures on IFACE (the sender's interface: both its data segments and the ACKs arriving at
 //! it) the TCP segments to port P (data: each should carry a request, echo = 0, no record yet)
 //! and from port P (ACKs: those carrying an echo are judged). Echoes are compared with the
-//! previous echo of the same connection: every hop's transmitted bytes and, for pairs captured
-//! less than [`TS_PAIR_MAX_NS`] apart, its timestamp must advance, and no stack may come twice.
+//! previous echo of the same connection in the receiver's order, their ACK numbers' (each echo
+//! needs an ACK number beyond the last one's: the stack's segment must be acknowledged, and it
+//! was new data): every hop's transmitted bytes and, for pairs captured less than
+//! [`TS_PAIR_MAX_NS`] apart, its timestamp must advance, and no stack may come twice. ACKs that
+//! arrive out of that order (a bed with several CPUs can reorder packets between namespaces)
+//! are counted.
 //! Stops after N echoes or S seconds, prints one `summary` line ([`FlowSummary`]).
 
 use anyhow::{bail, Result};
@@ -37,6 +41,8 @@ pub struct Obs {
     pub to_port: bool,
     /// The other end's port: tells the connections apart.
     pub peer_port: u16,
+    /// The segment's ACK number.
+    pub ack: u32,
     /// TCP payload bytes.
     pub payload: u64,
     /// The INT option: none, a parse error, or the option.
@@ -72,6 +78,7 @@ pub fn observe(frame: &[u8], port: u16, t_ns: u64) -> Option<Obs> {
         t_ns,
         to_port,
         peer_port: if to_port { sport } else { dport },
+        ack: u32::from_be_bytes(tcp.get(8..12)?.try_into().ok()?),
         payload: l3_len.saturating_sub(thoff + doff) as u64,
         opt: int_wire::parse(opts).transpose(),
     })
@@ -108,6 +115,12 @@ pub struct FlowSummary {
     pub ts_adv: u64,
     /// Pairs whose stacks are identical: one stack echoed twice.
     pub same: u64,
+    /// Echoes captured after an echo of the same connection with a higher ACK number (reordered
+    /// on the way back; the pairs are judged in ACK-number order).
+    pub ack_back: u64,
+    /// Pairs with the same ACK number (impossible from the program: each stack's segment is new
+    /// data, so the ACK that echoes it acknowledges more than the previous echo's).
+    pub ack_same: u64,
     /// INT options (either direction) that failed to parse.
     pub bad: u64,
     /// Connections seen.
@@ -117,11 +130,11 @@ pub struct FlowSummary {
 impl FlowSummary {
     pub fn line(&self) -> String {
         format!(
-            "summary data {} req {} req_filled {} data_noopt {} req_slots_min {} req_slots_max {} acks {} echo {} ack_req {} echo_in_data {} hops_min {} hops_max {} ovf {} pairs {} tx_adv {} ts_pairs {} ts_adv {} same {} bad {} conns {}",
+            "summary data {} req {} req_filled {} data_noopt {} req_slots_min {} req_slots_max {} acks {} echo {} ack_req {} echo_in_data {} hops_min {} hops_max {} ovf {} pairs {} tx_adv {} ts_pairs {} ts_adv {} same {} ack_back {} ack_same {} bad {} conns {}",
             self.data, self.req, self.req_filled, self.data_noopt, self.req_slots_min,
             self.req_slots_max, self.acks, self.echo, self.ack_req, self.echo_in_data,
             self.hops_min, self.hops_max, self.ovf, self.pairs, self.tx_adv, self.ts_pairs,
-            self.ts_adv, self.same, self.bad, self.conns
+            self.ts_adv, self.same, self.ack_back, self.ack_same, self.bad, self.conns
         )
     }
 }
@@ -137,8 +150,10 @@ pub fn summarize(obs: &[Obs]) -> FlowSummary {
         req_slots_min: u64::MAX,
         ..FlowSummary::default()
     };
-    // The previous echo per connection: (capture time, records).
-    let mut prev: HashMap<u16, (u64, Vec<IntHop>)> = HashMap::new();
+    // The echoes per connection: (ACK number unwrapped, capture time, records), and the last
+    // raw and unwrapped ACK number seen.
+    type Echo = (i64, u64, Vec<IntHop>);
+    let mut echoes: HashMap<u16, (Vec<Echo>, u32, i64)> = HashMap::new();
     let mut conns: Vec<u16> = Vec::new();
     for o in obs {
         if !conns.contains(&o.peer_port) {
@@ -188,26 +203,43 @@ pub fn summarize(obs: &[Obs]) -> FlowSummary {
         m.hops_min = m.hops_min.min(n);
         m.hops_max = m.hops_max.max(n);
         m.ovf += u64::from(x.overflow);
-        if let Some((t0, p)) = prev.get(&o.peer_port) {
-            if !p.is_empty() && p.len() == hops.len() {
-                m.pairs += 1;
-                m.same += u64::from(*p == hops);
-                let tx = every(&hops, p, |b, a| {
-                    let d = b.tx_delta_bytes(a);
-                    d > 0 && d < TX_HALF_BYTES
+        let e = echoes
+            .entry(o.peer_port)
+            .or_insert_with(|| (Vec::new(), o.ack, 0));
+        // Sequence space is modulo 2^32; steps between two captured ACKs are far below 2^31.
+        let u =
+            e.2.saturating_add(i64::from(o.ack.wrapping_sub(e.1) as i32));
+        if e.0.iter().any(|p| p.0 > u) {
+            m.ack_back += 1;
+        }
+        e.1 = o.ack;
+        e.2 = u;
+        e.0.push((u, o.t_ns, hops));
+    }
+    for (mut list, _, _) in echoes.into_values() {
+        list.sort_by_key(|e| e.0); // stable: equal ACK numbers keep their capture order
+        for w in list.windows(2) {
+            let ((a0, t0, p), (a1, t1, hops)) = (&w[0], &w[1]);
+            if p.is_empty() || p.len() != hops.len() {
+                continue;
+            }
+            m.pairs += 1;
+            m.same += u64::from(p == hops);
+            m.ack_same += u64::from(a0 == a1);
+            let tx = every(hops, p, |b, a| {
+                let d = b.tx_delta_bytes(a);
+                d > 0 && d < TX_HALF_BYTES
+            });
+            m.tx_adv += u64::from(tx);
+            if t1.abs_diff(*t0) < TS_PAIR_MAX_NS {
+                m.ts_pairs += 1;
+                let ts = every(hops, p, |b, a| {
+                    let d = b.ts_delta_ns(a);
+                    d > 0 && d < TS_PAIR_MAX_NS
                 });
-                m.tx_adv += u64::from(tx);
-                if o.t_ns.saturating_sub(*t0) < TS_PAIR_MAX_NS {
-                    m.ts_pairs += 1;
-                    let ts = every(&hops, p, |b, a| {
-                        let d = b.ts_delta_ns(a);
-                        d > 0 && d < TS_PAIR_MAX_NS
-                    });
-                    m.ts_adv += u64::from(ts);
-                }
+                m.ts_adv += u64::from(ts);
             }
         }
-        prev.insert(o.peer_port, (o.t_ns, hops));
     }
     if m.hops_min == u64::MAX {
         m.hops_min = 0;
@@ -310,11 +342,21 @@ mod tests {
         IntHop::encode(0, tx, ts, RATE).unwrap()
     }
 
-    /// A frame: IPv4, TCP from `sport` to `dport` with timestamps and `int` (an option written
-    /// by the core's writer), `payload` bytes.
+    /// A frame: IPv4, TCP from `sport` to `dport` with ACK number 0 and timestamps and `int`
+    /// (an option written by the core's writer), `payload` bytes.
     fn frame(
         sport: u16,
         dport: u16,
+        payload: usize,
+        int: Option<(bool, usize, &[IntHop])>,
+    ) -> Vec<u8> {
+        frame_ack(sport, dport, 0, payload, int)
+    }
+
+    fn frame_ack(
+        sport: u16,
+        dport: u16,
+        ack: u32,
         payload: usize,
         int: Option<(bool, usize, &[IntHop])>,
     ) -> Vec<u8> {
@@ -338,7 +380,8 @@ mod tests {
         f.extend_from_slice(&[0, 0, 0, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 1, 2]);
         f.extend_from_slice(&sport.to_be_bytes());
         f.extend_from_slice(&dport.to_be_bytes());
-        f.extend_from_slice(&[0; 8]);
+        f.extend_from_slice(&[0; 4]);
+        f.extend_from_slice(&ack.to_be_bytes());
         f.push(((doff / 4) as u8) << 4);
         f.extend_from_slice(&[0x10, 0xff, 0xff, 0, 0, 0, 0]);
         f.extend_from_slice(&opts);
@@ -376,12 +419,13 @@ mod tests {
     }
 
     #[test]
-    fn echoes_judged_per_connection() {
-        let e = |peer: u16, t: u64, tx: u64, ts: u64| {
+    fn echoes_judged_per_connection_in_ack_order() {
+        let e = |peer: u16, ack: u32, t: u64, tx: u64, ts: u64| {
             obs(
-                &frame(
+                &frame_ack(
                     5201,
                     peer,
+                    ack,
                     0,
                     Some((true, 2, &[hop(tx, ts), hop(tx, ts + 100)])),
                 ),
@@ -390,18 +434,31 @@ mod tests {
         };
         let s = [
             obs(&frame(40000, 5201, 1448, Some((false, 2, &[]))), 0),
-            e(40000, 1_000, 1_500, 1_000),
+            e(40000, 1000, 1_000, 1_500, 1_000),
             // Another connection's echo in between, with older stamps: not a step back.
-            e(40001, 2_000, 100, 10),
-            e(40000, 3_000, 3_000, 2_000),
-            e(40000, 4_000, 3_000, 2_000),      // the same stack twice
-            e(40000, 30_000_000, 4_500, 1_000), // 30 ms later: clock not judged
+            e(40001, 7, 2_000, 100, 10),
+            e(40000, 2448, 3_000, 3_000, 2_000),
+            e(40000, 3896, 4_000, 3_000, 2_000), // the same stack twice
+            // Captured before the echo it follows (reordered on the way back): judged after it.
+            e(40000, 6792, 5_000, 7_500, 4_000),
+            e(40000, 5344, 6_000, 6_000, 3_000),
+            e(40000, 8240, 30_000_000, 9_000, 1_000), // 30 ms later: clock not judged
+            // The sequence space wraps: 2^32 - 100 then 1000 is a step forward.
+            e(40002, u32::MAX - 99, 1_000, 100, 10),
+            e(40002, 1000, 2_000, 1_700, 20),
         ];
         let m = summarize(&s);
         assert_eq!((m.data, m.req, m.req_filled, m.data_noopt), (1, 1, 0, 0));
-        assert_eq!((m.acks, m.echo, m.hops_min, m.hops_max), (5, 5, 2, 2));
-        assert_eq!((m.pairs, m.same, m.tx_adv), (3, 1, 2));
-        assert_eq!((m.ts_pairs, m.ts_adv), (2, 1));
-        assert_eq!((m.conns, m.bad, m.ack_req, m.echo_in_data), (2, 0, 0, 0));
+        assert_eq!((m.acks, m.echo, m.hops_min, m.hops_max), (9, 9, 2, 2));
+        assert_eq!((m.pairs, m.same, m.tx_adv, m.ack_back), (6, 1, 5, 1));
+        assert_eq!((m.ts_pairs, m.ts_adv, m.ack_same), (5, 4, 0));
+        assert_eq!((m.conns, m.bad, m.ack_req, m.echo_in_data), (3, 0, 0, 0));
+        // In capture order the reordered pair would read as a step back: judged by ACK number
+        // it is not. Swapping the two ACK numbers makes it one.
+        let mut r = s.to_vec();
+        r[5].ack = 5344;
+        r[6].ack = 6792;
+        let m = summarize(&r);
+        assert_eq!((m.pairs, m.tx_adv, m.ack_back), (6, 4, 0));
     }
 }
