@@ -125,10 +125,28 @@ pub struct FlowSummary {
     pub bad: u64,
     /// Connections seen.
     pub conns: u64,
+    /// Of the pairs that did not advance, by hop (1..=4): the hop whose bytes (clock) did not.
+    pub tx_stall: [u64; int_wire::MAX_SLOTS],
+    pub ts_stall: [u64; int_wire::MAX_SLOTS],
 }
 
 impl FlowSummary {
     pub fn line(&self) -> String {
+        let by_hop = |name: &str, v: &[u64]| -> String {
+            v.iter()
+                .enumerate()
+                .map(|(h, n)| format!(" {name}_{} {n}", h + 1))
+                .collect()
+        };
+        format!(
+            "{}{}{}",
+            self.head(),
+            by_hop("tx_stall", &self.tx_stall),
+            by_hop("ts_stall", &self.ts_stall)
+        )
+    }
+
+    fn head(&self) -> String {
         format!(
             "summary data {} req {} req_filled {} data_noopt {} req_slots_min {} req_slots_max {} acks {} echo {} ack_req {} echo_in_data {} hops_min {} hops_max {} ovf {} pairs {} tx_adv {} ts_pairs {} ts_adv {} same {} ack_back {} ack_same {} bad {} conns {}",
             self.data, self.req, self.req_filled, self.data_noopt, self.req_slots_min,
@@ -141,6 +159,18 @@ impl FlowSummary {
 
 fn every(a: &[IntHop], b: &[IntHop], f: impl Fn(&IntHop, &IntHop) -> bool) -> bool {
     a.iter().zip(b).all(|(x, y)| f(x, y))
+}
+
+/// Count, per hop, the hops of a pair that did not advance.
+fn stalls(
+    out: &mut [u64; int_wire::MAX_SLOTS],
+    b: &[IntHop],
+    a: &[IntHop],
+    ok: impl Fn(&IntHop, &IntHop) -> bool,
+) {
+    for (slot, (x, y)) in out.iter_mut().zip(b.iter().zip(a)) {
+        *slot += u64::from(!ok(x, y));
+    }
 }
 
 /// Judge a capture (segments in capture order).
@@ -226,18 +256,20 @@ pub fn summarize(obs: &[Obs]) -> FlowSummary {
             m.pairs += 1;
             m.same += u64::from(p == hops);
             m.ack_same += u64::from(a0 == a1);
-            let tx = every(hops, p, |b, a| {
+            let tx_ok = |b: &IntHop, a: &IntHop| {
                 let d = b.tx_delta_bytes(a);
                 d > 0 && d < TX_HALF_BYTES
-            });
-            m.tx_adv += u64::from(tx);
+            };
+            let ts_ok = |b: &IntHop, a: &IntHop| {
+                let d = b.ts_delta_ns(a);
+                d > 0 && d < TS_PAIR_MAX_NS
+            };
+            m.tx_adv += u64::from(every(hops, p, tx_ok));
+            stalls(&mut m.tx_stall, hops, p, tx_ok);
             if t1.abs_diff(*t0) < TS_PAIR_MAX_NS {
                 m.ts_pairs += 1;
-                let ts = every(hops, p, |b, a| {
-                    let d = b.ts_delta_ns(a);
-                    d > 0 && d < TS_PAIR_MAX_NS
-                });
-                m.ts_adv += u64::from(ts);
+                m.ts_adv += u64::from(every(hops, p, ts_ok));
+                stalls(&mut m.ts_stall, hops, p, ts_ok);
             }
         }
     }
@@ -451,6 +483,8 @@ mod tests {
         assert_eq!((m.data, m.req, m.req_filled, m.data_noopt), (1, 1, 0, 0));
         assert_eq!((m.acks, m.echo, m.hops_min, m.hops_max), (9, 9, 2, 2));
         assert_eq!((m.pairs, m.same, m.tx_adv, m.ack_back), (6, 1, 5, 1));
+        assert_eq!((m.tx_stall, m.ts_stall), ([1, 1, 0, 0], [1, 1, 0, 0]));
+        assert!(m.line().ends_with(" ts_stall_3 0 ts_stall_4 0"));
         assert_eq!((m.ts_pairs, m.ts_adv, m.ack_same), (5, 4, 0));
         assert_eq!((m.conns, m.bad, m.ack_req, m.echo_in_data), (3, 0, 0, 0));
         // In capture order the reordered pair would read as a step back: judged by ACK number
