@@ -34,9 +34,11 @@
 #      least as many requests as were captured, never lacked room; the receiver kept only
 #      2-record stacks, echoed each at most once (echoes <= stacks kept), and the sender parsed
 #      exactly the echoes the receiver wrote; nothing malformed on either side;
-#   9. a connection the allowlists do not name (port 5202): no INT option in either direction,
+#   9. IPv6 (the allowlists name both ends' IPv6 addresses too): requests in every data segment,
+#      echoes of 2 records, the echoes written all parsed at the sender;
+#  10. a connection the allowlists do not name (port 5202): no INT option in either direction,
 #      counted as skipped on both hosts;
-#  10. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
+#  11. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
 # One line per flow:  # RESULT rdcc_int_echo phase=.. (the watcher's summary)
 #
 # Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow; RDCC_INT_ECHO_ADV_PCT [99];
@@ -91,8 +93,9 @@ int_cleanup() {
 	done
 }
 
-# flow LABEL PORT SECS : a bulk flow to PORT for SECS s with the watchers on the sender's
-# interface; their output in $RDCC_TMP/LABEL.{flow,mtu,sink,source}.
+# flow LABEL PORT SECS [DST] : a bulk flow to DST (default the receiver's IPv4 address) PORT
+# for SECS s with the watchers on the sender's interface; their output in
+# $RDCC_TMP/LABEL.{flow,mtu,sink,source}.
 flow() {
 	local d="$RDCC_TMP/$1" i=0
 	in_cg "$CG_RCV" "$RDCC_NS_RCV" "$RXSTAMP" sink "$2" --rate 100000000 --secs $(($3 + 20)) \
@@ -109,7 +112,7 @@ flow() {
 		i=$((i + 1))
 	done
 	sleep 1
-	in_cg "$CG_SND" "$RDCC_NS_SND" "$RXSTAMP" source "$RDCC_RCV_IP4" "$2" --secs "$3" \
+	in_cg "$CG_SND" "$RDCC_NS_SND" "$RXSTAMP" source "${4:-$RDCC_RCV_IP4}" "$2" --secs "$3" \
 		>"$d.source" 2>&1
 	wait
 	tap_diag "RESULT rdcc_int_echo phase=$1 $(grep '^summary' "$d.flow" | cut -d' ' -f2-) $(grep '^mtu_watch' "$d.mtu" | cut -d' ' -f2-)"
@@ -117,7 +120,7 @@ flow() {
 }
 
 tap_header
-tap_plan 10
+tap_plan 11
 require_root
 if rdcc_check_env && [ -n "$RXSTAMP" ]; then
 	tap_ok "environment: root, iproute2, rxstamp"
@@ -158,9 +161,10 @@ fi
 # 3. attach: each end admits the other on port 5201 only.
 # shellcheck disable=SC2086 # an empty RDCC_INT_ECHO_SLOTS adds no word
 if "$RXSTAMP" int attach "$CG_SND" --pin "$PIN_SND" --allow "$RDCC_RCV_IP4/32@$PORT" \
-	${RDCC_INT_ECHO_SLOTS:+--slots $RDCC_INT_ECHO_SLOTS} >"$RDCC_TMP/attach.log" 2>&1 &&
+	--allow "$RDCC_RCV_IP6/128@$PORT" ${RDCC_INT_ECHO_SLOTS:+--slots $RDCC_INT_ECHO_SLOTS} \
+	>"$RDCC_TMP/attach.log" 2>&1 &&
 	"$RXSTAMP" int attach "$CG_RCV" --pin "$PIN_RCV" --allow "$RDCC_SND_IP4/32@$PORT" \
-		>>"$RDCC_TMP/attach.log" 2>&1; then
+		--allow "$RDCC_SND_IP6/128@$PORT" >>"$RDCC_TMP/attach.log" 2>&1; then
 	tap_ok "int attached to the sender's and the receiver's cgroups"
 else
 	tap_not_ok "int attach"
@@ -242,7 +246,25 @@ else
 	tap_not_ok "counters: wrong:$bad"
 fi
 
-# 9. a connection the allowlists do not name.
+# 9. IPv6: the allowlist's IPv6 rules, the same requests and echoes.
+"$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
+"$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
+flow v6 "$PORT" 1 "$RDCC_RCV_IP6"
+f="$RDCC_TMP/v6.flow"
+"$RXSTAMP" int stats --pin "$PIN_SND" >"$s" 2>&1
+"$RXSTAMP" int stats --pin "$PIN_RCV" >"$r" 2>&1
+data=$(field data "$f")
+echo=$(field echo "$f")
+if [ "${data:-0}" -gt 0 ] && [ "$(field req "$f")" = "$data" ] && [ "${echo:-0}" -gt 0 ] &&
+	[ "$(field hops_min "$f")" = 2 ] && [ "$(field hops_max "$f")" = 2 ] && [ "$(field bad "$f")" = 0 ] &&
+	[ "$(cnt est_allowed "$s")" -ge 1 ] && [ "$(cnt est_allowed "$r")" -ge 1 ] &&
+	[ "$(cnt rx_echo "$s")" = "$(cnt echo_written "$r")" ]; then
+	tap_ok "IPv6: $data of $data data segments with a request, $echo echoes of 2 records"
+else
+	tap_not_ok "IPv6: $(grep '^summary' "$f"); sender: $(grep -v ' 0$' "$s" | tr '\n' ' ')"
+fi
+
+# 10. a connection the allowlists do not name.
 "$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
 "$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
 flow other "$PORT_OTHER" 1
@@ -258,7 +280,7 @@ else
 	tap_not_ok "port $PORT_OTHER: $(grep '^summary' "$f"); sender: $(tr '\n' ' ' <"$s")"
 fi
 
-# 10. detach, then a flow that carries nothing.
+# 11. detach, then a flow that carries nothing.
 if "$RXSTAMP" int detach "$CG_SND" --pin "$PIN_SND" >"$RDCC_TMP/detach.log" 2>&1 &&
 	"$RXSTAMP" int detach "$CG_RCV" --pin "$PIN_RCV" >>"$RDCC_TMP/detach.log" 2>&1 &&
 	[ ! -e "$PIN_SND" ] && [ ! -e "$PIN_RCV" ]; then
