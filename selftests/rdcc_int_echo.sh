@@ -28,7 +28,8 @@
 #      packets to per-CPU backlogs and can reorder them between namespaces, also between the
 #      two switches, so that a later echo shows an earlier first-hop record: there at least
 #      RDCC_INT_ECHO_ADV_PCT % of the pairs (set after a QEMU run in which 7 of 3438 pairs in
-#      capture order did not advance);
+#      capture order did not advance); there the capture gap is also not the stamp gap (an ACK
+#      held up on a loaded host), so the clock test can judge a pair it cannot;
 #   7. no segment on the sender's interface above the MTU (1500), GSO packets by their segments;
 #   8. counters consistent: sender and receiver admitted the connection; the sender wrote at
 #      least as many requests as were captured, never lacked room; the receiver kept only
