@@ -37,9 +37,13 @@
 #      exactly the echoes the receiver wrote; nothing malformed on either side;
 #   9. IPv6 (the allowlists name both ends' IPv6 addresses too): requests in every data segment,
 #      echoes of 2 records, the echoes written all parsed at the sender;
-#  10. a connection the allowlists do not name (port 5202): no INT option in either direction,
+#  10. malformed requests: `rxstamp int-probe forge` sends data segments of the live connection
+#      (in its window, PAWS passed) whose INT option has a bad length, version or count; the
+#      receiver counts each form (at least one of each, at most as many as sent), the sender
+#      parses no malformed echo, the echoes keep their 2 records;
+#  11. a connection the allowlists do not name (port 5202): no INT option in either direction,
 #      counted as skipped on both hosts;
-#  11. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
+#  12. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
 # One line per flow:  # RESULT rdcc_int_echo phase=.. (the watcher's summary)
 #
 # Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow; RDCC_INT_ECHO_ADV_PCT [99];
@@ -63,6 +67,7 @@ CG_SND=/sys/fs/cgroup/rdcc_int_snd
 CG_RCV=/sys/fs/cgroup/rdcc_int_rcv
 PIN_SND=/sys/fs/bpf/rdcc_int_snd
 PIN_RCV=/sys/fs/bpf/rdcc_int_rcv
+FLOW_FORGE=""
 
 # field NAME FILE : a value of a `summary` or `mtu_watch` line.
 field() {
@@ -112,16 +117,21 @@ flow() {
 		sleep "$RDCC_TICK"
 		i=$((i + 1))
 	done
+	if [ -n "$FLOW_FORGE" ]; then
+		"$IP" netns exec "$RDCC_NS_SND" "$RXSTAMP" int-probe forge "$RDCC_SND_IF" --port "$2" \
+			--count "$FLOW_FORGE" --secs $(($3 + 2)) >"$d.forge" 2>&1 &
+		rdcc_track $!
+	fi
 	sleep 1
 	in_cg "$CG_SND" "$RDCC_NS_SND" "$RXSTAMP" source "${4:-$RDCC_RCV_IP4}" "$2" --secs "$3" \
 		>"$d.source" 2>&1
 	wait
 	tap_diag "RESULT rdcc_int_echo phase=$1 $(grep '^summary' "$d.flow" | cut -d' ' -f2-) $(grep '^mtu_watch' "$d.mtu" | cut -d' ' -f2-)"
-	tap_diag "$(cat "$d.source" "$d.sink" 2>/dev/null | tr '\n' ' ')"
+	tap_diag "$(cat "$d.source" "$d.sink" "$d.forge" 2>/dev/null | tr '\n' ' ')"
 }
 
 tap_header
-tap_plan 11
+tap_plan 12
 require_root
 if rdcc_check_env && [ -n "$RXSTAMP" ]; then
 	tap_ok "environment: root, iproute2, rxstamp"
@@ -265,7 +275,36 @@ else
 	tap_not_ok "IPv6: $(grep '^summary' "$f"); sender: $(grep -v ' 0$' "$s" | tr '\n' ' ')"
 fi
 
-# 10. a connection the allowlists do not name.
+# 10. malformed requests: forged data segments of the live connection (in its window, PAWS
+# passed) whose INT option has a bad length, version or count.
+"$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
+"$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
+FLOW_FORGE=30
+flow forged "$PORT" 1
+FLOW_FORGE=""
+f="$RDCC_TMP/forged.flow"
+"$RXSTAMP" int stats --pin "$PIN_SND" >"$s" 2>&1
+"$RXSTAMP" int stats --pin "$PIN_RCV" >"$r" 2>&1
+tap_diag "RESULT rdcc_int_echo counters forged receiver: $(grep -v ' 0$' "$r" | tr '\n' ' ')"
+fg="$RDCC_TMP/forged.forge"
+bad=""
+for k in len ver cnt; do
+	n=$(awk -v k="$k" '/^summary / { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$fg")
+	c=$(cnt "rx_bad_$k" "$r")
+	[ "${n:-0}" -ge 1 ] && [ "$c" -ge 1 ] && [ "$c" -le "$n" ] || bad="$bad $k($c of ${n:-0})"
+	[ "$(cnt "rx_bad_$k" "$s")" = 0 ] || bad="$bad echoed-$k"
+done
+[ "$(field hops_min "$f")" = 2 ] && [ "$(field hops_max "$f")" = 2 ] && [ "$(field echo "$f")" -gt 0 ] ||
+	bad="$bad echoes"
+[ "$(cnt rx_echo "$s")" = "$(cnt echo_written "$r")" ] || bad="$bad parsed!=written"
+if [ -z "$bad" ]; then
+	tap_ok "malformed requests (length, version, count) counted by the receiver, none echoed: $(grep '^summary' "$fg" | cut -d' ' -f2-)"
+else
+	tap_not_ok "malformed requests: wrong:$bad"
+	tap_diag_file "$fg"
+fi
+
+# 11. a connection the allowlists do not name.
 "$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
 "$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
 flow other "$PORT_OTHER" 1
@@ -281,7 +320,7 @@ else
 	tap_not_ok "port $PORT_OTHER: $(grep '^summary' "$f"); sender: $(tr '\n' ' ' <"$s")"
 fi
 
-# 11. detach, then a flow that carries nothing.
+# 12. detach, then a flow that carries nothing.
 if "$RXSTAMP" int detach "$CG_SND" --pin "$PIN_SND" >"$RDCC_TMP/detach.log" 2>&1 &&
 	"$RXSTAMP" int detach "$CG_RCV" --pin "$PIN_RCV" >>"$RDCC_TMP/detach.log" 2>&1 &&
 	[ ! -e "$PIN_SND" ] && [ ! -e "$PIN_RCV" ]; then

@@ -202,6 +202,22 @@ pub enum IntProbe {
         #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
         secs: u64,
     },
+    /// Send N data segments with malformed INT requests into the connection whose ACKs come
+    /// from PORT on IFACE (the sender's; IPv4 with timestamps).
+    Forge {
+        /// Interface to watch for the receiver's ACKs.
+        #[arg(value_name = "IFACE")]
+        iface: String,
+        /// The receiver's port.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+        port: u16,
+        /// Segments to send [1..=100000].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Stop after this many seconds at most.
+        #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        secs: u64,
+    },
     /// Capture live connections on IFACE (the sender's): data segments to PORT with their
     /// requests, ACKs from PORT with their echoes; judge the echoes; print a summary.
     Flow {
@@ -343,6 +359,7 @@ mod tests {
             "int detach /sys/fs/cgroup/snd --pin /sys/fs/bpf/i",
             "int stats --pin /sys/fs/bpf/i --reset",
             "int-probe flow veth0 --port 5201 --count 2000 --secs 20",
+            "int-probe forge veth0 --port 5201 --count 30 --secs 5",
             "selfcheck",
         ];
         for l in lines {
@@ -457,6 +474,11 @@ mod tests {
             ("int detach /cg --slots 2", UnknownArgument),
             ("int stats /cg", UnknownArgument),
             ("int-probe flow veth0 --port 5201", MissingRequiredArgument),
+            ("int-probe forge veth0 --port 5201", MissingRequiredArgument),
+            (
+                "int-probe forge veth0 --port 5201 --count 0",
+                ValueValidation,
+            ),
             ("int-probe flow veth0 --port 0 --count 1", ValueValidation),
             (
                 "int-probe flow veth0 --port 5201 --count 0",

@@ -35,6 +35,9 @@
 //! rxstamp int-probe flow IFACE --port P --count N [--secs S]
 //!                                                   test helper: judge live connections'
 //!                                                   requests and echoes (src/intflow.rs)
+//! rxstamp int-probe forge IFACE --port P --count N [--secs S]
+//!                                                   test helper: malformed INT requests into a
+//!                                                   live connection (src/intforge.rs)
 //! rxstamp int attach CGROUP --allow PEER... [--slots N] [--pin DIR]
 //! rxstamp int detach CGROUP [--pin DIR]
 //! rxstamp int stats [--pin DIR] [--reset]
@@ -63,6 +66,7 @@ mod helpers;
 mod inject;
 mod intecho;
 mod intflow;
+mod intforge;
 mod intprobe;
 mod probe;
 
@@ -221,6 +225,12 @@ fn run(cmd: Cmd) -> Res<()> {
                 count,
                 secs,
             } => intflow::flow(&iface, port, count, secs),
+            cli::IntProbe::Forge {
+                iface,
+                port,
+                count,
+                secs,
+            } => intforge::forge(&iface, port, count, secs),
         },
         Cmd::Int(c) => match c {
             cli::IntCmd::Attach {
