@@ -10,7 +10,9 @@
 //! Watches IFACE for the receiver's ACKs from port P (IPv4, with timestamps) and, after each
 //! of N of them, sends the receiver a data segment of the same connection: sequence number
 //! 64 KiB beyond the ACK number (inside the receive window, out of order), the ACK's sequence
-//! number as its ACK number, the ACK's TSecr as its TSval (so PAWS passes), 100 zero bytes
+//! number as its ACK number, the ACK's TSecr plus [`TS_AHEAD`] as its TSval (PAWS rejects
+//! only TSvals behind the receiver's `ts_recent`, which the flow moves on between the ACK and
+//! the forged segment's arrival; an out-of-order segment never updates it), 100 zero bytes
 //! (what `rxstamp source` sends anyway), and an INT request with, in turn, a bad length, a bad
 //! version or more records than slots ([`Form`]).
 
@@ -34,6 +36,10 @@ pub enum Form {
 }
 
 pub const FORMS: [Form; 3] = [Form::Len, Form::Ver, Form::Cnt];
+
+/// How far ahead of the ACK's TSecr the forged TSval is, in the peer's timestamp ticks (ms on
+/// Linux; 100 s).
+pub const TS_AHEAD: u32 = 100_000;
 
 /// The malformed INT option of `form`.
 pub fn bad_option(form: Form) -> Vec<u8> {
@@ -121,7 +127,7 @@ pub fn ack_seen(frame: &[u8], port: u16) -> Option<AckSeen> {
 /// The forged data segment (TCP header, options, payload; checksum left to `ip_packet`).
 pub fn forged_segment(a: &AckSeen, port: u16, form: Form) -> Vec<u8> {
     let mut opts = vec![1, 1, 8, 10];
-    opts.extend_from_slice(&a.tsecr.to_be_bytes());
+    opts.extend_from_slice(&a.tsecr.wrapping_add(TS_AHEAD).to_be_bytes());
     opts.extend_from_slice(&a.tsval.to_be_bytes());
     opts.extend_from_slice(&bad_option(form));
     while opts.len() % 4 != 0 {
@@ -232,8 +238,8 @@ mod tests {
         assert_eq!(u32::from_be_bytes(t[8..12].try_into().unwrap()), 7);
         let doff = usize::from(t[12] >> 4) * 4;
         assert_eq!(t.len(), doff + 100);
-        // TSval = the ACK's TSecr; the INT option refused as BadCount.
-        assert_eq!(&t[24..28], &9u32.to_be_bytes());
+        // TSval = the ACK's TSecr + TS_AHEAD; the INT option refused as BadCount.
+        assert_eq!(&t[24..28], &(9 + TS_AHEAD).to_be_bytes());
         assert_eq!(int_wire::parse(&t[20..doff]), Err(ParseError::BadCount));
     }
 }
