@@ -41,6 +41,9 @@ pub const FORMS: [Form; 3] = [Form::Len, Form::Ver, Form::Cnt];
 /// Linux; 100 s).
 pub const TS_AHEAD: u32 = 100_000;
 
+/// Packets read at most before one forged segment.
+const DRAIN_MAX: usize = 256;
+
 /// The malformed INT option of `form`.
 pub fn bad_option(form: Form) -> Vec<u8> {
     let exid = int_wire::EXID.to_be_bytes();
@@ -162,10 +165,17 @@ pub fn forge(iface: &str, port: u16, count: u64, secs: u64) -> Result<()> {
         if !readable(sniff.as_raw_fd(), Duration::from_millis(200))? {
             continue;
         }
+        // The first ACK of what is queued: draining the socket of a 10 Gbit/s flow could take
+        // until the flow ends (it did in virtual time), and any ACK of the live connection
+        // will do.
         let mut latest = None;
-        while let Some(n) = recv_now(sniff.as_raw_fd(), &mut buf) {
-            if let Some(a) = ack_seen(&buf[..n], port) {
-                latest = Some(a);
+        for _ in 0..DRAIN_MAX {
+            let Some(n) = recv_now(sniff.as_raw_fd(), &mut buf) else {
+                break;
+            };
+            latest = ack_seen(&buf[..n], port);
+            if latest.is_some() {
+                break;
             }
         }
         let Some(a) = latest else { continue };
