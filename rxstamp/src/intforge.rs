@@ -153,6 +153,23 @@ pub fn forged_segment(a: &AckSeen, port: u16, form: Form) -> Vec<u8> {
 pub fn forge(iface: &str, port: u16, count: u64, secs: u64) -> Result<()> {
     let eth_p_all = (libc::ETH_P_ALL as u16).to_be() as libc::c_int;
     let sniff = sock(libc::AF_PACKET, libc::SOCK_RAW, eth_p_all)?;
+    // The smallest receive queue: the flow's packets overflow it, so what it holds is recent
+    // (a deep queue held ACKs so old that the forged sequence numbers fell behind rcv_nxt, and
+    // TCP dropped them before the parse).
+    let small: libc::c_int = 1;
+    // SAFETY: valid socket and option buffer of the given size.
+    let r = unsafe {
+        libc::setsockopt(
+            sniff.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            &small as *const _ as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if r != 0 {
+        bail!("SO_RCVBUF: {}", std::io::Error::last_os_error());
+    }
     bind_packet(sniff.as_raw_fd(), iface)?;
     let raw4 = sock(libc::AF_INET, libc::SOCK_RAW, libc::IPPROTO_RAW)?;
     let raw6 = sock(libc::AF_INET6, libc::SOCK_RAW, libc::IPPROTO_RAW)?;
