@@ -279,7 +279,7 @@ fi
 # passed) whose INT option has a bad length, version or count.
 "$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
 "$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
-FLOW_FORGE=30
+FLOW_FORGE=60
 flow forged "$PORT" 1
 FLOW_FORGE=""
 f="$RDCC_TMP/forged.flow"
@@ -302,6 +302,9 @@ if [ -z "$bad" ]; then
 else
 	tap_not_ok "malformed requests: wrong:$bad"
 	tap_diag_file "$fg"
+	# The receiver's TCP counters that drop a segment before the parse.
+	# shellcheck disable=SC2016 # awk's own fields
+	tap_diag "receiver TcpExt: $("$IP" netns exec "$RDCC_NS_RCV" awk '/^TcpExt:/ { if (!h) { split($0, k); h = 1 } else { for (i = 2; i <= NF; i++) if ($i != 0 && k[i] ~ /PAWS|Skipped|OFO|Drop|Seq|Old|Challenge/) printf "%s %s ", k[i], $i } }' /proc/net/netstat)"
 fi
 
 # 11. a connection the allowlists do not name.

@@ -9,7 +9,9 @@
 //!
 //! Watches IFACE for the receiver's ACKs from port P (IPv4, with timestamps) and, after each
 //! of N of them, sends the receiver a data segment of the same connection: sequence number
-//! 64 KiB beyond the ACK number (inside the receive window, out of order), the ACK's sequence
+//! [`AHEAD`] bytes beyond the ACK number, in turn (the ACK the forger read is older than the
+//! receiver's `rcv_nxt` by the time the segment arrives, by an amount it cannot know; a segment
+//! behind `rcv_nxt` or beyond the window is dropped before the parse), the ACK's sequence
 //! number as its ACK number, the ACK's TSecr plus [`TS_AHEAD`] as its TSval (PAWS rejects
 //! only TSvals behind the receiver's `ts_recent`, which the flow moves on between the ACK and
 //! the forged segment's arrival; an out-of-order segment never updates it), 100 zero bytes
@@ -40,6 +42,9 @@ pub const FORMS: [Form; 3] = [Form::Len, Form::Ver, Form::Cnt];
 /// How far ahead of the ACK's TSecr the forged TSval is, in the peer's timestamp ticks (ms on
 /// Linux; 100 s).
 pub const TS_AHEAD: u32 = 100_000;
+
+/// The sequence offsets beyond the ACK number, taken in turn.
+pub const AHEAD: [u32; 4] = [1 << 16, 1 << 18, 1 << 20, 1 << 22];
 
 /// Packets read at most before one forged segment.
 const DRAIN_MAX: usize = 256;
@@ -128,7 +133,7 @@ pub fn ack_seen(frame: &[u8], port: u16) -> Option<AckSeen> {
 }
 
 /// The forged data segment (TCP header, options, payload; checksum left to `ip_packet`).
-pub fn forged_segment(a: &AckSeen, port: u16, form: Form) -> Vec<u8> {
+pub fn forged_segment(a: &AckSeen, port: u16, form: Form, ahead: u32) -> Vec<u8> {
     let mut opts = vec![1, 1, 8, 10];
     opts.extend_from_slice(&a.tsecr.wrapping_add(TS_AHEAD).to_be_bytes());
     opts.extend_from_slice(&a.tsval.to_be_bytes());
@@ -139,7 +144,7 @@ pub fn forged_segment(a: &AckSeen, port: u16, form: Form) -> Vec<u8> {
     let mut t = Vec::new();
     t.extend_from_slice(&a.snd_port.to_be_bytes());
     t.extend_from_slice(&port.to_be_bytes());
-    t.extend_from_slice(&a.ack.wrapping_add(65536).to_be_bytes());
+    t.extend_from_slice(&a.ack.wrapping_add(ahead).to_be_bytes());
     t.extend_from_slice(&a.seq.to_be_bytes());
     t.push((((20 + opts.len()) / 4) as u8) << 4);
     t.push(0x18); // PSH, ACK
@@ -197,7 +202,8 @@ pub fn forge(iface: &str, port: u16, count: u64, secs: u64) -> Result<()> {
         }
         let Some(a) = latest else { continue };
         let k = (sent % 3) as usize;
-        let tcp = forged_segment(&a, port, FORMS[k]);
+        let ahead = AHEAD[(sent / 3 % AHEAD.len() as u64) as usize];
+        let tcp = forged_segment(&a, port, FORMS[k], ahead);
         let pkt = ip_packet(Mode::Control, IpAddr::V4(a.snd), IpAddr::V4(a.rcv), tcp);
         if send_raw(raw4.as_raw_fd(), raw6.as_raw_fd(), IpAddr::V4(a.rcv), &pkt) {
             sent += 1;
@@ -257,7 +263,7 @@ mod tests {
             (7, 1000, 5, 9, 40000)
         );
         assert!(ack_seen(&f, 5202).is_none());
-        let t = forged_segment(&a, 5201, Form::Cnt);
+        let t = forged_segment(&a, 5201, Form::Cnt, 65536);
         assert_eq!(
             u32::from_be_bytes(t[4..8].try_into().unwrap()),
             1000 + 65536
