@@ -24,10 +24,17 @@
 #      keeps its throughput within RDCC_ATTACK_TOL_PCT of the same flow's under int-control (the
 #      same packets with a foreign ExID; not with RDCC_PERF=0, the TCG guest's functional pass,
 #      whose timing follows the host's load);
-#   8. both modules unload.
+#   8. with telemetry: `rxstamp int` on the sender's and the receiver's cgroups (the request and
+#      the echo, rdcc_int_echo.sh), a powertcp and an hpcc flow through the two switches: at
+#      least half of the ACKs bring their segment's stack to the law (ack_used), none is
+#      refused for its order in virtual time, and the law acts on it: the mean RTT is at most
+#      RDCC_INT_RTT_PCT % of the same law's flow without an echo (check 4: the initial window
+#      HostBw·τ holds a standing queue) at RDCC_INT_TPUT_PCT % of its throughput or more (not
+#      with RDCC_PERF=0: there only the first part);
+#   9. both modules unload.
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
-# Environment: RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
+# Environment: RDCC_INT_RTT_PCT [70], RDCC_INT_TPUT_PCT [90], RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
 # RDCC_INT_ATTACK_BYTES [1200M; 10M] per attack flow,
 # RDCC_ATTACK_TOL_PCT [10], RDCC_PERF [1].
 
@@ -40,6 +47,8 @@ RDCC_HOPS=2
 # shellcheck source=lib_iperf.sh
 . "$RDCC_SELFTEST_DIR/lib_iperf.sh"
 : "${RDCC_ATTACK_TOL_PCT:=10}"
+: "${RDCC_INT_RTT_PCT:=70}"
+: "${RDCC_INT_TPUT_PCT:=90}"
 : "${RDCC_PERF:=1}"
 # 0.25 s at 10 Gbit/s; on the TCG guest (RDCC_PERF=0, tens of Mbit/s) a few seconds.
 # The attack pairs are compared with each other: longer, so that one timer tick (10 ms at HZ=100)
@@ -51,6 +60,10 @@ else
 fi
 RXSTAMP=$(command -v rxstamp)
 SWITCH=sch_rdcc_int
+CG_SND=/sys/fs/cgroup/rdcc_int_cc_snd
+CG_RCV=/sys/fs/cgroup/rdcc_int_cc_rcv
+PIN_SND=/sys/fs/bpf/rdcc_int_cc_snd
+PIN_RCV=/sys/fs/bpf/rdcc_int_cc_rcv
 # The path's base RTT in virtual time is a few µs without netem; τ = 20 µs (PowerTCP §4.1's
 # order) keeps the initial window HostBw·τ = 25 KB.
 TAU_NS=20000
@@ -67,7 +80,7 @@ leak() { echo $(($(counter "$1" blocks) - $(counter "$1" freed))); }
 # acks MOD : every ACK the law was given (used + missed + not advanced + mismatched).
 acks() {
 	echo $(($(counter "$1" ack_used) + $(counter "$1" ack_missed) + $(counter "$1" ack_not_advanced) + \
-		$(counter "$1" ack_mismatch)))
+		$(counter "$1" ack_mismatch) + $(counter "$1" ack_reordered)))
 }
 
 # insmod_int NAME ARGS... : load tcp_NAME from RDCC_MODULE_DIRS with parameters.
@@ -83,7 +96,7 @@ insmod_int() {
 }
 
 tap_header
-tap_plan 12
+tap_plan 14
 require_root
 if rdcc_check_env && [ -n "$RXSTAMP" ]; then
 	tap_ok "environment: root, iproute2, iperf3, rxstamp"
@@ -98,7 +111,19 @@ if insmod_int powertcp base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW &&
 	insmod_int hpcc base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW; then
 	ok=1
 fi
-trap 'rc=$?; rdcc_cleanup; rmmod $SWITCH tcp_powertcp tcp_hpcc 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
+# shellcheck disable=SC2317 # called from the exit trap
+int_cleanup() {
+	local cg
+	echo $$ >/sys/fs/cgroup/cgroup.procs 2>/dev/null
+	[ -d "$PIN_SND" ] && "$RXSTAMP" int detach "$CG_SND" --pin "$PIN_SND" >/dev/null 2>&1
+	[ -d "$PIN_RCV" ] && "$RXSTAMP" int detach "$CG_RCV" --pin "$PIN_RCV" >/dev/null 2>&1
+	for cg in "$CG_SND" "$CG_RCV"; do
+		[ -d "$cg" ] || continue
+		while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null; done <"$cg/cgroup.procs"
+		rmdir "$cg" 2>/dev/null
+	done
+}
+trap 'rc=$?; int_cleanup; rdcc_cleanup; rmmod $SWITCH tcp_powertcp tcp_hpcc 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
 dmesg -c >/dev/null 2>&1
 p=/sys/module/tcp_powertcp/parameters
 if [ "$ok" = 1 ] && ! echo 0.2 >"$p/target_q16" 2>/dev/null &&
@@ -149,6 +174,7 @@ flow() {
 	[ $(($(acks "$mod") - a0)) -gt 100 ] || bad="$bad acks:$(($(acks "$mod") - a0))"
 	[ "$(leak "$mod")" = 0 ] || bad="$bad leak:$(leak "$mod")"
 	[ "$(counter "$mod" alloc_fail)" = 0 ] || bad="$bad alloc_fail"
+	eval "NOECHO_RTT_$label=\$RDCC_R_RTT_MEAN NOECHO_TPUT_$label=\$RDCC_R_TPUT"
 	tap_diag "RESULT rdcc_int_cc $label tput=$RDCC_R_TPUT rtt_mean_us=$RDCC_R_RTT_MEAN acks=$(($(acks "$mod") - a0)) used=$(counter "$mod" ack_used) blocks=$(counter "$mod" blocks)"
 	if [ -z "$bad" ]; then
 		tap_ok "$label: per-socket flow, ${RDCC_R_TPUT} Mbit/s, every ACK to the law, every block freed"
@@ -256,7 +282,60 @@ for mode in int-echo int-badsum; do
 	fi
 done
 
-# 9. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
+# 10. with telemetry.
+ok=0
+if mkdir -p "$CG_SND" "$CG_RCV" 2>"$RDCC_TMP/attach.log" &&
+	"$RXSTAMP" int attach "$CG_SND" --pin "$PIN_SND" --allow "$RDCC_RCV_IP4/32@$RDCC_PORT" \
+		>>"$RDCC_TMP/attach.log" 2>&1 &&
+	"$RXSTAMP" int attach "$CG_RCV" --pin "$PIN_RCV" --allow "$RDCC_SND_IP4/32@$RDCC_PORT" \
+		>>"$RDCC_TMP/attach.log" 2>&1; then
+	ok=1
+	# The server in the receiver's cgroup (its accepted sockets stay there).
+	rdcc_kill "$RDCC_SERVER_PID"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" netns exec "$3" "$4" -s -p "$5"' rdcc_srv \
+		"$CG_RCV" "$IP" "$RDCC_NS_RCV" "$IPERF3" "$RDCC_PORT" >>"$RDCC_TMP/iperf3-server.log" 2>&1 &
+	RDCC_SERVER_PID=$!
+	rdcc_track "$RDCC_SERVER_PID"
+fi
+# telemetry LABEL MOD : one flow of MOD from the sender's cgroup, judged against check 4's.
+telemetry() {
+	local label="$1" mod="$2" a0 u0 r0 acked used reord rtt0 tput0 bad=""
+	a0=$(acks "$mod")
+	u0=$(counter "$mod" ack_used)
+	r0=$(counter "$mod" ack_reordered)
+	echo $$ >"$CG_SND/cgroup.procs"
+	rdcc_iperf_run "int_$label" "$RDCC_RCV_IP4" "$mod" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
+	echo $$ >/sys/fs/cgroup/cgroup.procs
+	acked=$(($(acks "$mod") - a0))
+	used=$(($(counter "$mod" ack_used) - u0))
+	reord=$(($(counter "$mod" ack_reordered) - r0))
+	eval "rtt0=\$NOECHO_RTT_$label tput0=\$NOECHO_TPUT_$label"
+	tap_diag "RESULT rdcc_int_cc telemetry=$label tput=$RDCC_R_TPUT rtt_mean_us=$RDCC_R_RTT_MEAN acks=$acked used=$used reordered=$reord (without echo: $tput0 Mbit/s, $rtt0 us)"
+	[ $((2 * used)) -ge "$acked" ] && [ "$used" -gt 0 ] || bad="$bad used:$used/$acked"
+	if [ "$RDCC_PERF" != 0 ]; then
+		[ "$reord" = 0 ] || bad="$bad reordered:$reord"
+		rdcc_fcmp "$RDCC_R_RTT_MEAN" "<=" "$(rdcc_calc "$rtt0 * $RDCC_INT_RTT_PCT / 100")" ||
+			bad="$bad rtt:$RDCC_R_RTT_MEAN"
+		rdcc_fcmp "$RDCC_R_TPUT" ">=" "$(rdcc_calc "$tput0 * $RDCC_INT_TPUT_PCT / 100")" ||
+			bad="$bad tput:$RDCC_R_TPUT"
+	fi
+	if [ "$ok" = 1 ] && [ -z "$bad" ]; then
+		tap_ok "$label with telemetry: $used of $acked ACKs brought a stack, RTT ${RDCC_R_RTT_MEAN} us (without: $rtt0) at ${RDCC_R_TPUT} Mbit/s (without: $tput0)"
+	else
+		tap_not_ok "$label with telemetry: wrong:$bad (attached: $ok)"
+		rdcc_iperf_diag
+		tap_diag "$(tr '\n' ' ' <"/sys/module/tcp_$mod/parameters/counters")"
+		tap_diag_file "$RDCC_TMP/attach.log"
+	fi
+}
+echo 0 >/sys/module/tcp_hpcc/parameters/vai
+echo 0 >/sys/module/tcp_hpcc/parameters/sf_acks
+telemetry powertcp powertcp
+telemetry hpcc hpcc
+int_cleanup
+
+# 11. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
 rdcc_kill "$RDCC_SERVER_PID"
 i=0
 while ! rmmod tcp_powertcp tcp_hpcc 2>"$RDCC_TMP/rmmod.err" && [ "$i" -lt $((5 * RDCC_TICKS_PER_S)) ]; do

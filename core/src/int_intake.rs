@@ -25,6 +25,12 @@
 //! segment. What an honest receiver sends the laws then judge ([`super::int::take_history`]:
 //! a stack of another path restarts the history).
 //!
+//! **Order.** Segments can be reordered between the switches and the receiver (veth hands packets
+//! to per-CPU backlogs), so an echo can carry records older than the last one taken. Such a
+//! stack (a clock or byte count of some hop that stepped back, modulo the field) is not used
+//! ([`Taken::Reordered`]): the laws difference consecutive stacks, and a step back would read as
+//! a wrap of almost the whole field. The simulator never reorders.
+//!
 //! **History epochs.** A record's timestamp wraps every 16.8 ms ([`super::int::TS_BITS`]), so two
 //! stacks further apart than that cannot be differenced. A stack taken more than
 //! [`STALE_NS`] after the previous one (an idle or application-limited flow) is marked with a
@@ -34,7 +40,7 @@
 //!
 //! Uses `core` and the siblings `int`, `int_wire` and `event` only, so a kernel module can include it with `#[path]`.
 
-use super::int::IntStack;
+use super::int::{IntStack, TS_BITS, TX_BITS, TX_UNIT_BYTES};
 use super::int_wire;
 
 /// Entries an intake holds: ACKs parsed and not yet processed by TCP (a socket's backlog while a
@@ -100,12 +106,20 @@ pub enum Taken {
     NotAdvanced = 2,
     /// An entry with this ACK number, but another segment's sequence number or TSval.
     Mismatch = 3,
+    /// The segment's own stack, but older than the last one taken at some hop (its records came
+    /// back out of order: segments reordered between switches or namespaces): not used.
+    Reordered = 4,
 }
 
 /// Number of [`Stored`] and [`Taken`] values.
 pub const STORED_OUTCOMES: usize = 6;
 /// Number of [`Taken`] values.
-pub const TAKEN_OUTCOMES: usize = 4;
+pub const TAKEN_OUTCOMES: usize = 5;
+
+/// A step of a record's clock at or beyond this is a step back (half the 2^24 ns field).
+const TS_BACK_NS: u64 = 1 << (TS_BITS - 1);
+/// A step of a record's byte count at or beyond this is a step back (half the 2^20-unit field).
+const TX_BACK_BYTES: u64 = (1 << (TX_BITS - 1)) * TX_UNIT_BYTES;
 
 /// `a` after `b` in sequence space (RFC 9293 §3.4).
 fn seq_after(a: u32, b: u32) -> bool {
@@ -124,6 +138,19 @@ pub struct Intake {
     took: bool,
     /// Host clock of the last take, ns.
     last_take_ns: u64,
+    /// The last stack taken (valid with `took`).
+    last: IntStack,
+}
+
+/// Is `s` older than `last` at some hop (same hops and rates, a clock or byte count that
+/// stepped back)? Steps are modulo the fields' widths: a step of half the range or more is back.
+fn older(s: &IntStack, last: &IntStack) -> bool {
+    let (a, b) = (s.hops(), last.hops());
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| x.rate_bps() == y.rate_bps())
+        && a.iter()
+            .zip(b)
+            .any(|(x, y)| x.ts_delta_ns(y) >= TS_BACK_NS || x.tx_delta_bytes(y) >= TX_BACK_BYTES)
 }
 
 impl Intake {
@@ -215,11 +242,16 @@ impl Intake {
         if e.id != *accepted {
             return (Taken::Mismatch, IntStack::EMPTY);
         }
-        if self.took && now_ns.wrapping_sub(self.last_take_ns) > STALE_NS {
+        let stale = now_ns.wrapping_sub(self.last_take_ns) > STALE_NS;
+        if self.took && !stale && older(&e.stack, &self.last) {
+            return (Taken::Reordered, IntStack::EMPTY);
+        }
+        if self.took && stale {
             self.epoch = self.epoch.wrapping_add(1);
         }
         self.took = true;
         self.last_take_ns = now_ns;
+        self.last = e.stack;
         let mut stack = e.stack;
         stack.path_id = stack.path_id.wrapping_add(self.epoch);
         (Taken::Used, stack)

@@ -113,7 +113,7 @@ u32 rdcc_rs_int_rx(void *flow, const u8 *opts, u32 len, u32 ack_seq, u32 seq, u3
  * cong_control's (Taken), then the glue's own.
  */
 #define RDCC_INT_RX_OUTCOMES	9
-#define RDCC_INT_TAKEN_OUTCOMES	4
+#define RDCC_INT_TAKEN_OUTCOMES	5
 enum {
 	RDCC_INT_C_RX = 0,
 	RDCC_INT_C_TAKEN = RDCC_INT_C_RX + RDCC_INT_RX_OUTCOMES,
@@ -133,7 +133,7 @@ enum {
 static const char *const rdcc_int_counter_names[RDCC_INT_C_N] = {
 	"rx_new", "rx_replaced", "rx_evicted", "rx_ack_old", "rx_ack_future", "rx_empty",
 	"rx_absent", "rx_request", "rx_malformed",
-	"ack_used", "ack_missed", "ack_not_advanced", "ack_mismatch",
+	"ack_used", "ack_missed", "ack_not_advanced", "ack_mismatch", "ack_reordered",
 	"alloc_fail", "hash_fail", "fallback_acks", "early_acks", "hook_no_block", "hook_skip_state",
 	"hook_skip_auth", "hook_bad_hdr", "blocks", "freed",
 };
