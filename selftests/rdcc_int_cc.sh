@@ -311,10 +311,11 @@ telemetry() {
 	used=$(($(counter "$mod" ack_used) - u0))
 	reord=$(($(counter "$mod" ack_reordered) - r0))
 	eval "rtt0=\$NOECHO_RTT_$label tput0=\$NOECHO_TPUT_$label"
-	tap_diag "RESULT rdcc_int_cc telemetry=$label tput=$RDCC_R_TPUT rtt_mean_us=$RDCC_R_RTT_MEAN acks=$acked used=$used reordered=$reord (without echo: $tput0 Mbit/s, $rtt0 us)"
+	tap_diag "RESULT rdcc_int_cc telemetry=$label tput=$RDCC_R_TPUT rtt_mean_us=$RDCC_R_RTT_MEAN rtt_min_us=$RDCC_R_RTT_MIN rtt_max_us=$RDCC_R_RTT_MAX samples=$RDCC_R_SAMPLES cwnd_mean=$RDCC_R_CWND_MEAN acks=$acked used=$used reordered=$reord (without echo: $tput0 Mbit/s, $rtt0 us)"
 	[ $((2 * used)) -ge "$acked" ] && [ "$used" -gt 0 ] || bad="$bad used:$used/$acked"
 	if [ "$RDCC_PERF" != 0 ]; then
 		[ "$reord" = 0 ] || bad="$bad reordered:$reord"
+		[ "$RDCC_R_SAMPLES" -gt 0 ] && rdcc_fcmp "$RDCC_R_RTT_MEAN" ">" 0 || bad="$bad no-rtt-samples"
 		rdcc_fcmp "$RDCC_R_RTT_MEAN" "<=" "$(rdcc_calc "$rtt0 * $RDCC_INT_RTT_PCT / 100")" ||
 			bad="$bad rtt:$RDCC_R_RTT_MEAN"
 		rdcc_fcmp "$RDCC_R_TPUT" ">=" "$(rdcc_calc "$tput0 * $RDCC_INT_TPUT_PCT / 100")" ||
