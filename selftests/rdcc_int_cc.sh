@@ -29,8 +29,9 @@
 #      least half of the ACKs bring their segment's stack to the law (ack_used), none is
 #      refused for its order in virtual time, and the law acts on it: the mean RTT is at most
 #      RDCC_INT_RTT_PCT % of the same law's flow without an echo (check 4: the initial window
-#      HostBw·τ holds a standing queue) at RDCC_INT_TPUT_PCT % of its throughput or more (not
-#      with RDCC_PERF=0: there only the first part);
+#      HostBw·τ holds a standing queue) at RDCC_INT_TPUT_PCT % of its throughput or more, over
+#      flows of RDCC_INT_ATTACK_BYTES with ss sampled every 10 ms (not with RDCC_PERF=0: there
+#      only the first part);
 #   9. both modules unload.
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
@@ -300,12 +301,16 @@ if mkdir -p "$CG_SND" "$CG_RCV" 2>"$RDCC_TMP/attach.log" &&
 fi
 # telemetry LABEL MOD : one flow of MOD from the sender's cgroup, judged against check 4's.
 telemetry() {
-	local label="$1" mod="$2" a0 u0 r0 acked used reord rtt0 tput0 bad=""
+	local label="$1" mod="$2" a0 u0 r0 acked used reord rtt0 tput0 ms bad=""
 	a0=$(acks "$mod")
 	u0=$(counter "$mod" ack_used)
 	r0=$(counter "$mod" ack_reordered)
 	echo $$ >"$CG_SND/cgroup.procs"
-	rdcc_iperf_run "int_$label" "$RDCC_RCV_IP4" "$mod" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
+	# About a second at 10 Gbit/s, ss every 10 ms: the RTT from some hundred samples.
+	ms=$RDCC_SAMPLE_MS
+	RDCC_SAMPLE_MS=10
+	rdcc_iperf_run "int_$label" "$RDCC_RCV_IP4" "$mod" 1 -n "$RDCC_INT_ATTACK_BYTES" || bad="$bad iperf3"
+	RDCC_SAMPLE_MS=$ms
 	echo $$ >/sys/fs/cgroup/cgroup.procs
 	acked=$(($(acks "$mod") - a0))
 	used=$(($(counter "$mod" ack_used) - u0))
