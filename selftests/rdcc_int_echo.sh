@@ -280,7 +280,7 @@ fi
 "$RXSTAMP" int stats --pin "$PIN_SND" --reset >/dev/null 2>&1
 "$RXSTAMP" int stats --pin "$PIN_RCV" --reset >/dev/null 2>&1
 FLOW_FORGE=60
-flow forged "$PORT" 1
+flow forged "$PORT" 3
 FLOW_FORGE=""
 f="$RDCC_TMP/forged.flow"
 "$RXSTAMP" int stats --pin "$PIN_SND" >"$s" 2>&1

@@ -211,7 +211,7 @@ pub fn forge(iface: &str, port: u16, count: u64, secs: u64) -> Result<()> {
         } else {
             errors += 1;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(1));
     }
     println!(
         "summary sent {sent} len {} ver {} cnt {} errors {errors}",
