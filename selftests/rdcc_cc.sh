@@ -58,8 +58,10 @@
 # the boot, on the first law, and every later law is judged against that figure (one trial per
 # check there, RDCC_TRIALS=1). Two clean-clone CI runs (uml-debug at dec1dc9 and 12fcc12, four
 # laws x one, four and eight flows, one trial each) measured 47.8 Mbit/s in all 24 reference
-# runs, so the check compares with the same number and runs 9 fewer reference runs (27 s of
-# virtual time, about 2 minutes of a KASAN guest's wall time).
+# runs, so the check compares with the same number and runs 9 fewer reference runs: on
+# uml-debug at i36-budget 2d26ee1 (`cargo xtask vm --kernel uml-debug`, the debug boot's
+# environment) 47/47 passed in 115.9 s of virtual time against 146.5 s with a reference per law
+# (about 50 s of the guest's CPU less), every reference again 47.8 Mbit/s.
 #
 # PROFILE. The bottleneck is R = 50 Mbit/s (RDCC_RATE_MBIT) with a 2 ms netem delay on the data
 # direction: well below what the emulated guest pushes (cubic: 766 Mbit/s through the router
