@@ -55,6 +55,9 @@ fn boot(
         stream: !quiet,
         timeout: Duration::from_secs(timeout_s),
         data_out: Some(data.clone()),
+        // `cargo xtask test` boots the datacenter scenarios beside the selftests' UML guest
+        // (test_plan.rs `profile_boot`): a stage and boot lock of their own.
+        uml_stage: if test { "uml-scenarios" } else { "uml" },
         ..vm::Boot::default()
     };
     let log = out_dir()?.join(if test {

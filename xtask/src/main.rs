@@ -163,24 +163,38 @@ fn boot_job(
     // under target/rdcc, one per bed. A second harness on the same bed waits (seen: a `run
     // --kernel uml` started beside `test --kernel uml-debug` replaced the debug boot's modules
     // mid-boot, and every later insmod there failed). A UML and a QEMU boot share nothing
-    // (module staging copies are per profile) and may run together, as `test`'s lanes do.
-    let _boot = boot_lock(scenario::Bed::of(p))?;
+    // (module staging copies are per profile) and may run together, as `test`'s lanes do; so
+    // may two UML guests with stages of their own (`Boot::uml_stage`: `test`'s selftests and
+    // its datacenter scenarios), each locking its stage. What they do share, the module build
+    // in target/rdcc/kbuild-<profile>, is built under that tree's lock and copied into each
+    // stage before the boot.
+    let uml = p.arch == kernel::Arch::Um;
+    let _boot = if uml && b.uml_stage != "uml" {
+        lock_file(&format!(".boot-{}.lock", b.uml_stage), b.uml_stage)?
+    } else {
+        boot_lock(scenario::Bed::of(p))?
+    };
     let b = vm::Boot {
         stream: b.stream && util::lane_streams(),
         ..b
     };
-    if p.arch == kernel::Arch::Um {
+    if uml {
         let k = kernel::ensure_profile(p)?;
-        let mods = modules::build(&k)?;
-        let bins = bins::ours()?;
-        let stage = uml::stage_uml(
-            &k,
-            &vm::Contents {
-                our_modules: mods.clone(),
-                our_bins: bins,
-                job,
-            },
-        )?;
+        let (mods, stage) = {
+            let _tree = kbuild_lock(p)?;
+            let mods = modules::build(&k)?;
+            let bins = bins::ours()?;
+            let stage = uml::stage_uml(
+                &k,
+                &vm::Contents {
+                    our_modules: mods.clone(),
+                    our_bins: bins,
+                    job,
+                },
+                b.uml_stage,
+            )?;
+            (mods, stage)
+        };
         let b = vm::Boot { mem_mib: 2048, ..b };
         return Ok((uml::boot_uml(&k, &stage, &b, log)?, mods, "UML"));
     }
@@ -208,14 +222,25 @@ pub(crate) fn boot_lock(bed: scenario::Bed) -> Result<std::fs::File> {
         scenario::Bed::Uml => ".boot-uml.lock",
         scenario::Bed::Qemu => ".boot-qemu.lock",
     };
+    lock_file(name, bed.name())
+}
+
+/// The lock of profile `p`'s module build tree (`target/rdcc/.kbuild-<profile>.lock`): one
+/// `make M=target/rdcc/kbuild-<profile>` at a time (two UML guests of one `cargo xtask test`
+/// build and stage their modules before their boots; `modules::install_check` installs from
+/// the same tree). Held until the returned file drops.
+pub(crate) fn kbuild_lock(p: &kernel::Profile) -> Result<std::fs::File> {
+    lock_file(&format!(".kbuild-{}.lock", p.name), p.name)
+}
+
+/// An exclusive lock on `target/rdcc/<name>` (flock: it excludes another harness, and another
+/// thread of this one, which opens the file anew); `what` names it while waiting.
+fn lock_file(name: &str, what: &str) -> Result<std::fs::File> {
     let f = std::fs::File::create(out_dir()?.join(name))?;
     let mut waited = false;
     while f.try_lock().is_err() {
         if !waited {
-            say!(
-                "vm: another harness is booting {} from this work tree; waiting for it to finish",
-                bed.name()
-            );
+            say!("vm: another harness is using {what} from this work tree ({name}); waiting for it to finish");
             waited = true;
         }
         std::thread::sleep(Duration::from_secs(2));

@@ -64,11 +64,12 @@ fn uml_init(stage: &Path, k: &Kernel) -> String {
 }
 
 /// The UML counterpart of [`crate::vm::build_initramfs`]: no image, since the guest's root is the host's /.
-/// `target/rdcc/uml/` gets the init, the job, our modules (`modules/`), our binaries (`bin/`,
-/// first on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns
-/// that directory.
-pub fn stage_uml(k: &Kernel, c: &Contents) -> Result<PathBuf> {
-    let dir = out_dir()?.join("uml");
+/// `target/rdcc/<name>/` (`uml`, or another stage of a guest booted beside it: `vm::Boot`'s
+/// `uml_stage`) gets the init, the job, our modules (`modules/`), our binaries (`bin/`, first
+/// on the guest's PATH) and links to busybox's applets (`busybox/`, last on it); returns that
+/// directory.
+pub fn stage_uml(k: &Kernel, c: &Contents, name: &str) -> Result<PathBuf> {
+    let dir = out_dir()?.join(name);
     if let Some(m) = hidden_in_uml(&dir) {
         return err(format!(
             "vm: the UML stage {} is under {m}, which the guest mounts a tmpfs on (UML_INIT): \

@@ -297,6 +297,12 @@ pub struct Boot {
     /// A UML guest's instance directory (`uml_dir`, holding the mconsole socket): a boot that
     /// times out is inspected through it before it is killed (`uml::inspect`).
     pub mconsole_dir: Option<PathBuf>,
+    /// A UML guest's stage under `target/rdcc/` (init, job, module and tool copies, instance
+    /// directory) and the name of its boot lock: `uml` (`.boot-uml.lock`), or another name for a
+    /// guest that runs beside it from the same work tree (`cargo xtask test`'s datacenter
+    /// scenarios beside its selftests: main.rs `boot_job`). Ignored by QEMU, whose initramfs
+    /// is one path per work tree.
+    pub uml_stage: &'static str,
 }
 
 impl Default for Boot {
@@ -312,6 +318,7 @@ impl Default for Boot {
             data_out: None,
             host_process: false,
             mconsole_dir: None,
+            uml_stage: "uml",
         }
     }
 }
