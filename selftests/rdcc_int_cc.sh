@@ -5,7 +5,9 @@
 #
 # rdcc_int_cc.sh - the INT congestion controls tcp_powertcp and tcp_hpcc (issue #35 item 3;
 # TAP 13), on the chain of rdcc_int_switch.sh: two routers shaping at 10 Gbit/s with the software
-# INT switch sch_rdcc_int as the HTB leaf. Checks:
+# INT switch sch_rdcc_int as the HTB leaf, and RDCC_INT_ACK_DELAY_US of netem on the receiver's
+# egress (the ACK path), so that the path has a base RTT the kernel's µs RTT can show (without
+# it, in virtual time, an empty path's RTT is under 1 µs and ss reports none). Checks:
 #   1. environment: root, iproute2, iperf3, rxstamp;
 #   2. both modules load with the path's parameters (τ, HostBw 10 Gbit/s); an out-of-range write
 #      is refused with a message naming the parameter, and the old value stays;
@@ -35,7 +37,7 @@
 #   9. both modules unload.
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
-# Environment: RDCC_INT_RTT_PCT [70], RDCC_INT_TPUT_PCT [90], RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
+# Environment: RDCC_INT_ACK_DELAY_US [10], RDCC_INT_RTT_PCT [70], RDCC_INT_TPUT_PCT [90], RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
 # RDCC_INT_ATTACK_BYTES [1200M; 10M] per attack flow,
 # RDCC_ATTACK_TOL_PCT [10], RDCC_PERF [1].
 
@@ -49,6 +51,7 @@ RDCC_HOPS=2
 . "$RDCC_SELFTEST_DIR/lib_iperf.sh"
 : "${RDCC_ATTACK_TOL_PCT:=10}"
 : "${RDCC_INT_RTT_PCT:=70}"
+: "${RDCC_INT_ACK_DELAY_US:=10}"
 : "${RDCC_INT_TPUT_PCT:=90}"
 : "${RDCC_PERF:=1}"
 # 0.25 s at 10 Gbit/s; on the TCG guest (RDCC_PERF=0, tens of Mbit/s) a few seconds.
@@ -150,9 +153,11 @@ if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" 2>>"$RDCC_TMP/insmod
 		"$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 handle 10: rdcc_int \
 			>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
 	done
+	"$TC" -n "$RDCC_NS_RCV" qdisc replace dev "$RDCC_RCV_IF" root netem delay "${RDCC_INT_ACK_DELAY_US}us" \
+		>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
 fi
 if [ "$ok" = 1 ]; then
-	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int"
+	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int, ${RDCC_INT_ACK_DELAY_US} us on the ACK path"
 else
 	tap_not_ok "topology with rdcc_int leaves"
 	tap_diag_file "$RDCC_TMP/insmod.err"
