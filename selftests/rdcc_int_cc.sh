@@ -37,7 +37,7 @@
 #   9. both modules unload.
 # Counters: /sys/module/tcp_<name>/parameters/counters.
 #
-# Environment: RDCC_INT_ACK_DELAY_US [10], RDCC_INT_RTT_PCT [70], RDCC_INT_TPUT_PCT [90], RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
+# Environment: RDCC_INT_ACK_DELAY_US [10], RDCC_INT_RTT_PCT [90], RDCC_INT_TPUT_PCT [90], RDCC_INT_BYTES [300M; 10M with RDCC_PERF=0] per flow (iperf3 -n),
 # RDCC_INT_ATTACK_BYTES [1200M; 10M] per attack flow,
 # RDCC_ATTACK_TOL_PCT [10], RDCC_PERF [1].
 
@@ -50,7 +50,14 @@ RDCC_HOPS=2
 # shellcheck source=lib_iperf.sh
 . "$RDCC_SELFTEST_DIR/lib_iperf.sh"
 : "${RDCC_ATTACK_TOL_PCT:=10}"
-: "${RDCC_INT_RTT_PCT:=70}"
+# The bound on the RTT with telemetry, from the laws' equilibria on this path (b = 1.25 KB/us,
+# base RTT ~10.5 us, tau 20 us): PowerTCP (Alg. 1, W = W/Gamma + beta with Gamma = 1 + q/(b tau)
+# at lambda = b, beta = b tau/10 = 2.5 KB) keeps q^2 + q (b base - beta) = beta b tau, q = 4.2 KB,
+# an RTT of 13.9 us, 71 % of the initial window's 19.5; HPCC (eta 0.95) keeps no queue, 10.5 us,
+# 54 %. Measured at 0a84415: 16.1 us (83 %) and 10.7 us (55 %): PowerTCP above its fluid
+# equilibrium by TSO bursts and pacing steps. A law that does not act on the stacks holds the
+# initial window: 100 %.
+: "${RDCC_INT_RTT_PCT:=90}"
 : "${RDCC_INT_ACK_DELAY_US:=10}"
 : "${RDCC_INT_TPUT_PCT:=90}"
 : "${RDCC_PERF:=1}"
