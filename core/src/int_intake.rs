@@ -25,6 +25,12 @@
 //! segment. What an honest receiver sends the laws then judge ([`super::int::take_history`]:
 //! a stack of another path restarts the history).
 //!
+//! **Order.** Segments can be reordered between the switches and the receiver (veth hands packets
+//! to per-CPU backlogs), so an echo can carry records older than the last one taken. Such a
+//! stack (a clock or byte count of some hop that stepped back, modulo the field) is not used
+//! ([`Taken::Reordered`]): the laws difference consecutive stacks, and a step back would read as
+//! a wrap of almost the whole field. The simulator never reorders.
+//!
 //! **History epochs.** A record's timestamp wraps every 16.8 ms ([`super::int::TS_BITS`]), so two
 //! stacks further apart than that cannot be differenced. A stack taken more than
 //! [`STALE_NS`] after the previous one (an idle or application-limited flow) is marked with a
@@ -32,9 +38,10 @@
 //! it as the new reference and measure from the next one (as the simulator's flows, which never
 //! pause that long, never need).
 //!
-//! Uses `core` and the sibling `int` only, so a kernel module can include it with `#[path]`.
+//! Uses `core` and the siblings `int`, `int_wire` and `event` only, so a kernel module can include it with `#[path]`.
 
-use super::int::IntStack;
+use super::int::{IntStack, TS_BITS, TX_BITS, TX_UNIT_BYTES};
+use super::int_wire;
 
 /// Entries an intake holds: ACKs parsed and not yet processed by TCP (a socket's backlog while a
 /// process owns it, or ACKs racing on two CPUs). A fifth pending echo evicts the oldest.
@@ -99,12 +106,20 @@ pub enum Taken {
     NotAdvanced = 2,
     /// An entry with this ACK number, but another segment's sequence number or TSval.
     Mismatch = 3,
+    /// The segment's own stack, but older than the last one taken at some hop (its records came
+    /// back out of order: segments reordered between switches or namespaces): not used.
+    Reordered = 4,
 }
 
 /// Number of [`Stored`] and [`Taken`] values.
 pub const STORED_OUTCOMES: usize = 6;
 /// Number of [`Taken`] values.
-pub const TAKEN_OUTCOMES: usize = 4;
+pub const TAKEN_OUTCOMES: usize = 5;
+
+/// A step of a record's clock at or beyond this is a step back (half the 2^24 ns field).
+const TS_BACK_NS: u64 = 1 << (TS_BITS - 1);
+/// A step of a record's byte count at or beyond this is a step back (half the 2^20-unit field).
+const TX_BACK_BYTES: u64 = (1 << (TX_BITS - 1)) * TX_UNIT_BYTES;
 
 /// `a` after `b` in sequence space (RFC 9293 §3.4).
 fn seq_after(a: u32, b: u32) -> bool {
@@ -123,6 +138,19 @@ pub struct Intake {
     took: bool,
     /// Host clock of the last take, ns.
     last_take_ns: u64,
+    /// The last stack taken (valid with `took`).
+    last: IntStack,
+}
+
+/// Is `s` older than `last` at some hop (same hops and rates, a clock or byte count that
+/// stepped back)? Steps are modulo the fields' widths: a step of half the range or more is back.
+fn older(s: &IntStack, last: &IntStack) -> bool {
+    let (a, b) = (s.hops(), last.hops());
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| x.rate_bps() == y.rate_bps())
+        && a.iter()
+            .zip(b)
+            .any(|(x, y)| x.ts_delta_ns(y) >= TS_BACK_NS || x.tx_delta_bytes(y) >= TX_BACK_BYTES)
 }
 
 impl Intake {
@@ -214,11 +242,16 @@ impl Intake {
         if e.id != *accepted {
             return (Taken::Mismatch, IntStack::EMPTY);
         }
-        if self.took && now_ns.wrapping_sub(self.last_take_ns) > STALE_NS {
+        let stale = now_ns.wrapping_sub(self.last_take_ns) > STALE_NS;
+        if self.took && !stale && older(&e.stack, &self.last) {
+            return (Taken::Reordered, IntStack::EMPTY);
+        }
+        if self.took && stale {
             self.epoch = self.epoch.wrapping_add(1);
         }
         self.took = true;
         self.last_take_ns = now_ns;
+        self.last = e.stack;
         let mut stack = e.stack;
         stack.path_id = stack.path_id.wrapping_add(self.epoch);
         (Taken::Used, stack)
@@ -228,6 +261,98 @@ impl Intake {
     pub fn pending(&self) -> usize {
         self.entries.iter().filter(|e| e.live).count()
     }
+}
+
+/// TCP option kind of the timestamps option (RFC 7323 §3.2) and its length.
+const TS_KIND: u8 = 8;
+const TS_LEN: usize = 10;
+
+/// The TSval of the last timestamps option of length 10 in a well-formed option list (as the
+/// kernel's `tcp_parse_options` takes it), or `None` (no such option, or a broken list, which
+/// [`int_wire::parse`] refuses anyway).
+pub fn last_tsval(opts: &[u8]) -> Option<u32> {
+    let mut i: usize = 0;
+    let mut ts = None;
+    while let Some(&kind) = opts.get(i) {
+        match kind {
+            0 => break,
+            1 => i = i.saturating_add(1),
+            _ => {
+                let len = usize::from(*opts.get(i.saturating_add(1))?);
+                let end = i.saturating_add(len);
+                if len < 2 || end > opts.len() {
+                    return None;
+                }
+                if kind == TS_KIND && len == TS_LEN {
+                    let v = opts.get(i.saturating_add(2)..i.saturating_add(6))?;
+                    ts = Some(u32::from_be_bytes([
+                        *v.first()?,
+                        *v.get(1)?,
+                        *v.get(2)?,
+                        *v.get(3)?,
+                    ]));
+                }
+                i = end;
+            }
+        }
+    }
+    ts
+}
+
+/// What the hook did with one ACK's options (counter indices): beside [`Stored`]'s values
+/// (0..6), these.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rx {
+    /// No INT option.
+    Absent = 6,
+    /// An INT request (a data segment of a bidirectional connection), not an echo.
+    Request = 7,
+    /// A malformed or duplicated INT option, or a broken option list.
+    Malformed = 8,
+}
+
+/// Number of hook outcomes ([`Stored`] and [`Rx`]).
+pub const RX_OUTCOMES: usize = 9;
+
+/// The hook's step for one ACK (`opts`: its option list; `ack_seq`, `seq`: its header;
+/// `snd_una`, `snd_nxt`: the socket's, as read without its lock): a valid echo is stored
+/// ([`Intake::store`]); a segment without one supersedes an entry of its ACK number
+/// ([`Intake::supersede`]). Returns the counter index ([`Stored`] or [`Rx`] as `u32`).
+pub fn on_rx(
+    k: &mut Intake,
+    opts: &[u8],
+    ack_seq: u32,
+    seq: u32,
+    snd_una: u32,
+    snd_nxt: u32,
+) -> u32 {
+    let opt = match int_wire::parse(opts) {
+        Ok(Some(o)) if o.echo => o,
+        Ok(Some(_)) => {
+            k.supersede(ack_seq);
+            return Rx::Request as u32;
+        }
+        Ok(None) => {
+            k.supersede(ack_seq);
+            return Rx::Absent as u32;
+        }
+        Err(_) => {
+            k.supersede(ack_seq);
+            return Rx::Malformed as u32;
+        }
+    };
+    let (tsval, has_ts) = match last_tsval(opts) {
+        Some(v) => (v, 1),
+        None => (0, 0),
+    };
+    let id = SegmentId {
+        ack_seq,
+        seq,
+        tsval,
+        has_ts,
+    };
+    k.store(id, &opt.stack, snd_una, snd_nxt) as u32
 }
 
 /// What a kernel module keeps per connection for an INT law: the law's state and the intake.

@@ -296,3 +296,87 @@ proptest! {
         }
     }
 }
+
+/// An ACK's option list: NOP NOP TS(tsval) when given, then the INT option as `int_wire::write`
+/// makes it (echo or request), NOP-padded to a multiple of 4.
+fn opts(ts: Option<u32>, echo: Option<bool>, tag: u64) -> Vec<u8> {
+    let mut v = Vec::new();
+    if let Some(t) = ts {
+        v.extend_from_slice(&[1, 1, 8, 10]);
+        v.extend_from_slice(&t.to_be_bytes());
+        v.extend_from_slice(&[0, 0, 0, 9]);
+    }
+    if let Some(e) = echo {
+        let mut b = [0u8; 40];
+        let n = rdcc_core::int_wire::write(&mut b, 2, e, false, &stack(tag));
+        v.extend_from_slice(&b[..n]);
+    }
+    while v.len() % 4 != 0 {
+        v.push(1);
+    }
+    v
+}
+
+#[test]
+fn hook_step_table() {
+    use rdcc_core::int_intake::{last_tsval, on_rx, Rx};
+    // (options, expected hook outcome, expected take outcome for (1000, 1, ts))
+    let rows: Vec<(&str, Vec<u8>, u32, Taken)> = vec![
+        (
+            "echo with timestamps",
+            opts(Some(7), Some(true), 3),
+            Stored::New as u32,
+            Taken::Used,
+        ),
+        (
+            "echo, another TSval",
+            opts(Some(6), Some(true), 3),
+            Stored::New as u32,
+            Taken::Mismatch,
+        ),
+        (
+            "echo without timestamps",
+            opts(None, Some(true), 3),
+            Stored::New as u32,
+            Taken::Mismatch,
+        ),
+        (
+            "a request is no echo",
+            opts(Some(7), Some(false), 3),
+            Rx::Request as u32,
+            Taken::Missed,
+        ),
+        (
+            "no INT option",
+            opts(Some(7), None, 3),
+            Rx::Absent as u32,
+            Taken::Missed,
+        ),
+        (
+            "broken list",
+            vec![1, 1, 8, 12, 0, 0],
+            Rx::Malformed as u32,
+            Taken::Missed,
+        ),
+    ];
+    for (name, o, want_rx, want_take) in rows {
+        let mut k = Intake::default();
+        assert_eq!(on_rx(&mut k, &o, 1000, 1, 0, 5000), want_rx, "{name}");
+        let (t, _) = k.take(&id(1000, 1, Some(7)), true, 1);
+        assert_eq!(t, want_take, "{name}");
+    }
+    // A bare segment of the same ACK number after an echo supersedes it.
+    let mut k = Intake::default();
+    on_rx(&mut k, &opts(Some(7), Some(true), 3), 1000, 1, 0, 5000);
+    assert_eq!(
+        on_rx(&mut k, &opts(Some(7), None, 3), 1000, 1, 0, 5000),
+        Rx::Absent as u32
+    );
+    assert_eq!(k.take(&id(1000, 1, Some(7)), true, 1).0, Taken::Missed);
+    // TSval: the last of two timestamp options; none in a broken list.
+    let mut two = opts(Some(5), None, 0);
+    two.extend_from_slice(&opts(Some(9), None, 0));
+    assert_eq!(last_tsval(&two), Some(9));
+    assert_eq!(last_tsval(&[8, 10, 0, 0, 0, 1]), None);
+    assert_eq!(last_tsval(&[]), None);
+}

@@ -58,7 +58,7 @@
 #include "../glue/rdcc_rqd_wire.h"
 #include "../glue/rdcc_tcp_flags.h"
 
-static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely theta_powertcp";
+static char algos[256] = "reno cubic dctcp bbr vegas swift swift_vaisf timely theta_powertcp powertcp hpcc";
 module_param_string(algos, algos, sizeof(algos), 0444);
 MODULE_PARM_DESC(algos, "congestion controls to measure, space separated");
 

@@ -9,46 +9,23 @@
 //! `RdccModule`, and invokes [`rdcc_glue!`] once (and [`rdcc_glue_lease!`] for a law with a hold
 //! lease, [`rdcc_glue_theta_lease!`] for θ-PowerTCP's). Every `unsafe` block is here.
 
-/// Generate the module type, its parameter handling and the `extern "C"` entry points for one
-/// law.
-///
-/// - `name`: the CA name, for log lines.
-/// - `law`: the `Controller` type; `config`/`params`: its raw and validated parameter types.
-/// - `fields`: every `Config` field, each exposed as a module parameter of the same name (the C
-///   side lists the same names; a mismatch refuses the load).
-/// - `info_signal`: maps the decision's `signal` to the µs-unit `get_info` field.
-///
-/// Parameters: the validated `Params` live in a block the C glue allocates and publishes with
-/// RCU (rdcc_glue.c, "module parameters"); the hooks pass it in as `p`. The raw `Config` behind
-/// it is kept here for the next write and for reads of the parameter files; it is touched only
-/// under the module's `kernel_param_lock`, which the C side holds around every call of
-/// `rdcc_rs_configure`, `rdcc_rs_param_set` and `rdcc_rs_param_get`.
-macro_rules! rdcc_glue {
+/// The part of every rdcc module's Rust half that does not depend on the law's interface:
+/// the module type, the parameters (parsing, validation, the `extern "C"` entries of
+/// rdcc_params.h), `params`, the per-ACK input and output records and `rdcc_rs_enforce`.
+/// Invoked by [`rdcc_glue!`] (the `Controller` laws) and by `rdcc_int_glue!` (int_glue.rs, the
+/// INT laws); the arguments are theirs.
+macro_rules! rdcc_glue_common {
     (
-        name: $name:literal,
-        law: $law:ty,
         config: $cfg:ty,
         params: $params:ty,
-        info_signal: $info_signal:expr,
         fields: [ $($field:ident),* $(,)? ] $(,)?
     ) => {
+        #[allow(unused_imports)]
         use core::ffi::{c_char, c_int, c_void};
+        #[allow(unused_imports)]
         use core::mem::{align_of, size_of, MaybeUninit};
+        #[allow(unused_imports)]
         use event::{AckEvent, Controller, Decision, Enforced, LossEvent, Report};
-
-        type LawState = <$law as Controller>::State;
-
-        // The C glue reserves event::CORE_STATE_BUDGET bytes, 8-byte aligned, for the state.
-        const _: () = assert!(size_of::<LawState>() <= event::CORE_STATE_BUDGET);
-        const _: () = assert!(align_of::<LawState>() <= 8);
-        // get_info's copy of the state (rdcc_snapshot in rdcc_glue.c) may mix versions, hold a
-        // writer's intermediate values or another algorithm's bytes: rdcc_rs_info and
-        // rdcc_rs_report read it as a LawState, which is sound only if every bit pattern is a
-        // valid LawState (the law's `any_bit_pattern!`: every field an integer).
-        const _: fn() = || {
-            fn any_bit_pattern<T: event::AnyBitPattern>() {}
-            any_bit_pattern::<LawState>();
-        };
         // The parameter block comes from kzalloc, which aligns to at least 8 bytes.
         const _: () = assert!(align_of::<$params>() <= 8);
         // The C side checks these sizes against the same numbers (rdcc_abi.h).
@@ -58,7 +35,7 @@ macro_rules! rdcc_glue {
         const _: () = assert!(size_of::<Enforced>() == 16);
         const _: () = assert!(size_of::<AckOut>() == 48);
         const _: () = assert!(size_of::<AckIn>() == 80);
-        const _: () = assert!(size_of::<rqd::Scan>() == 16);
+
 
         extern "C" {
             fn rdcc_c_register() -> c_int;
@@ -257,32 +234,6 @@ macro_rules! rdcc_glue {
             unsafe { &*(p as *const $params) }
         }
 
-        /// Reinterpret the C glue's per-socket area as the law's state.
-        ///
-        /// # Safety
-        /// `st` points to the `core` array of `struct rdcc_priv` in `icsk_ca_priv`: at least
-        /// `CORE_STATE_BUDGET` bytes, 8-byte aligned (asserted above), which the kernel zeroes
-        /// when the CA is assigned and which is written only by these hooks (and the C lease
-        /// fast paths between them) under the socket lock, so no other write or reference
-        /// overlaps this one for the call. The lockless readers (get_info) never form a
-        /// reference here: `rdcc_snapshot` reads the area in C, concurrently, and passes its
-        /// private copy to `rdcc_rs_info`/`rdcc_rs_report`; it writes nothing, and whatever
-        /// bytes it sees are a valid state (`LawState: AnyBitPattern`, asserted above). All-zero
-        /// is a valid state (core invariant, tested in core/tests/zeroed_state.rs).
-        unsafe fn state<'a>(st: *mut c_void) -> &'a mut LawState {
-            // SAFETY: see the function's contract.
-            unsafe { &mut *(st as *mut LawState) }
-        }
-
-        /// # Safety
-        /// `p` as for [`params`]; `st` as for [`state`]; `out` valid for writes of a
-        /// `Decision` (its contents may be uninitialized) and distinct from `st`.
-        #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_init(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
-            // SAFETY: caller contract; `out` is written through the raw pointer
-            // (`ptr::write`: no reference to its old contents is formed, none is read).
-            unsafe { out.write(<$law as Controller>::init(params(p), state(st), now_ns, mss)) };
-        }
 
         /// `struct rdcc_ack_out` in rdcc_glue.c: the decision (for the tracepoint and the
         /// remote-delay counters) and what the glue sets for it.
@@ -310,6 +261,92 @@ macro_rules! rdcc_glue {
             clamp_pkts: u32,
         }
 
+
+        /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
+        /// `Decision::enforce`.
+        ///
+        /// # Safety
+        /// `d` a valid decision (written whole by one of the entries above); `out` valid for
+        /// writes of an `Enforced` (its contents may be uninitialized: rdcc_apply's is).
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_enforce(d: *const Decision, mss: u32, srtt_us: u32, clamp: u32, out: *mut Enforced) {
+            // SAFETY: caller contract; `out` is written through the raw pointer, never read.
+            unsafe { out.write((*d).enforce(mss, srtt_us, clamp)) };
+        }
+    };
+}
+
+/// Generate the module type, its parameter handling and the `extern "C"` entry points for one
+/// law.
+///
+/// - `name`: the CA name, for log lines.
+/// - `law`: the `Controller` type; `config`/`params`: its raw and validated parameter types.
+/// - `fields`: every `Config` field, each exposed as a module parameter of the same name (the C
+///   side lists the same names; a mismatch refuses the load).
+/// - `info_signal`: maps the decision's `signal` to the µs-unit `get_info` field.
+///
+/// Parameters: the validated `Params` live in a block the C glue allocates and publishes with
+/// RCU (rdcc_glue.c, "module parameters"); the hooks pass it in as `p`. The raw `Config` behind
+/// it is kept here for the next write and for reads of the parameter files; it is touched only
+/// under the module's `kernel_param_lock`, which the C side holds around every call of
+/// `rdcc_rs_configure`, `rdcc_rs_param_set` and `rdcc_rs_param_get`.
+macro_rules! rdcc_glue {
+    (
+        name: $name:literal,
+        law: $law:ty,
+        config: $cfg:ty,
+        params: $params:ty,
+        info_signal: $info_signal:expr,
+        fields: [ $($field:ident),* $(,)? ] $(,)?
+    ) => {
+        rdcc_glue_common! {
+            config: $cfg,
+            params: $params,
+            fields: [ $($field),* ],
+        }
+
+        type LawState = <$law as Controller>::State;
+
+        // The C glue reserves event::CORE_STATE_BUDGET bytes, 8-byte aligned, for the state.
+        const _: () = assert!(size_of::<LawState>() <= event::CORE_STATE_BUDGET);
+        const _: () = assert!(align_of::<LawState>() <= 8);
+        // get_info's copy of the state (rdcc_snapshot in rdcc_glue.c) may mix versions, hold a
+        // writer's intermediate values or another algorithm's bytes: rdcc_rs_info and
+        // rdcc_rs_report read it as a LawState, which is sound only if every bit pattern is a
+        // valid LawState (the law's `any_bit_pattern!`: every field an integer).
+        const _: fn() = || {
+            fn any_bit_pattern<T: event::AnyBitPattern>() {}
+            any_bit_pattern::<LawState>();
+        };
+        const _: () = assert!(size_of::<rqd::Scan>() == 16);
+
+
+        /// Reinterpret the C glue's per-socket area as the law's state.
+        ///
+        /// # Safety
+        /// `st` points to the `core` array of `struct rdcc_priv` in `icsk_ca_priv`: at least
+        /// `CORE_STATE_BUDGET` bytes, 8-byte aligned (asserted above), which the kernel zeroes
+        /// when the CA is assigned and which is written only by these hooks (and the C lease
+        /// fast paths between them) under the socket lock, so no other write or reference
+        /// overlaps this one for the call. The lockless readers (get_info) never form a
+        /// reference here: `rdcc_snapshot` reads the area in C, concurrently, and passes its
+        /// private copy to `rdcc_rs_info`/`rdcc_rs_report`; it writes nothing, and whatever
+        /// bytes it sees are a valid state (`LawState: AnyBitPattern`, asserted above). All-zero
+        /// is a valid state (core invariant, tested in core/tests/zeroed_state.rs).
+        unsafe fn state<'a>(st: *mut c_void) -> &'a mut LawState {
+            // SAFETY: see the function's contract.
+            unsafe { &mut *(st as *mut LawState) }
+        }
+
+        /// # Safety
+        /// `p` as for [`params`]; `st` as for [`state`]; `out` valid for writes of a
+        /// `Decision` (its contents may be uninitialized) and distinct from `st`.
+        #[no_mangle]
+        pub unsafe extern "C" fn rdcc_rs_init(p: *const c_void, st: *mut c_void, now_ns: u64, mss: u32, out: *mut Decision) {
+            // SAFETY: caller contract; `out` is written through the raw pointer
+            // (`ptr::write`: no reference to its old contents is formed, none is read).
+            unsafe { out.write(<$law as Controller>::init(params(p), state(st), now_ns, mss)) };
+        }
         /// One ACK: the law's decision and, in the same call, its enforcement
         /// (`Decision::enforce` with the socket's smoothed RTT and `snd_cwnd_clamp`), so the C
         /// side only stores the result (issue #13).
@@ -331,17 +368,6 @@ macro_rules! rdcc_glue {
             out.e.write(d.enforce(inp.ev.mss_bytes, inp.srtt_us, inp.clamp_pkts));
         }
 
-        /// The enforcement of a decision of the other hooks (init, loss, idle, undo): see
-        /// `Decision::enforce`.
-        ///
-        /// # Safety
-        /// `d` a valid decision (written whole by one of the entries above); `out` valid for
-        /// writes of an `Enforced` (its contents may be uninitialized: rdcc_apply's is).
-        #[no_mangle]
-        pub unsafe extern "C" fn rdcc_rs_enforce(d: *const Decision, mss: u32, srtt_us: u32, clamp: u32, out: *mut Enforced) {
-            // SAFETY: caller contract; `out` is written through the raw pointer, never read.
-            unsafe { out.write((*d).enforce(mss, srtt_us, clamp)) };
-        }
 
         /// # Safety
         /// `p` as for [`params`]; `st` as for [`state`]; `ev` a valid event with a `kind` of 1

@@ -156,13 +156,7 @@ static inline struct rdcc_rqd_entry *rdcc_rqd_slot_of(struct sock *sk)
 
 /* ---- the Rust side (modules/glue/glue.rs) -------------------------------------------------- */
 
-/* Text of a parameter given at load ("" = the law's default); writes after load are validated. */
-#define RDCC_PARAM_TEXT 40
-
-struct rdcc_param {
-	const char *name;
-	const char *text;	/* "" = not given: the law's default */
-};
+#include "rdcc_rs_common.h" /* struct rdcc_param, struct rdcc_ack_out, parameters, enforce */
 
 struct rdcc_info {
 	u64 rate_bps;		/* pacing rate the law set, or 0 */
@@ -171,26 +165,11 @@ struct rdcc_info {
 	u64 cwnd_pkts_q8;	/* window in packets, 8 fractional bits */
 };
 
-/*
- * `p` below is the current validated parameter block (the law's Params, Rust layout), published
- * with RCU: every hook reads it once under rcu_read_lock, so one event sees one whole version.
- */
-u32 rdcc_rs_params_size(void);
-int rdcc_rs_configure(const struct rdcc_param *params, u32 n, void *out);
-int rdcc_rs_param_set(const char *name, const char *text, u32 len, void *out);
-int rdcc_rs_param_get(const char *name, u64 *value);
+/* `p`: the published parameter block (rdcc_rs_common.h). */
 void rdcc_rs_init(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
-/* The decision of one ACK and its enforcement (Decision::enforce), written by one call. */
-struct rdcc_ack_out {
-	struct rdcc_decision d;
-	struct rdcc_enforced e;
-};
-static_assert(sizeof(struct rdcc_ack_out) == 48);
 
 void rdcc_rs_on_ack(const void *p, void *st, const struct rdcc_ack_in *in,
 		    struct rdcc_ack_out *out);
-void rdcc_rs_enforce(const struct rdcc_decision *d, u32 mss, u32 srtt_us, u32 clamp,
-		     struct rdcc_enforced *out);
 void rdcc_rs_on_loss(const void *p, void *st, const struct rdcc_loss_event *ev,
 		     struct rdcc_decision *d);
 void rdcc_rs_on_idle(const void *p, void *st, u64 now_ns, u32 mss, struct rdcc_decision *d);
@@ -538,28 +517,7 @@ static void rdcc_loss(struct sock *sk, u32 kind)
 	rcu_read_unlock();
 }
 
-/*
- * set_state runs on every CA state change. TCP_CA_Loss comes from an RTO (tcp_enter_loss) or
- * from a loss that is not congestion: a PMTU drop (tcp_simple_retransmit) or a Fast Open
- * SYN-ACK, both via tcp_non_congestion_loss_retransmit, which leaves the window alone ("units
- * changed"). Only an RTO is a loss event for the law, and it is identified positively
- * (rdcc_is_rto): in 6.12 every caller of tcp_enter_loss is inside tcp_retransmit_timer (its
- * RTO, zero-window-probe and Fast Open SYN-ACK branches, net/ipv4/tcp_timer.c), which
- * tcp_write_timer_handler calls only after clearing icsk_pending (ICSK_TIME_RETRANS), and
- * tcp_enter_loss sets the window to packets in flight + 1 just before the state change. The
- * non-congestion path runs with data outstanding, so with a timer armed (RTO, loss probe or
- * RACK reordering: icsk_pending != 0). The signature it leaves (high_seq = snd_nxt,
- * prior_ssthresh = 0, undo_marker = 0) is no use: an RTO in CWR leaves the same, and a PMTU
- * drop at a one-packet window with that packet out also meets "window = in flight + 1" (issue
- * #32 item 2: read as an RTO, it cut the law's window and counted a retransmission;
- * selftests/rdcc_rto.sh's pinned-window PMTU check).
- */
-static inline bool rdcc_is_rto(const struct sock *sk)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	return !inet_csk(sk)->icsk_pending && tcp_snd_cwnd(tp) == tcp_packets_in_flight(tp) + 1;
-}
+#include "rdcc_rto.h" /* rdcc_is_rto */
 
 static void rdcc_set_state(struct sock *sk, u8 new_state)
 {
@@ -760,39 +718,6 @@ static struct tcp_congestion_ops rdcc_ops __read_mostly = {
 #endif
 
 /* ---- registration, called from the Rust module's init/exit --------------------------------- */
-
-static int rdcc_configure(void)
-{
-	void *fresh = rdcc_params_alloc();
-	int err;
-
-	if (!fresh)
-		return -ENOMEM;
-	kernel_param_lock(THIS_MODULE);
-	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params), fresh);
-	if (!err) {
-		rdcc_params_block_of(fresh)->gen = rdcc_params_gen_first();
-		rcu_assign_pointer(rdcc_params_cur, fresh);
-		rdcc_params_live = true;
-	}
-	kernel_param_unlock(THIS_MODULE);
-	if (err)
-		rdcc_params_release(fresh);
-	return err;
-}
-
-static void rdcc_params_free(void)
-{
-	void *old;
-
-	kernel_param_lock(THIS_MODULE);
-	rdcc_params_live = false;
-	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
-	rdcc_params_gen_set(rdcc_params_gen_next());
-	kernel_param_unlock(THIS_MODULE);
-	synchronize_rcu();
-	rdcc_params_release(old);
-}
 
 /* Called from the Rust side (modules/glue/glue.rs). */
 int rdcc_c_register(void);

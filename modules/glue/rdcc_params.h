@@ -201,4 +201,38 @@ RDCC_PARAMS(RDCC_PARAM_DECL)
 #define RDCC_PARAM_ENTRY(name, desc, unit, range) { #name, rdcc_pt_##name },
 static const struct rdcc_param rdcc_params[] = { RDCC_PARAMS(RDCC_PARAM_ENTRY) };
 
+/* The first parameter block, from the texts given at load (rdcc_c_register). */
+static int rdcc_configure(void)
+{
+	void *fresh = rdcc_params_alloc();
+	int err;
+
+	if (!fresh)
+		return -ENOMEM;
+	kernel_param_lock(THIS_MODULE);
+	err = rdcc_rs_configure(rdcc_params, ARRAY_SIZE(rdcc_params), fresh);
+	if (!err) {
+		rdcc_params_block_of(fresh)->gen = rdcc_params_gen_first();
+		rcu_assign_pointer(rdcc_params_cur, fresh);
+		rdcc_params_live = true;
+	}
+	kernel_param_unlock(THIS_MODULE);
+	if (err)
+		rdcc_params_release(fresh);
+	return err;
+}
+
+static void rdcc_params_free(void)
+{
+	void *old;
+
+	kernel_param_lock(THIS_MODULE);
+	rdcc_params_live = false;
+	old = rcu_replace_pointer(rdcc_params_cur, NULL, true);
+	rdcc_params_gen_set(rdcc_params_gen_next());
+	kernel_param_unlock(THIS_MODULE);
+	synchronize_rcu();
+	rdcc_params_release(old);
+}
+
 #endif /* RDCC_PARAMS_H */

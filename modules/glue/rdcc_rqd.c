@@ -75,6 +75,7 @@
 #include <net/netns/generic.h>
 
 #include "rdcc_rqd_wire.h"
+#include "rdcc_nf_sock.h" /* rdcc_nf_tcp_off, rdcc_nf_lookup, RDCC_NF_STATES, rdcc_nf_signed */
 
 void rdcc_rs_rqd_scan(const u8 *opts, u32 len, struct rdcc_rqd_scan *out);
 
@@ -244,25 +245,6 @@ static bool rdcc_rqd_side_take(const struct rdcc_rqd_net *rn, const struct sock 
 
 /* ---- the hook ------------------------------------------------------------------------------ */
 
-/* States in which TCP processes ACKs with cong_control: synchronized, not LISTEN/SYN_SENT. */
-#define RQD_STATES (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
-		    TCPF_CLOSING | TCPF_LAST_ACK)
-
-/* The socket signs its segments (TCP-MD5, RFC 2385, or TCP-AO, RFC 5925): the hook runs before
- * the signature is checked, so it takes nothing from such a socket's segments. */
-static inline bool rdcc_rqd_signed(const struct sock *sk)
-{
-#ifdef CONFIG_TCP_MD5SIG
-	if (rcu_access_pointer(tcp_sk(sk)->md5sig_info))
-		return true;
-#endif
-#ifdef CONFIG_TCP_AO
-	if (rcu_access_pointer(tcp_sk(sk)->ao_info))
-		return true;
-#endif
-	return false;
-}
-
 /* Local receive delay of this ACK (Swift t6 - t5): the kernel's software RX stamp (realtime,
  * taken at netif_rx/netif_receive_skb when some socket asked for timestamps) up to now. A
  * hardware stamp (skb_hwtstamps) is in the NIC's clock and is not used (see
@@ -345,11 +327,11 @@ static void rdcc_rqd_parse(struct sk_buff *skb, unsigned int thoff, struct sock 
 	    READ_ONCE(inet_csk(sk)->icsk_ca_ops) != &rdcc_ops)
 		return;
 	RQD_INC(RQD_C_PKTS);
-	if (!((1 << READ_ONCE(sk->sk_state)) & RQD_STATES)) {
+	if (!((1 << READ_ONCE(sk->sk_state)) & RDCC_NF_STATES)) {
 		RQD_INC(RQD_C_SKIP_STATE);
 		return;
 	}
-	if (rdcc_rqd_signed(sk)) {
+	if (rdcc_nf_signed(sk)) {
 		RQD_INC(RQD_C_SKIP_AUTH);
 		return;
 	}
@@ -471,10 +453,9 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
 	struct rdcc_rqd_net *rn;
-	const struct tcphdr *th;
-	struct tcphdr _th __uninitialized;	/* the lookup's copy of the header, if needed */
 	struct sock *sk;
 	unsigned int thoff;
+	int off;
 	bool ref = false;
 	u64 t0 = 0;
 
@@ -483,59 +464,16 @@ static unsigned int rdcc_rqd_hook(void *priv, struct sk_buff *skb,
 	if (READ_ONCE(rqd_time))
 		t0 = local_clock();
 
-	if (state->pf == NFPROTO_IPV4) {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-			goto out;
-		thoff = skb_network_offset(skb) + ip_hdrlen(skb);
-	} else {
-#if IS_ENABLED(CONFIG_IPV6)
-		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-		u8 nexthdr = ip6h->nexthdr;
-		__be16 frag_off = 0;
-		int off;
-
-		/* Extension headers (hop-by-hop, routing, destination options) are skipped; a
-		 * fragment is not looked at (ACKs are never fragmented). */
-		off = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6h), &nexthdr,
-				       &frag_off);
-		if (off < 0 || nexthdr != IPPROTO_TCP || frag_off)
-			goto out;
-		thoff = off;
-#else
-		goto out;	/* no IPv6 in this kernel: the hook is not registered for it */
-#endif
-	}
-
+	off = rdcc_nf_tcp_off(skb, state->pf);
+	if (off < 0)
+		goto out;
+	thoff = off;
 	sk = skb->sk;	/* set by early demux for established sockets */
 	if (!sk) {
 		RQD_INC(RQD_C_NOSK);
 		if (!READ_ONCE(rqd_lookup))
 			goto out;
-		th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
-		if (!th)
-			goto out;
-		/* Under rcu_read_lock (nf_hook); a found socket is referenced. */
-		if (state->pf == NFPROTO_IPV4) {
-			const struct iphdr *iph = ip_hdr(skb);
-
-			sk = __inet_lookup_established(state->net,
-						       state->net->ipv4.tcp_death_row.hashinfo,
-						       iph->saddr, th->source, iph->daddr,
-						       ntohs(th->dest), state->in->ifindex,
-						       inet_sdif(skb));
-		} else {
-#if IS_ENABLED(CONFIG_IPV6)
-			const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-
-			sk = __inet6_lookup_established(state->net,
-							state->net->ipv4.tcp_death_row.hashinfo,
-							&ip6h->saddr, th->source, &ip6h->daddr,
-							ntohs(th->dest), state->in->ifindex,
-							inet6_sdif(skb));
-#endif
-		}
+		sk = rdcc_nf_lookup(skb, thoff, state);	/* referenced */
 		if (!sk)
 			goto out;
 		RQD_INC(RQD_C_LOOKUP);

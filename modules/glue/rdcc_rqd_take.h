@@ -111,7 +111,7 @@ static __always_inline bool rdcc_rqd_find(struct sock *sk, u32 ack, int flag, u3
 		RQD_INC(RQD_C_NOT_ADVANCED);
 		found = false;
 	}
-	if (found && (!rdcc_rqd_same_segment(tp, e) || rdcc_rqd_signed(sk))) {
+	if (found && (!rdcc_rqd_same_segment(tp, e) || rdcc_nf_signed(sk))) {
 		RQD_INC(RQD_C_MISMATCH);
 		found = false;
 	}
@@ -183,7 +183,7 @@ static noinline void rdcc_swift_remote(struct sock *sk, u32 ack, int flag,
 	}
 	rdcc_rqd_count_ack(rs->acked_sacked);
 	slot->flags &= ~RQD_E_VALID;
-	if (!rdcc_rqd_same_segment(tcp_sk(sk), slot) || rdcc_rqd_signed(sk)) {
+	if (!rdcc_rqd_same_segment(tcp_sk(sk), slot) || rdcc_nf_signed(sk)) {
 		RQD_INC(RQD_C_MISMATCH);
 		rdcc_ack_slow_found(sk, ack, flag, rs, NULL);	/* a tail call */
 		return;

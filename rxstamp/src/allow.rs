@@ -137,13 +137,20 @@ pub fn value(r: &AllowRule) -> AllowVal {
 
 /// Write the rules into the loaded object's `rqd_allow` map.
 pub fn fill_allow(ebpf: &mut Ebpf, rules: &[AllowRule]) -> Result<()> {
+    fill_allow_map(ebpf, MAP_ALLOW, rules)
+}
+
+/// Write the rules into the LPM trie `name` of a loaded object (`rqd_allow`, or `int_allow` of
+/// bpf/int.bpf.c, which has the same key and value layout).
+pub fn fill_allow_map(ebpf: &mut Ebpf, name: &str, rules: &[AllowRule]) -> Result<()> {
     let map = ebpf
-        .map_mut(MAP_ALLOW)
-        .with_context(|| format!("map {MAP_ALLOW} missing"))?;
-    let mut trie: LpmTrie<_, [u8; 16], AllowVal> = LpmTrie::try_from(map).context(MAP_ALLOW)?;
+        .map_mut(name)
+        .with_context(|| format!("map {name} missing"))?;
+    let mut trie: LpmTrie<_, [u8; 16], AllowVal> =
+        LpmTrie::try_from(map).context(name.to_string())?;
     for r in rules {
         trie.insert(&Key::new(r.prefix_len, r.addr), value(r), 0)
-            .with_context(|| format!("{MAP_ALLOW}: insert"))?;
+            .with_context(|| format!("{name}: insert"))?;
     }
     Ok(())
 }

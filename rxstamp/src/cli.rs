@@ -107,12 +107,60 @@ pub enum Cmd {
         #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
         secs: u64,
     },
-    /// Test helpers for the software INT switch sch_rdcc_int (src/intprobe.rs).
+    /// The INT request at the sender and the receiver's echo (bpf/int.bpf.c, src/intecho.rs).
+    #[command(subcommand)]
+    Int(IntCmd),
+    /// Test helpers for the software INT switch sch_rdcc_int and the echo (src/intprobe.rs,
+    /// src/intflow.rs).
     #[command(subcommand)]
     IntProbe(IntProbe),
     /// For the build harness: exits 0 when the BPF object is embedded.
     #[command(hide = true)]
     Selfcheck,
+}
+
+/// `rxstamp int`.
+#[derive(Subcommand, Debug, Clone)]
+pub enum IntCmd {
+    /// Load int.bpf.o, attach it to CGROUP, pin, exit (it stays attached): admitted connections
+    /// carry a request in every data segment and echo the latest stack received on the next ACK.
+    Attach {
+        /// The cgroup v2 directory whose connections take part.
+        #[arg(value_name = "CGROUP")]
+        cgroup: PathBuf,
+        /// Admit connections to PEER (repeatable): PREFIX[@PORT[,PORT...]] or `any`.
+        #[arg(long, value_name = "PEER", value_parser = allow_value)]
+        allow: Vec<String>,
+        /// Slots of this host's requests [1..=4] (more than 2 need a connection without
+        /// timestamps); default: the most that fit, 2 with timestamps, 4 without.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
+        slots: Option<u32>,
+        #[command(flatten)]
+        pin: IntPin,
+    },
+    /// Detach from CGROUP and unpin.
+    Detach {
+        #[arg(value_name = "CGROUP")]
+        cgroup: PathBuf,
+        #[command(flatten)]
+        pin: IntPin,
+    },
+    /// Print the counters (requests written, stacks parsed, malformed, echoed, skips).
+    Stats {
+        #[command(flatten)]
+        pin: IntPin,
+        /// Reset the counters after printing them.
+        #[arg(long)]
+        reset: bool,
+    },
+}
+
+/// The pin directory of `rxstamp int`.
+#[derive(Args, Debug, Clone)]
+pub struct IntPin {
+    /// Directory the program and maps are pinned under (bpffs is mounted there if needed).
+    #[arg(long = "pin", value_name = "DIR", default_value = crate::intecho::DEFAULT_PIN)]
+    pub dir: PathBuf,
 }
 
 /// `rxstamp int-probe`.
@@ -149,6 +197,38 @@ pub enum IntProbe {
         port: u16,
         /// Stop after this many segments [1..=100000].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Stop after this many seconds at most.
+        #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        secs: u64,
+    },
+    /// Send N data segments with malformed INT requests into the connection whose ACKs come
+    /// from PORT on IFACE (the sender's; IPv4 with timestamps).
+    Forge {
+        /// Interface to watch for the receiver's ACKs.
+        #[arg(value_name = "IFACE")]
+        iface: String,
+        /// The receiver's port.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+        port: u16,
+        /// Segments to send [1..=100000].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Stop after this many seconds at most.
+        #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        secs: u64,
+    },
+    /// Capture live connections on IFACE (the sender's): data segments to PORT with their
+    /// requests, ACKs from PORT with their echoes; judge the echoes; print a summary.
+    Flow {
+        /// Interface to capture on.
+        #[arg(value_name = "IFACE")]
+        iface: String,
+        /// The receiver's port.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+        port: u16,
+        /// Stop after this many echoes [1..=10000000].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
         count: u64,
         /// Stop after this many seconds at most.
         #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -274,6 +354,12 @@ mod tests {
             "inject --iface veth1 --port 5201 --mode supersede --every 1 --gap-us 3000",
             "mtu-watch veth0 5201 42 --mtu 1500 --secs 10",
             "mtu-watch veth0 --mtu 1500",
+            "int attach /sys/fs/cgroup/snd --allow 10.0.1.2/32@5201 --pin /sys/fs/bpf/i",
+            "int attach /sys/fs/cgroup/snd --allow any --slots 4",
+            "int detach /sys/fs/cgroup/snd --pin /sys/fs/bpf/i",
+            "int stats --pin /sys/fs/bpf/i --reset",
+            "int-probe flow veth0 --port 5201 --count 2000 --secs 20",
+            "int-probe forge veth0 --port 5201 --count 30 --secs 5",
             "selfcheck",
         ];
         for l in lines {
@@ -299,6 +385,23 @@ mod tests {
             panic!("stats parses");
         };
         assert_eq!((pin.dir, reset), (PathBuf::from(DEFAULT_PIN), false));
+        // `int` has its own pin directory and slot default (0: the most that fit).
+        let Ok(Cli {
+            cmd: Cmd::Int(IntCmd::Attach {
+                slots, pin, allow, ..
+            }),
+        }) = parse("int attach /cg --allow 10.0.0.0/24@5201")
+        else {
+            panic!("int attach parses");
+        };
+        assert_eq!(slots, None);
+        assert_eq!(pin.dir, PathBuf::from(crate::intecho::DEFAULT_PIN));
+        assert_ne!(
+            pin.dir,
+            PathBuf::from(DEFAULT_PIN),
+            "rqd's and int's pins differ"
+        );
+        assert_eq!(allow, vec!["10.0.0.0/24@5201".to_string()]);
     }
 
     #[test]
@@ -361,6 +464,26 @@ mod tests {
             ("mtu-watch veth0 5201 --mtu 1500", MissingRequiredArgument),
             ("mtu-watch veth0 5201 10 --mtu 1500", ValueValidation),
             ("mtu-watch veth0 --mtu 20", ValueValidation),
+            ("int", DisplayHelpOnMissingArgumentOrSubcommand),
+            ("int attach", MissingRequiredArgument),
+            ("int attach /cg --slots 0", ValueValidation),
+            ("int attach /cg --slots 5", ValueValidation),
+            ("int attach /cg --allow 10.0.0.0/33", ValueValidation),
+            ("int attach /cg --rx-stamps", UnknownArgument),
+            ("int detach", MissingRequiredArgument),
+            ("int detach /cg --slots 2", UnknownArgument),
+            ("int stats /cg", UnknownArgument),
+            ("int-probe flow veth0 --port 5201", MissingRequiredArgument),
+            ("int-probe forge veth0 --port 5201", MissingRequiredArgument),
+            (
+                "int-probe forge veth0 --port 5201 --count 0",
+                ValueValidation,
+            ),
+            ("int-probe flow veth0 --port 0 --count 1", ValueValidation),
+            (
+                "int-probe flow veth0 --port 5201 --count 0",
+                ValueValidation,
+            ),
             ("--help", DisplayHelp),
             ("attach --help", DisplayHelp),
             ("inject --help", DisplayHelp),

@@ -26,6 +26,13 @@
 //! | v6ext      | next                     | out of window    | IPv6 hop-by-hop + destination options + routing headers before TCP, delay 0xffffffff |
 //! | supersede  | next                     | out of window    | delay 0xffffffff, then (at the next data segment seen, or `--gap-us` later) a second segment of that ack_seq without the option (timestamps only) |
 //!
+//! | int-control | next (in window)        | out of window    | an INT echo with a foreign ExID (the reference of the INT modes) |
+//! | int-echo   | next (in window)         | out of window    | an INT echo (int_wire.rs): two records at 10 Gbit/s, the first with the largest queue a record holds |
+//! | int-badsum | next                     | the real one, TS copied | the same INT echo, bad checksum |
+//!
+//! The `int-*` modes aim at the INT modules (tcp_powertcp, tcp_hpcc; Documentation/int-channel.md):
+//! an echo whose stack, were it used, would read as a full queue at the first hop.
+//!
 //! `supersede` stores an entry and then removes it again with an option-less segment of its
 //! `ack_seq`: while the sender's socket is owned by its process (the first went to the slot
 //! before), the hook cannot clear the slot and leaves a tombstone in the side table instead
@@ -61,6 +68,9 @@ const MODES: &[&str] = &[
     "truncated",
     "v6ext",
     "supersede",
+    "int-control",
+    "int-echo",
+    "int-badsum",
 ];
 
 /// `rxstamp inject`'s options.
@@ -103,6 +113,12 @@ pub(crate) enum Mode {
     Supersede,
     /// The second segment of `supersede`: timestamps only, no remote-delay option.
     NoOption,
+    /// An INT echo with a foreign ExID.
+    IntControl,
+    /// An INT echo, out-of-window sequence number.
+    IntEcho,
+    /// An INT echo with the real sequence number and TSval and a bad checksum.
+    IntBadSum,
 }
 
 fn mode(s: &str) -> Option<Mode> {
@@ -119,6 +135,9 @@ fn mode(s: &str) -> Option<Mode> {
         "truncated" => Mode::Truncated,
         "v6ext" => Mode::V6Ext,
         "supersede" => Mode::Supersede,
+        "int-control" => Mode::IntControl,
+        "int-echo" => Mode::IntEcho,
+        "int-badsum" => Mode::IntBadSum,
         _ => return None,
     })
 }
@@ -276,6 +295,26 @@ fn rqd_opt(exid: u16, delay: u32, ttl: u8) -> [u8; 10] {
 
 const EXID: u16 = 0x5357;
 const FOREIGN_EXID: u16 = 0x1234;
+
+/// The forged INT echo of the `int-*` modes: two records at 10 Gbit/s, the first with the largest
+/// queue a record can carry (a stack that, used, would cut any INT law's window), the clock `k`
+/// µs; with `foreign`, the ExID is not ours (`int-control`).
+fn int_echo(k: u64, foreign: bool) -> Vec<u8> {
+    let rate = rdcc_core::int::RATE_TABLE_BPS[0];
+    let mut st = rdcc_core::int::IntStack::EMPTY;
+    let ts = k.wrapping_mul(1000);
+    for q in [rdcc_core::int::QLEN_MAX_BYTES, 0] {
+        if let Some(h) = rdcc_core::int::IntHop::encode(q, k << 10, ts, rate) {
+            st.push(h);
+        }
+    }
+    let mut b = [0u8; rdcc_core::int_wire::MAX_OPTIONS_LEN];
+    let n = rdcc_core::int_wire::write(&mut b, 2, true, false, &st);
+    if foreign {
+        b[2..4].copy_from_slice(&FOREIGN_EXID.to_be_bytes());
+    }
+    b[..n].to_vec()
+}
 /// 2^30: far outside any receive window (the sequence offset of "out of window" forgeries).
 const FAR: u32 = 1 << 30;
 
@@ -284,7 +323,7 @@ const FAR: u32 = 1 << 30;
 fn forge_tcp(m: Mode, f: &Flow, d: &Seg, k: u64) -> Vec<u8> {
     let next = d.seq.wrapping_add(d.payload);
     let (ack, seq) = match m {
-        Mode::BadSum => (next, f.rcv_seq),
+        Mode::BadSum | Mode::IntBadSum => (next, f.rcv_seq),
         Mode::Future => (next.wrapping_add(FAR), f.rcv_seq),
         Mode::Old => (next.wrapping_sub(1 << 20), f.rcv_seq),
         _ => (next, f.rcv_seq.wrapping_add(FAR)),
@@ -298,6 +337,8 @@ fn forge_tcp(m: Mode, f: &Flow, d: &Seg, k: u64) -> Vec<u8> {
     match m {
         Mode::Control => opts.extend_from_slice(&rqd_opt(FOREIGN_EXID, u32::MAX, 63)),
         Mode::NoOption => {}
+        Mode::IntControl => opts.extend_from_slice(&int_echo(k, true)),
+        Mode::IntEcho | Mode::IntBadSum => opts.extend_from_slice(&int_echo(k, false)),
         Mode::Ttl(t) => opts.extend_from_slice(&rqd_opt(EXID, 10_000, t)),
         Mode::Truncated if k % 2 == 0 => {
             // Our ExID with length 8: a truncated option (the list itself is well formed).
@@ -345,7 +386,7 @@ fn v6_ext_chain() -> Vec<u8> {
 /// The whole IP packet: header, (IPv6 extension headers), TCP with its checksum.
 pub(crate) fn ip_packet(m: Mode, src: IpAddr, dst: IpAddr, mut tcp: Vec<u8>) -> Vec<u8> {
     let mut sum = tcp_csum(src, dst, &tcp);
-    if m == Mode::BadSum {
+    if m == Mode::BadSum || m == Mode::IntBadSum {
         sum ^= 0x5a5a;
     }
     tcp[16..18].copy_from_slice(&sum.to_be_bytes());
@@ -679,6 +720,45 @@ mod tests {
             assert!(mode(m).is_some(), "{m}");
         }
         assert_eq!(mode("nosuch"), None);
+    }
+
+    /// The INT modes: the echo parses as ours (two records, the first a full queue) unless the
+    /// ExID is foreign; only `int-badsum` has a bad checksum and the real sequence number.
+    #[test]
+    fn int_modes() {
+        let d = data_seg();
+        let f = flow();
+        let next = 1000 + 1448;
+        for (m, seq, ours) in [
+            (Mode::IntControl, 5000 + FAR, false),
+            (Mode::IntEcho, 5000 + FAR, true),
+            (Mode::IntBadSum, 5000, true),
+        ] {
+            let tcp = forge_tcp(m, &f, &d, 3);
+            assert!(tcp.len() <= 60, "{m:?}: header {} bytes", tcp.len());
+            let ip = ip_packet(m, d.dst, d.src, tcp.clone());
+            let mut frame = vec![0u8; 12];
+            frame.extend_from_slice(&[0x08, 0x00]);
+            frame.extend_from_slice(&ip);
+            let s = parse(&frame).expect("parses");
+            assert_eq!((s.ack, s.seq), (next, seq), "{m:?}");
+            assert_eq!(s.tsval, Some(99), "{m:?}");
+            let ok = tcp_csum(d.dst, d.src, &ip[20..]) == 0;
+            assert_eq!(ok, m != Mode::IntBadSum, "{m:?} TCP checksum");
+            let got = rdcc_core::int_wire::parse(&tcp[20..]).expect("well formed");
+            match got {
+                Some(o) => {
+                    assert!(ours, "{m:?}");
+                    assert!(o.echo);
+                    assert_eq!(o.stack.hops().len(), 2);
+                    assert_eq!(
+                        o.stack.hops()[0].qlen_bytes(),
+                        rdcc_core::int::QLEN_MAX_BYTES
+                    );
+                }
+                None => assert!(!ours, "{m:?}"),
+            }
+        }
     }
 
     #[test]

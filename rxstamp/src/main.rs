@@ -32,6 +32,18 @@
 //!                                                   software INT switch (src/intprobe.rs)
 //! rxstamp int-probe watch IFACE --port P --count N [--secs S]
 //!                                                   test helper: capture and judge the stamps
+//! rxstamp int-probe flow IFACE --port P --count N [--secs S]
+//!                                                   test helper: judge live connections'
+//!                                                   requests and echoes (src/intflow.rs)
+//! rxstamp int-probe forge IFACE --port P --count N [--secs S]
+//!                                                   test helper: malformed INT requests into a
+//!                                                   live connection (src/intforge.rs)
+//! rxstamp int attach CGROUP --allow PEER... [--slots N] [--pin DIR]
+//! rxstamp int detach CGROUP [--pin DIR]
+//! rxstamp int stats [--pin DIR] [--reset]
+//!                                                   the INT request and echo (bpf/int.bpf.c,
+//!                                                   src/intecho.rs; default pin
+//!                                                   /sys/fs/bpf/rdcc_int)
 //! rxstamp mtu-watch IFACE [PORT MIN] --mtu N [--secs N]
 //!                                                   test helper: largest segment on IFACE, and
 //!                                                   data segments from PORT whose TCP header has
@@ -52,6 +64,9 @@ mod allow;
 mod cli;
 mod helpers;
 mod inject;
+mod intecho;
+mod intflow;
+mod intforge;
 mod intprobe;
 mod probe;
 
@@ -204,6 +219,28 @@ fn run(cmd: Cmd) -> Res<()> {
                 count,
                 secs,
             } => intprobe::watch(&iface, port, count, secs),
+            cli::IntProbe::Flow {
+                iface,
+                port,
+                count,
+                secs,
+            } => intflow::flow(&iface, port, count, secs),
+            cli::IntProbe::Forge {
+                iface,
+                port,
+                count,
+                secs,
+            } => intforge::forge(&iface, port, count, secs),
+        },
+        Cmd::Int(c) => match c {
+            cli::IntCmd::Attach {
+                cgroup,
+                allow,
+                slots,
+                pin,
+            } => intecho::attach(&cgroup, &pin.dir, slots.unwrap_or(0), &allow_rules(&allow)?),
+            cli::IntCmd::Detach { cgroup, pin } => intecho::detach(&cgroup, &pin.dir),
+            cli::IntCmd::Stats { pin, reset } => intecho::stats(&pin.dir, reset),
         },
         Cmd::Selfcheck if OBJECT.starts_with(b"\x7fELF") => Ok(()),
         Cmd::Selfcheck => Err(anyhow!("built without the BPF object")),
@@ -216,7 +253,7 @@ const BPF_OBJ_GET: libc::c_long = 7;
 const BPF_PROG_ATTACH: libc::c_long = 8;
 const BPF_PROG_DETACH: libc::c_long = 9;
 const BPF_CGROUP_INET_INGRESS: u32 = 0;
-const BPF_CGROUP_SOCK_OPS: u32 = 3;
+pub(crate) const BPF_CGROUP_SOCK_OPS: u32 = 3;
 const BPF_F_ALLOW_MULTI: u32 = 1 << 1;
 
 #[repr(C)]
@@ -255,7 +292,7 @@ fn bpf<T>(cmd: libc::c_long, attr: &mut T) -> std::io::Result<libc::c_long> {
     }
 }
 
-fn prog_attach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
+pub(crate) fn prog_attach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
     let mut a = AttachAttr {
         target_fd: cg.as_raw_fd() as u32,
         attach_bpf_fd: prog.as_raw_fd() as u32,
@@ -266,7 +303,7 @@ fn prog_attach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()>
     bpf(BPF_PROG_ATTACH, &mut a).map(|_| ())
 }
 
-fn prog_detach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
+pub(crate) fn prog_detach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()> {
     let mut a = AttachAttr {
         target_fd: cg.as_raw_fd() as u32,
         attach_bpf_fd: prog.as_raw_fd() as u32,
@@ -276,7 +313,7 @@ fn prog_detach(cg: BorrowedFd, prog: BorrowedFd, ty: u32) -> std::io::Result<()>
     bpf(BPF_PROG_DETACH, &mut a).map(|_| ())
 }
 
-fn obj_get(path: &Path) -> std::io::Result<OwnedFd> {
+pub(crate) fn obj_get(path: &Path) -> std::io::Result<OwnedFd> {
     let c = CString::new(path.as_os_str().as_bytes()).map_err(std::io::Error::other)?;
     let mut a = ObjAttr {
         pathname: c.as_ptr() as u64,
@@ -292,7 +329,7 @@ fn obj_get(path: &Path) -> std::io::Result<OwnedFd> {
 const BPF_FS_MAGIC: i64 = 0xcafe4a11;
 
 /// Mount bpffs at the pin directory's parent if it is not one (as bpftool does).
-fn ensure_bpffs(pin: &Path) -> Res<()> {
+pub(crate) fn ensure_bpffs(pin: &Path) -> Res<()> {
     let parent = pin.parent().unwrap_or(Path::new("/sys/fs/bpf"));
     std::fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     let c = CString::new(parent.as_os_str().as_bytes())?;

@@ -142,6 +142,8 @@ fn module_parameter_descriptions_state_unit_and_range() {
             Law::ThetaPowerTcp,
             "modules/theta_powertcp/theta_powertcp_glue.c",
         ),
+        (Law::PowerTcpInt, "modules/powertcp/powertcp_glue.c"),
+        (Law::Hpcc, "modules/hpcc/hpcc_glue.c"),
     ];
     let mut wrong = Vec::new();
     for (law, file) in laws {

@@ -197,7 +197,7 @@ impl RunArgs {
             Some(a) => algos::parse_list(a, &avail).map_err(|e| format!("--algos: {e}")),
             None => {
                 let mut d = vec!["cubic".to_string(), "dctcp".to_string()];
-                d.extend(algos::ours().map_err(|e| e.msg)?);
+                d.extend(algos::ours_default().map_err(|e| e.msg)?);
                 Ok(d)
             }
         }

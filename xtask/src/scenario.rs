@@ -258,7 +258,7 @@ pub fn default_algos() -> Vec<String> {
     DEFAULT_BASELINES
         .iter()
         .map(|s| s.to_string())
-        .chain(crate::algos::ours().unwrap_or_default())
+        .chain(crate::algos::ours_default().unwrap_or_default())
         .collect()
 }
 
