@@ -39,8 +39,9 @@
 #      echoes of 2 records, the echoes written all parsed at the sender;
 #  10. malformed requests: `rxstamp int-probe forge` sends data segments of the live connection
 #      (in its window, PAWS passed) whose INT option has a bad length, version or count; the
-#      receiver counts each form (at least one of each, at most as many as sent), the sender
-#      parses no malformed echo, the echoes keep their 2 records;
+#      receiver counts each form (at most as many as sent; in virtual time at least one of each,
+#      on a loaded TCG guest, where most forgeries arrive too late to pass TCP, at least one in
+#      all), the sender parses no malformed echo, the echoes keep their 2 records;
 #  11. a connection the allowlists do not name (port 5202): no INT option in either direction,
 #      counted as skipped on both hosts;
 #  12. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
@@ -288,16 +289,29 @@ f="$RDCC_TMP/forged.flow"
 tap_diag "RESULT rdcc_int_echo counters forged receiver: $(grep -v ' 0$' "$r" | tr '\n' ' ')"
 fg="$RDCC_TMP/forged.forge"
 bad=""
+sent=0
+counted=0
 for k in len ver cnt; do
 	n=$(awk -v k="$k" '/^summary / { for (i = 2; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$fg")
 	c=$(cnt "rx_bad_$k" "$r")
-	[ "${n:-0}" -ge 1 ] && [ "$c" -ge 1 ] && [ "$c" -le "$n" ] || bad="$bad $k($c of ${n:-0})"
+	sent=$((sent + ${n:-0}))
+	counted=$((counted + c))
+	[ "$c" -le "${n:-0}" ] || bad="$bad $k($c of ${n:-0})"
+	# In virtual time every form is sent and reaches the parse. On a loaded TCG guest the
+	# forger is often late (its segments fall behind rcv_nxt or fail PAWS, and TCP drops them
+	# before the parse): there only what was counted is judged.
+	if [ "${RDCC_UNSERVED_FAILS:-0}" = 1 ]; then
+		[ "${n:-0}" -ge 1 ] && [ "$c" -ge 1 ] || bad="$bad $k($c of ${n:-0})"
+	fi
 	[ "$(cnt "rx_bad_$k" "$s")" = 0 ] || bad="$bad echoed-$k"
 done
+[ "$sent" = 0 ] || [ "$counted" -ge 1 ] || bad="$bad none-counted($counted of $sent)"
 [ "$(field hops_min "$f")" = 2 ] && [ "$(field hops_max "$f")" = 2 ] && [ "$(field echo "$f")" -gt 0 ] ||
 	bad="$bad echoes"
 [ "$(cnt rx_echo "$s")" = "$(cnt echo_written "$r")" ] || bad="$bad parsed!=written"
-if [ -z "$bad" ]; then
+if [ -z "$bad" ] && [ "$sent" = 0 ]; then
+	tap_unserved "malformed requests" "the forger sent nothing (the guest too slow to follow the flow)"
+elif [ -z "$bad" ]; then
 	tap_ok "malformed requests (length, version, count) counted by the receiver, none echoed: $(grep '^summary' "$fg" | cut -d' ' -f2-)"
 else
 	tap_not_ok "malformed requests: wrong:$bad"
