@@ -310,6 +310,14 @@ if mkdir -p "$CG_SND" "$CG_RCV" 2>"$RDCC_TMP/attach.log" &&
 		"$CG_RCV" "$IP" "$RDCC_NS_RCV" "$IPERF3" "$RDCC_PORT" >>"$RDCC_TMP/iperf3-server.log" 2>&1 &
 	RDCC_SERVER_PID=$!
 	rdcc_track "$RDCC_SERVER_PID"
+	# Listening before the flows: rdcc_iperf_run restarts a server that is not, and outside
+	# the cgroup (on a TCG guest the start takes a while; the echo then never came back).
+	i=0
+	while ! rdcc_server_listening && [ "$i" -lt $((10 * RDCC_TICKS_PER_S)) ]; do
+		sleep "$RDCC_TICK"
+		i=$((i + 1))
+	done
+	rdcc_server_listening || ok=0
 fi
 # telemetry LABEL MOD : one flow of MOD from the sender's cgroup, judged against check 4's.
 telemetry() {
