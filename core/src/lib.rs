@@ -53,6 +53,7 @@ pub mod fixed;
 pub mod hpcc;
 pub mod int;
 pub mod int_intake;
+pub mod int_vectors;
 pub mod int_wire;
 pub mod lease;
 pub mod powertcp;

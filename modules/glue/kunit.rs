@@ -81,6 +81,73 @@ macro_rules! rdcc_kunit_law {
     };
 }
 
+/// Generate the two KUnit entry points of one INT law (the suites `rdcc_powertcp`,
+/// `rdcc_hpcc`), with the signatures of [`rdcc_kunit_law!`]'s so the C suite macro serves them:
+/// `_vectors` runs the law's worked example (`core/src/int_vectors.rs`, the one the host tests
+/// run), `_bounds` drives pseudo-random ACKs, hostile echoes and losses through the module's own
+/// path (`int_intake::on_rx` / `on_ack`) and checks the kernel's bounds after each.
+///
+/// - `law`: the `IntController` type; `config`/`params`: its parameter types; `example`: its
+///   worked example.
+macro_rules! rdcc_kunit_int_law {
+    (
+        vectors: $vectors_fn:ident,
+        bounds: $bounds_fn:ident,
+        law: $law:ty,
+        config: $cfg:ty,
+        params: $params:ty,
+        example: $example:path $(,)?
+    ) => {
+        /// Run the law's worked example.
+        ///
+        /// # Safety
+        /// `r` is a valid, writable `struct rdcc_kunit_report`.
+        #[no_mangle]
+        pub unsafe extern "C" fn $vectors_fn(r: *mut kunit::KunitReport) -> core::ffi::c_int {
+            // SAFETY: caller contract (the C suite passes a stack report it owns).
+            let r = unsafe { &mut *r };
+            match $example() {
+                Ok(()) => {
+                    r.cases = 1;
+                    0
+                }
+                Err(text) => {
+                    r.failed_case = 0;
+                    kunit::write_msg(&mut r.name, text);
+                    -(kernel::bindings::EINVAL as core::ffi::c_int)
+                }
+            }
+        }
+
+        /// `steps` pseudo-random events (xorshift from `seed`) through the INT flow, with the
+        /// law's default parameters, from all-zero state; the kernel's bounds after each.
+        ///
+        /// # Safety
+        /// `msg` points to `len` writable bytes.
+        #[no_mangle]
+        pub unsafe extern "C" fn $bounds_fn(
+            seed: u64,
+            steps: u32,
+            msg: *mut u8,
+            len: u32,
+        ) -> core::ffi::c_int {
+            let res = match <$params>::new(&<$cfg>::DEFAULT) {
+                Ok(p) => kunit::int_bounds_run::<$law>(&p, seed, steps),
+                Err(_) => Err("the default parameters do not validate"),
+            };
+            match res {
+                Ok(()) => 0,
+                Err(text) => {
+                    // SAFETY: caller contract.
+                    let buf = unsafe { core::slice::from_raw_parts_mut(msg, len as usize) };
+                    kunit::write_msg(buf, text);
+                    -(kernel::bindings::EINVAL as core::ffi::c_int)
+                }
+            }
+        }
+    };
+}
+
 use core::mem::MaybeUninit;
 
 use super::event::{AckEvent, Controller, Decision, Enforced, LossEvent, LossKind};
@@ -188,6 +255,80 @@ pub(crate) fn bounds_run<C: Controller>(
             8 => C::on_idle_restart(p, &mut s, now, 1448),
             _ => C::on_undo(p, &mut s, 1448),
         };
+        check(&d)?;
+    }
+    Ok(())
+}
+
+/// The in-kernel property check behind the INT laws' `_bounds` entries: random ACKs whose option
+/// lists carry a random (often hostile) echo, stored at the "hook" and taken at the "ACK" as
+/// the INT modules do, with random identities (forged or the segment's own), and losses.
+pub(crate) fn int_bounds_run<C: super::int::IntController>(
+    p: &C::Params,
+    seed: u64,
+    steps: u32,
+) -> Result<(), &'static str> {
+    use super::int::{IntHop, IntStack};
+    use super::int_intake::{self, IntFlow, SegmentId};
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut f: IntFlow<C::State> = IntFlow::default();
+    let mut now: u64 = 1_000_000;
+    let mut una = 0u32;
+    if seed % 2 == 0 {
+        check(&C::init(p, &mut f.law, now, 1448))?;
+    }
+    for _ in 0..steps {
+        let r = xorshift(&mut x);
+        now = match r % 16 {
+            0 => now.wrapping_sub(r % 10_000),
+            1 => r,
+            _ => now.wrapping_add(r % 100_000),
+        };
+        if (r >> 8) % 10 == 7 {
+            let kind = if r & 1 == 0 {
+                LossKind::FastRecovery
+            } else {
+                LossKind::RetransmitTimeout
+            };
+            check(&C::on_loss(p, &mut f.law, &LossEvent { now_ns: now, mss_bytes: 1448, kind }))?;
+            continue;
+        }
+        let acked = (xorshift(&mut x) % 65_536) as u32;
+        let ack = una.wrapping_add(acked);
+        let nxt = ack.wrapping_add((xorshift(&mut x) % 1_000_000) as u32);
+        // An echo of 0..=5 random records (any field, any rate index), as the wire can carry.
+        let mut st = IntStack::EMPTY;
+        for _ in 0..(xorshift(&mut x) % 6) {
+            st.push(IntHop(xorshift(&mut x)));
+        }
+        let mut opt = [0u8; 40];
+        let n = super::int_wire::write(&mut opt, 4, true, r & 2 != 0, &st);
+        let seq = (xorshift(&mut x) % 4) as u32;
+        int_intake::on_rx(&mut f.intake, opt.get(..n).unwrap_or(&[]), ack, seq, una, nxt);
+        let id = SegmentId { ack_seq: ack, seq: (xorshift(&mut x) % 4) as u32, tsval: 0, has_ts: 0 };
+        let ev = AckEvent {
+            now_ns: now,
+            rtt_ns: 10_000 + xorshift(&mut x) % 1_000_000,
+            remote_delay_ns: 0,
+            delivered_bytes: 0,
+            acked_bytes: acked,
+            inflight_bytes: xorshift(&mut x) as u32,
+            mss_bytes: match xorshift(&mut x) % 4 {
+                0 => 0,
+                1 => 9000,
+                2 => xorshift(&mut x) as u32,
+                _ => 1448,
+            },
+            snd_una: ack,
+            snd_nxt: nxt,
+            flags: (xorshift(&mut x) & 0xff) as u32,
+            hops: 0,
+            _pad: [0; 3],
+            local_rx_delay_ns: 0,
+            telemetry: 0,
+        };
+        una = ack;
+        let (_, d) = int_intake::on_ack::<C>(p, &mut f, &ev, &id, acked != 0);
         check(&d)?;
     }
     Ok(())

@@ -80,6 +80,10 @@ RDCC_KUNIT_SUITE(swift);
 RDCC_KUNIT_SUITE(swift_vaisf);
 RDCC_KUNIT_SUITE(timely);
 RDCC_KUNIT_SUITE(theta_powertcp);
+/* The INT laws (tcp_powertcp, tcp_hpcc): the worked example of core/src/int_vectors.rs and the
+ * bounds through the modules' intake (modules/glue/kunit.rs rdcc_kunit_int_law!). */
+RDCC_KUNIT_SUITE(powertcp);
+RDCC_KUNIT_SUITE(hpcc);
 
 /*
  * rdcc_glue_event: rdcc_fill_ack_in (what every product module's cong_control hands the law) on
@@ -333,4 +337,5 @@ static struct kunit_suite rdcc_glue_suite = {
 };
 
 kunit_test_suites(&rdcc_kunit_swift_suite, &rdcc_kunit_swift_vaisf_suite, &rdcc_kunit_timely_suite,
-		  &rdcc_kunit_theta_powertcp_suite, &rdcc_glue_suite);
+		  &rdcc_kunit_theta_powertcp_suite, &rdcc_kunit_powertcp_suite, &rdcc_kunit_hpcc_suite,
+		  &rdcc_glue_suite);

@@ -4,8 +4,8 @@
 //! Test code never ships in a product module: `tcp_<name>.ko` carries no KUnit and does not
 //! depend on `kunit.ko`. This module is built only when the target kernel has `CONFIG_KUNIT`
 //! (see modules/Kbuild); loading it runs the suites `rdcc_swift`, `rdcc_swift_vaisf`,
-//! `rdcc_timely` and `rdcc_theta_powertcp` (and taints the kernel with TAINT_TEST, as every
-//! KUnit module does). It registers no congestion control.
+//! `rdcc_timely`, `rdcc_theta_powertcp`, `rdcc_powertcp` and `rdcc_hpcc` (and taints the kernel
+//! with TAINT_TEST, as every KUnit module does). It registers no congestion control.
 
 // The core's helpers serve every law and its items are `pub` for the host crate; this module
 // uses a subset of them privately.
@@ -41,6 +41,18 @@ mod timely_vectors;
 mod powertcp;
 #[path = "../../core/src/powertcp_vectors.rs"]
 mod powertcp_vectors;
+#[path = "../../core/src/int.rs"]
+mod int;
+#[path = "../../core/src/int_wire.rs"]
+mod int_wire;
+#[path = "../../core/src/int_intake.rs"]
+mod int_intake;
+#[path = "../../core/src/powertcp_int.rs"]
+mod powertcp_int;
+#[path = "../../core/src/hpcc.rs"]
+mod hpcc;
+#[path = "../../core/src/int_vectors.rs"]
+mod int_vectors;
 #[macro_use]
 #[path = "../glue/kunit.rs"]
 mod kunit;
@@ -101,4 +113,22 @@ rdcc_kunit_law! {
     params: powertcp::Params,
     cases: powertcp_vectors::CASES,
     run_all: powertcp_vectors::run_all,
+}
+
+rdcc_kunit_int_law! {
+    vectors: rdcc_rs_kunit_powertcp_vectors,
+    bounds: rdcc_rs_kunit_powertcp_bounds,
+    law: powertcp_int::PowerTcpInt,
+    config: powertcp_int::Config,
+    params: powertcp_int::Params,
+    example: int_vectors::powertcp_worked_example,
+}
+
+rdcc_kunit_int_law! {
+    vectors: rdcc_rs_kunit_hpcc_vectors,
+    bounds: rdcc_rs_kunit_hpcc_bounds,
+    law: hpcc::Hpcc,
+    config: hpcc::Config,
+    params: hpcc::Params,
+    example: int_vectors::hpcc_worked_example,
 }
