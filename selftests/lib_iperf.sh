@@ -153,7 +153,9 @@ rdcc_ss_records() {
 # iperf3 control connection carries a few hundred bytes) and print key=value statistics of its
 # samples: dport, samples, rtt_mean, rtt_p99 (nearest rank: sorted[ceil(0.99 n)]), rtt_min,
 # rtt_max, cwnd_mean, cwnd_max, algs (alg=count,... in order of first appearance), alg_first,
-# alg_last and alg_changes (how often the algorithm differs from the previous sample's).
+# alg_last and alg_changes (how often the algorithm differs from the previous sample's), acked
+# (the most bytes acked the chosen socket showed: a few hundred when the sampler never caught the
+# data socket and picked the iperf3 control connection).
 # RDCC_SS_SKIP_S (0): samples taken less than this many seconds after the first sample are left
 # out (a warm-up).
 # RDCC_SS_ALL (0): 1 pools the samples of every data socket of a parallel run (each port that
@@ -184,14 +186,14 @@ rdcc_ss_stats() {
 		for (j = 1; j <= na; j++) algs = algs (j > 1 ? "," : "") order[j] "=" ac[order[j]]
 		if (n == 0) {
 			printf "dport=\nsamples=0\nrtt_mean=0.0\nrtt_p99=0.0\nrtt_min=0.0\nrtt_max=0.0\n"
-			printf "cwnd_mean=0.0\ncwnd_max=0\nalgs=\nalg_first=\nalg_last=\nalg_changes=0\n"
+			printf "cwnd_mean=0.0\ncwnd_max=0\nalgs=\nalg_first=\nalg_last=\nalg_changes=0\nacked=0\n"
 			exit
 		}
 		k = int(0.99 * n); if (k < 0.99 * n) k++; if (k < 1) k = 1
 		printf "dport=%s\nsamples=%d\nrtt_mean=%.1f\nrtt_p99=%.1f\n", dp, n, s / n, r[k]
 		printf "rtt_min=%.1f\nrtt_max=%.1f\ncwnd_mean=%.1f\ncwnd_max=%d\nalgs=%s\n", \
 			r[1], r[n], cs / n, cm, algs
-		printf "alg_first=%s\nalg_last=%s\nalg_changes=%d\n", first, last, chg
+		printf "alg_first=%s\nalg_last=%s\nalg_changes=%d\nacked=%d\n", first, last, chg, bm
 	}' "$1"
 }
 
@@ -233,7 +235,8 @@ rdcc_iperf_json() {
 #   RDCC_R_CWND_MEAN, RDCC_R_CWND_MAX (packets), RDCC_R_ALGS (ss algorithm counts on the data
 #   socket, "name=count,..."), RDCC_R_ALG_FIRST / RDCC_R_ALG_LAST (algorithm of the first /
 #   last sample), RDCC_R_ALG_CHANGES (algorithm changes between consecutive samples),
-#   RDCC_R_DPORT (the data socket's local port).
+#   RDCC_R_DPORT (the data socket's local port), RDCC_R_SS_ACKED (bytes acked on that socket at
+#   its last sample: a few hundred when the sampler only caught the control connection).
 rdcc_iperf_run() {
 	local label="$1" dst="$2" algo="$3" sample="$4" base pid spid i limit t=0 k v prev=""
 	shift 4
@@ -241,7 +244,7 @@ rdcc_iperf_run() {
 	RDCC_R_RC=1 RDCC_R_ERR="" RDCC_R_TPUT=0.0 RDCC_R_SENT=0.0 RDCC_R_RETRANS=0 RDCC_R_BYTES=0
 	RDCC_R_CC="" RDCC_R_SAMPLES=0 RDCC_R_RTT_MEAN=0.0 RDCC_R_RTT_P99=0.0 RDCC_R_RTT_MIN=0.0
 	RDCC_R_RTT_MAX=0.0 RDCC_R_CWND_MEAN=0.0 RDCC_R_CWND_MAX=0 RDCC_R_ALGS="" RDCC_R_DPORT=""
-	RDCC_R_ALG_FIRST="" RDCC_R_ALG_LAST="" RDCC_R_ALG_CHANGES=0
+	RDCC_R_SS_ACKED=0 RDCC_R_ALG_FIRST="" RDCC_R_ALG_LAST="" RDCC_R_ALG_CHANGES=0
 
 	if ! rdcc_server_start; then
 		RDCC_R_ERR="iperf3 server not running"
@@ -307,6 +310,7 @@ rdcc_iperf_run() {
 			alg_first) RDCC_R_ALG_FIRST=$v ;;
 			alg_last) RDCC_R_ALG_LAST=$v ;;
 			alg_changes) RDCC_R_ALG_CHANGES=$v ;;
+			acked) RDCC_R_SS_ACKED=$v ;;
 			esac
 		done <"$base.stats"
 	fi
@@ -341,7 +345,7 @@ rdcc_iperf_run() {
 
 # rdcc_iperf_diag : one diagnostic line describing the last rdcc_iperf_run.
 rdcc_iperf_diag() {
-	tap_diag "iperf3 rc=$RDCC_R_RC tput=${RDCC_R_TPUT}Mbit/s (sender ${RDCC_R_SENT}) retrans=$RDCC_R_RETRANS cc=${RDCC_R_CC:-?} ss[port ${RDCC_R_DPORT:-?}]: algs=${RDCC_R_ALGS:-none} samples=$RDCC_R_SAMPLES rtt_us mean=$RDCC_R_RTT_MEAN p99=$RDCC_R_RTT_P99 min=$RDCC_R_RTT_MIN max=$RDCC_R_RTT_MAX cwnd mean=$RDCC_R_CWND_MEAN max=$RDCC_R_CWND_MAX"
+	tap_diag "iperf3 rc=$RDCC_R_RC tput=${RDCC_R_TPUT}Mbit/s (sender ${RDCC_R_SENT}) retrans=$RDCC_R_RETRANS cc=${RDCC_R_CC:-?} ss[port ${RDCC_R_DPORT:-?}, $RDCC_R_SS_ACKED B acked]: algs=${RDCC_R_ALGS:-none} samples=$RDCC_R_SAMPLES rtt_us mean=$RDCC_R_RTT_MEAN p99=$RDCC_R_RTT_P99 min=$RDCC_R_RTT_MIN max=$RDCC_R_RTT_MAX cwnd mean=$RDCC_R_CWND_MEAN max=$RDCC_R_CWND_MAX"
 	[ "$RDCC_R_ALG_CHANGES" -eq 0 ] ||
 		tap_diag "ss: algorithm changed $RDCC_R_ALG_CHANGES time(s) on the data socket: first $RDCC_R_ALG_FIRST, last $RDCC_R_ALG_LAST"
 	[ -z "$RDCC_R_ERR" ] || tap_diag "iperf3 error: $RDCC_R_ERR"

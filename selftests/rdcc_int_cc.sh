@@ -172,6 +172,22 @@ else
 	tap_bail "setup"
 fi
 
+# ss_shows MOD : 0 when ss showed MOD on the data socket. On the TCG guest (RDCC_PERF=0) a
+# flow of RDCC_INT_BYTES lasts a second or two and ss, itself slow there, can miss the data
+# socket entirely and sample only iperf3's control connection (the default algorithm, a few
+# hundred bytes acked: the CI at 5ea35c3 saw "cubic=1"). Then ss proves nothing either way and
+# the flow is judged by iperf3's own TCP_CONGESTION of the data socket and the module's ACK and
+# block counters, which the callers check anyway. In virtual time the sampler cannot miss a
+# 300 MB flow, and a missed data socket is a failure.
+ss_shows() {
+	case " $RDCC_R_ALGS " in *" $1="*) return 0 ;; esac
+	if [ "$RDCC_PERF" = 0 ] && [ "$RDCC_R_SS_ACKED" -lt 65536 ]; then
+		tap_diag "ss: no sample of the data socket (the flow ended between samples; the control connection showed $RDCC_R_ALGS, $RDCC_R_SS_ACKED bytes acked): not judged on TCG"
+		return 0
+	fi
+	return 1
+}
+
 # 4. per-socket flows.
 # flow LABEL MOD [PARAM=VALUE...] : one iperf3 -C flow of tcp_MOD with those parameters set.
 flow() {
@@ -183,7 +199,7 @@ flow() {
 	a0=$(acks "$mod")
 	rdcc_iperf_run "$label" "$RDCC_RCV_IP4" "$mod" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
 	[ "$RDCC_R_CC" = "$mod" ] || bad="$bad cc=$RDCC_R_CC"
-	case " $RDCC_R_ALGS " in *" $mod="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
+	ss_shows "$mod" || bad="$bad ss:$RDCC_R_ALGS"
 	[ $(($(acks "$mod") - a0)) -gt 100 ] || bad="$bad acks:$(($(acks "$mod") - a0))"
 	[ "$(leak "$mod")" = 0 ] || bad="$bad leak:$(leak "$mod")"
 	[ "$(counter "$mod" alloc_fail)" = 0 ] || bad="$bad alloc_fail"
@@ -207,7 +223,7 @@ prev=$(rdcc_ns_cc_get "$RDCC_NS_SND")
 bad=""
 rdcc_ns_cc_set powertcp || bad="$bad sysctl($(cat "$RDCC_TMP/sysctl.err"))"
 rdcc_iperf_run sysctl "$RDCC_RCV_IP4" "" 1 -n "$RDCC_INT_BYTES" || bad="$bad iperf3"
-case " $RDCC_R_ALGS " in *" powertcp="*) ;; *) bad="$bad ss:$RDCC_R_ALGS" ;; esac
+ss_shows powertcp || bad="$bad ss:$RDCC_R_ALGS"
 rdcc_ns_cc_set "$prev"
 rdcc_cc_allow_restore
 [ "$(leak powertcp)" = 0 ] || bad="$bad leak:$(leak powertcp)"

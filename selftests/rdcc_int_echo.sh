@@ -27,9 +27,12 @@
 #      time (RDCC_UNSERVED_FAILS=1, one CPU) in every pair; with several CPUs (QEMU) veth hands
 #      packets to per-CPU backlogs and can reorder them between namespaces, also between the
 #      two switches, so that a later echo shows an earlier first-hop record: there at least
-#      RDCC_INT_ECHO_ADV_PCT % of the pairs (set after a QEMU run in which 7 of 3438 pairs in
-#      capture order did not advance); there the capture gap is also not the stamp gap (an ACK
-#      held up on a loaded host), so the clock test can judge a pair it cannot;
+#      RDCC_INT_ECHO_ADV_PCT % of the pairs; there the capture gap is also not the stamp gap
+#      (an ACK held up on a loaded host), so the clock test can judge a pair it cannot. How many
+#      pairs the scheduler reorders follows the host's load (0.1 to 0.5 % in idle and loaded QEMU
+#      runs), so the TCG bound is 90 %, twenty times the worst seen: what it must catch, a
+#      record that does not follow the link (constant, reset, per-packet instead of
+#      cumulative, random), reads 50 % or less;
 #   7. no segment on the sender's interface above the MTU (1500), GSO packets by their segments;
 #   8. counters consistent: sender and receiver admitted the connection; the sender wrote at
 #      least as many requests as were captured, never lacked room; the receiver kept only
@@ -47,7 +50,7 @@
 #  12. detach: both programs detached and unpinned; a new flow to port 5201 carries nothing.
 # One line per flow:  # RESULT rdcc_int_echo phase=.. (the watcher's summary)
 #
-# Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow; RDCC_INT_ECHO_ADV_PCT [99];
+# Environment: RDCC_INT_ECHO_SECS [2] seconds of the bulk flow; RDCC_INT_ECHO_ADV_PCT [90];
 # RDCC_INT_ECHO_SLOTS [empty: as
 # many as fit] the sender's --slots (the checks expect 2: with 1, checks 4, 5 and 8 must fail,
 # which shows that they can).
@@ -59,7 +62,7 @@ RDCC_HOPS=2
 # shellcheck source=lib.sh
 . "$RDCC_SELFTEST_DIR/lib.sh"
 : "${RDCC_INT_ECHO_SECS:=2}"
-: "${RDCC_INT_ECHO_ADV_PCT:=99}"
+: "${RDCC_INT_ECHO_ADV_PCT:=90}"
 MOD=sch_rdcc_int
 RXSTAMP=$(command -v rxstamp)
 PORT=5201
