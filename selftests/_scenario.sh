@@ -8,7 +8,8 @@
 # Not a selftest (the leading _ keeps `xtask test` from running it on its own).
 #
 # ENVFILE sets SCN_NAME, SCN_RATE_MBIT, SCN_DELAY_US, SCN_QLIMIT_PKTS, SCN_ECN_K_PKTS,
-# SCN_LOSS_PCT, SCN_HOPS (routers in the chain; above 1 the receiver runs rxstamp), SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
+# SCN_LOSS_PCT, SCN_HOPS (routers in the chain; above 1 the receiver runs rxstamp), SCN_INT (1: the
+# software INT switch and `rxstamp int` at both ends), SCN_DURATION_S, SCN_WARMUP_S, SCN_TRIALS, SCN_PASSES (algorithms),
 # SCN_FLOWS ("algo:start_ms:t:secs" or "algo:start_ms:b:bytes", algo "under_test" = the pass's
 # algorithm), SCN_REF (test runs: a reference algorithm; a pass "ref" of it runs first) and
 # SCN_REF_FLOWS (that pass's flows, as SCN_FLOWS: one flow "REF:0:t:secs", or the scenario's
@@ -31,7 +32,13 @@
 #     the hops. The base RTT is on the ACK direction so the bottleneck's backlog (sampled below)
 #     is the queue alone, not netem's delay line; and at one place, because netem was measured
 #     exact on this bed from 10 us only (a 20 us RTT over 3 hops would be 3.3 us per link).
-#   SCN_HOPS > 1: the receiver runs Swift's remote-delay channel (rxstamp attached to a cgroup
+#   SCN_INT = 1 (path.int): every router's queue is the software INT switch instead
+#     (sch_rdcc_int: a drop-tail FIFO of SCN_QLIMIT_PKTS that appends its record at dequeue,
+#     naming SCN_RATE_MBIT; lib_int.sh), and `rxstamp int` runs on a cgroup holding the sender
+#     (a request in every data segment) and one holding the sink (the echo in its ACKs), so
+#     tcp_powertcp and tcp_hpcc read the queues (Documentation/int-channel.md). Each trial's
+#     qdisc.txt ends with the switch's and the pass's module's counters.
+#   SCN_HOPS > 1 without SCN_INT: the receiver runs Swift's remote-delay channel (rxstamp attached to a cgroup
 #     holding the sink; lib_rqd.sh), which echoes the TTL the data arrived with (64 - hops), so
 #     tcp_swift's sender takes the hop count (Documentation/remote-delay.md); the decision
 #     trace carries it (hops=) with the law's target (signal=).
@@ -77,7 +84,16 @@ T=/sys/kernel/tracing
 # The data channel: the QEMU guest's second serial port, or the host file a UML guest appends
 # to over hostfs (xtask/src/uml.rs `uml_cmd` names it in RDCC_DATA_OUT).
 DATA=${RDCC_DATA_OUT:-/dev/ttyS1}
-OURS=" swift swift_vaisf timely theta_powertcp "
+OURS=" swift swift_vaisf timely theta_powertcp powertcp hpcc "
+: "${SCN_INT:=0}"
+# Swift's receiver channel on a multi-hop path without INT (xtask/src/path.rs receiver_channel).
+RQD_ON=0
+[ "$RDCC_HOPS" -gt 1 ] && [ "$SCN_INT" != 1 ] && RQD_ON=1
+# The INT ends' cgroups and pins (SCN_INT = 1).
+CG_INT_SND=/sys/fs/cgroup/rdcc_scn_int_snd
+CG_INT_RCV=/sys/fs/cgroup/rdcc_scn_int_rcv
+PIN_INT_SND=/sys/fs/bpf/rdcc_scn_int_snd
+PIN_INT_RCV=/sys/fs/bpf/rdcc_scn_int_rcv
 
 say() { printf 'RDCC-SCN %s: %s\n' "$SCN_NAME" "$*"; }
 fail() {
@@ -128,7 +144,14 @@ leaf() {
 			fail "pfifo on $1 $2"
 	fi
 }
-for eg in $RDCC_CHAIN_EGRESS; do leaf "${eg%%:*}" "${eg#*:}"; done
+if [ "$SCN_INT" = 1 ]; then
+	# xtask refused ECN marking with INT (path.rs): the INT switch is a drop-tail FIFO.
+	rdcc_int_switch_load "$SCN_RATE_MBIT" "$SCN_QLIMIT_PKTS" >/dev/null ||
+		fail "sch_rdcc_int: $(cat "$RDCC_TMP/insmod.err")"
+	rdcc_int_leaves || fail "rdcc_int leaves: $(tail -n 3 "$RDCC_TMP/tc.log")"
+else
+	for eg in $RDCC_CHAIN_EGRESS; do leaf "${eg%%:*}" "${eg#*:}"; done
+fi
 if [ "$SCN_DELAY_US" -gt 0 ]; then
 	$BN qdisc add dev "$RDCC_SW_SND_IF" root netem delay "${SCN_DELAY_US}us" limit 100000 ||
 		fail "netem delay on the ACK path"
@@ -137,7 +160,7 @@ if [ "$SCN_LOSS_PCT" != 0 ]; then
 	"$TC" -n "$RDCC_NS_SND" qdisc add dev "$RDCC_SND_IF" root netem loss "${SCN_LOSS_PCT}%" ||
 		fail "netem loss"
 fi
-if [ "$RDCC_HOPS" -gt 1 ]; then
+if [ "$RQD_ON" = 1 ]; then
 	# The receiver channel: rxstamp's programs on a cgroup that will hold the sink (run_trial).
 	[ -n "$RXSTAMP" ] || fail "rxstamp not on PATH (cargo xtask builds it: xtask/src/bins.rs)"
 	mkdir -p "$CG" || fail "cgroup $CG"
@@ -147,6 +170,24 @@ if [ "$RDCC_HOPS" -gt 1 ]; then
 	"$RXSTAMP" attach "$CG" --pin "$PIN" $RQD_ALLOW >"$RDCC_TMP/attach.log" 2>&1 ||
 		fail "rxstamp attach: $(cat "$RDCC_TMP/attach.log")"
 fi
+if [ "$SCN_INT" = 1 ]; then
+	# The INT ends: the sender's cgroup writes requests towards the receiver, the sink's echoes
+	# the stacks back to the sender (run_trial moves the two processes in).
+	[ -n "$RXSTAMP" ] || fail "rxstamp not on PATH (cargo xtask builds it: xtask/src/bins.rs)"
+	mkdir -p "$CG_INT_SND" "$CG_INT_RCV" || fail "cgroups $CG_INT_SND $CG_INT_RCV"
+	# shellcheck disable=SC2154 # rc is assigned inside the trap
+	trap 'rc=$?; rdcc_int_ends_detach "$CG_INT_SND" "$PIN_INT_SND" "$CG_INT_RCV" "$PIN_INT_RCV"; (exit $rc); rdcc_on_exit' EXIT
+	if ! "$RXSTAMP" int attach "$CG_INT_SND" --pin "$PIN_INT_SND" --allow "$RDCC_RCV_IP4/32" \
+		>"$RDCC_TMP/attach.log" 2>&1 ||
+		! "$RXSTAMP" int attach "$CG_INT_RCV" --pin "$PIN_INT_RCV" --allow "$RDCC_SND_IP4/32" \
+			>>"$RDCC_TMP/attach.log" 2>&1; then
+		fail "rxstamp int attach: $(cat "$RDCC_TMP/attach.log")"
+	fi
+fi
+# The cgroups the trial's sink and sender run in ("": none).
+SINK_CG="" SEND_CG=""
+[ "$RQD_ON" = 1 ] && SINK_CG=$CG
+[ "$SCN_INT" = 1 ] && SINK_CG=$CG_INT_RCV SEND_CG=$CG_INT_SND
 # The idle path's RTT, as a packet sees it (ICMP echo: no queue, no TCP).
 ping_rtt=$("$IP" netns exec "$RDCC_NS_SND" ping -c 10 -i 0.01 "$RDCC_RCV_IP4" 2>&1 | tail -n 1)
 say "path: $RDCC_HOPS hop(s): $(for eg in $RDCC_CHAIN_EGRESS; do "$TC" -n "${eg%%:*}" qdisc show dev "${eg#*:}" | tr '\n' ';'; done) ack path: $($BN qdisc show dev "$RDCC_SW_SND_IF" | tr '\n' ';') idle ping: $ping_rtt"
@@ -304,7 +345,7 @@ servers_gone() {
 
 # run_trial PASS ALGO K FLOWS : one trial; sends its files as <scenario>/<pass>/t<K>/...
 run_trial() {
-	local pass="$1" algo="$2" k="$3" flows="$4" i n f a st kind amt port p specs line dir wait_s
+	local pass="$1" algo="$2" k="$3" flows="$4" i n f a st kind amt port p specs line dir wait_s seen
 	dir="$RDCC_TMP/$pass-t$k"
 	mkdir -p "$dir"
 	echo 0 >"$T/tracing_on"
@@ -340,10 +381,10 @@ run_trial() {
 	# listener whose algorithm needs it), every one listening before the sender connects.
 	# shellcheck disable=SC2086 # the flow specs are a word list
 	# On a multi-hop path the sink runs in the cgroup rxstamp watches (its sockets' ACKs carry
-	# the remote delay and the TTL).
+	# the remote delay and the TTL); with INT in the one whose ACKs echo the stacks.
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"' rdcc_sink \
-		"$([ "$RDCC_HOPS" -gt 1 ] && echo "$CG")" "$IP" netns exec "$RDCC_NS_RCV" "$FLOWGEN" sink \
+		"$SINK_CG" "$IP" netns exec "$RDCC_NS_RCV" "$FLOWGEN" sink \
 		--port 5201 --timeout-s $((wait_s + SERVER_WAIT_S)) $specs >"$dir/sink.txt" 2>&1 &
 	rdcc_track "$!"
 	servers_listening "$n" || fail "$pass trial $k: $(listening "$n") of $n ports listening after ${SERVER_WAIT_S} s: $(head -c 300 "$dir/sink.txt")"
@@ -358,9 +399,11 @@ run_trial() {
 	# the UML bed's one CPU (Documentation/results/uml_vs_sim.md, difference 2).
 	# The trace marker as fd 4: `ip netns exec` mounts the namespace's own /sys, without tracefs;
 	# /proc/self/fd/4 reopens the inherited file whatever the mounts.
-	# shellcheck disable=SC2086 # the flow specs are a word list
-	"$IP" netns exec "$RDCC_NS_SND" "$FLOWGEN" send --to "$RDCC_RCV_IP4" --port 5201 \
-		--marker /proc/self/fd/4 --timeout-s "$wait_s" $specs \
+	# With INT the sender runs in the cgroup whose data segments carry the request.
+	# shellcheck disable=SC2086,SC2016 # the flow specs are a word list; expanded by the inner sh
+	sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit 1; shift; exec "$@"' rdcc_send \
+		"$SEND_CG" "$IP" netns exec "$RDCC_NS_SND" "$FLOWGEN" send --to "$RDCC_RCV_IP4" \
+		--port 5201 --marker /proc/self/fd/4 --timeout-s "$wait_s" $specs \
 		>"$dir/send.txt" 2>"$dir/send.err" 4>"$T/trace_marker" &
 	p=$!
 	rdcc_track "$p"
@@ -389,10 +432,26 @@ run_trial() {
 		printf '%s %s %s %s %s %s %s\n' "$i" "$a" "$port" "$st" "$kind" "$amt" "$line"
 	done <"$dir/flows.txt" >"$dir/summary.txt"
 	compact <"$T/trace" | gzip -c >"$dir/trace.gz"
-	for eg in $RDCC_CHAIN_EGRESS; do
-		echo "== $eg"
-		"$TC" -n "${eg%%:*}" -s qdisc show dev "${eg#*:}"
-	done >"$dir/qdisc.txt" 2>&1
+	{
+		for eg in $RDCC_CHAIN_EGRESS; do
+			echo "== $eg"
+			"$TC" -n "${eg%%:*}" -s qdisc show dev "${eg#*:}"
+		done
+		if [ "$SCN_INT" = 1 ]; then
+			# Cumulative since the module's load: the switch's stamps, the law's intake.
+			echo "== $RDCC_INT_SWITCH counters"
+			cat "/sys/module/$RDCC_INT_SWITCH/parameters/counters"
+			seen=" "
+			for a in $algo $flows; do
+				a=${a%%:*}
+				case $seen in *" $a "*) continue ;; esac
+				seen="$seen$a "
+				[ -r "/sys/module/tcp_$a/parameters/counters" ] || continue
+				echo "== tcp_$a counters"
+				cat "/sys/module/tcp_$a/parameters/counters"
+			done
+		fi
+	} >"$dir/qdisc.txt" 2>&1
 	send "$SCN_NAME/$pass/t$k/summary.txt" "$dir/summary.txt"
 	send "$SCN_NAME/$pass/t$k/qdisc.txt" "$dir/qdisc.txt"
 	send "$SCN_NAME/$pass/t$k/trace.gz" "$dir/trace.gz"

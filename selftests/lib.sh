@@ -18,6 +18,7 @@
 #   checks:    require_root, rdcc_check_env (resolves $IP $TC $SS $IPERF3: real iproute2 and
 #              iperf3, never busybox applets), rdcc_fcmp A OP B, rdcc_is_uint
 #   topology:  rdcc_topo_setup (lib_topo.sh), rdcc_topo_teardown, rdcc_server_start (lib_iperf.sh)
+#   INT:       (lib_int.sh) rdcc_int_switch_load, rdcc_int_leaves, rdcc_int_ends_detach
 #   traffic:   (lib_iperf.sh) rdcc_iperf_run LABEL DST ALGO SAMPLE ARGS... (sets RDCC_R_*), rdcc_iperf_diag,
 #              rdcc_flow_start ALGO [DST PORT] / rdcc_flow_stop (a flow that lasts until stopped)
 #   CC:        load_cc NAME, rdcc_cc_available NAME, rdcc_ns_cc_get, rdcc_ns_cc_set NAME,
@@ -375,6 +376,8 @@ trap '' PIPE
 . "$RDCC_SELFTEST_DIR/lib_topo.sh"
 # shellcheck source=lib_iperf.sh
 . "$RDCC_SELFTEST_DIR/lib_iperf.sh"
+# shellcheck source=lib_int.sh
+. "$RDCC_SELFTEST_DIR/lib_int.sh"
 
 # ----------------------------------------------------------------------------------------------
 # congestion control selection

@@ -70,7 +70,6 @@ else
 	: "${RDCC_INT_BYTES:=300M}" "${RDCC_INT_ATTACK_BYTES:=1200M}"
 fi
 RXSTAMP=$(command -v rxstamp)
-SWITCH=sch_rdcc_int
 CG_SND=/sys/fs/cgroup/rdcc_int_cc_snd
 CG_RCV=/sys/fs/cgroup/rdcc_int_cc_rcv
 PIN_SND=/sys/fs/bpf/rdcc_int_cc_snd
@@ -122,19 +121,7 @@ if insmod_int powertcp base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW &&
 	insmod_int hpcc base_rtt_ns=$TAU_NS host_bw_bps=$HOST_BW; then
 	ok=1
 fi
-# shellcheck disable=SC2317 # called from the exit trap
-int_cleanup() {
-	local cg
-	echo $$ >/sys/fs/cgroup/cgroup.procs 2>/dev/null
-	[ -d "$PIN_SND" ] && "$RXSTAMP" int detach "$CG_SND" --pin "$PIN_SND" >/dev/null 2>&1
-	[ -d "$PIN_RCV" ] && "$RXSTAMP" int detach "$CG_RCV" --pin "$PIN_RCV" >/dev/null 2>&1
-	for cg in "$CG_SND" "$CG_RCV"; do
-		[ -d "$cg" ] || continue
-		while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null; done <"$cg/cgroup.procs"
-		rmdir "$cg" 2>/dev/null
-	done
-}
-trap 'rc=$?; int_cleanup; rdcc_cleanup; rmmod $SWITCH tcp_powertcp tcp_hpcc 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
+trap 'rc=$?; rdcc_int_ends_detach "$CG_SND" "$PIN_SND" "$CG_RCV" "$PIN_RCV"; rdcc_cleanup; rmmod $RDCC_INT_SWITCH tcp_powertcp tcp_hpcc 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
 dmesg -c >/dev/null 2>&1
 p=/sys/module/tcp_powertcp/parameters
 if [ "$ok" = 1 ] && ! echo 0.2 >"$p/target_q16" 2>/dev/null &&
@@ -149,17 +136,9 @@ else
 fi
 
 # 3. topology.
-ko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/$SWITCH.ko" ] && ko="$d/$SWITCH.ko" && break; done
-rmmod "$SWITCH" 2>/dev/null
 ok=0
-if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" 2>>"$RDCC_TMP/insmod.err" && rdcc_topo_setup; then
+if rdcc_int_switch_load "$RDCC_RATE_MBIT" 1000 >/dev/null && rdcc_topo_setup && rdcc_int_leaves; then
 	ok=1
-	for eg in $RDCC_CHAIN_EGRESS; do
-		"$TC" -n "${eg%%:*}" qdisc del dev "${eg#*:}" parent 1:10 handle 10: >>"$RDCC_TMP/tc.log" 2>&1
-		"$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 handle 10: rdcc_int \
-			>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
-	done
 	"$TC" -n "$RDCC_NS_RCV" qdisc replace dev "$RDCC_RCV_IF" root netem delay "${RDCC_INT_ACK_DELAY_US}us" \
 		>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
 fi
@@ -375,7 +354,7 @@ echo 0 >/sys/module/tcp_hpcc/parameters/vai
 echo 0 >/sys/module/tcp_hpcc/parameters/sf_acks
 telemetry powertcp powertcp
 telemetry hpcc hpcc
-int_cleanup
+rdcc_int_ends_detach "$CG_SND" "$PIN_SND" "$CG_RCV" "$PIN_RCV"
 
 # 11. unload (a closing socket holds its CA's module for a moment: retried for 5 s).
 rdcc_kill "$RDCC_SERVER_PID"

@@ -91,18 +91,6 @@ in_cg() {
 		rdcc_cg "$cg" "$IP" "$ns" "$@"
 }
 
-# shellcheck disable=SC2317 # called from the exit trap
-int_cleanup() {
-	local cg
-	[ -n "$RXSTAMP" ] && [ -d "$PIN_SND" ] && "$RXSTAMP" int detach "$CG_SND" --pin "$PIN_SND" >/dev/null 2>&1
-	[ -n "$RXSTAMP" ] && [ -d "$PIN_RCV" ] && "$RXSTAMP" int detach "$CG_RCV" --pin "$PIN_RCV" >/dev/null 2>&1
-	for cg in "$CG_SND" "$CG_RCV"; do
-		[ -d "$cg" ] || continue
-		while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs 2>/dev/null; done <"$cg/cgroup.procs"
-		rmdir "$cg" 2>/dev/null
-	done
-}
-
 # flow LABEL PORT SECS [DST] : a bulk flow to DST (default the receiver's IPv4 address) PORT
 # for SECS s with the watchers on the sender's interface; their output in
 # $RDCC_TMP/LABEL.{flow,mtu,sink,source}.
@@ -145,29 +133,19 @@ else
 fi
 
 # 2. topology, module, leaves, cgroups.
-ko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
-rmmod "$MOD" 2>/dev/null
 ok=0
-if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" limit_pkts="$RDCC_QLIMIT_PKTS" \
-	2>"$RDCC_TMP/insmod.err" && rdcc_topo_setup; then
+if ko=$(rdcc_int_switch_load "$RDCC_RATE_MBIT" "$RDCC_QLIMIT_PKTS") && rdcc_topo_setup &&
+	rdcc_int_leaves; then
 	ok=1
-	for eg in $RDCC_CHAIN_EGRESS; do
-		"$TC" -n "${eg%%:*}" qdisc del dev "${eg#*:}" parent 1:10 handle 10: >>"$RDCC_TMP/tc.log" 2>&1
-		"$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 handle 10: rdcc_int \
-			>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
-		"$TC" -n "${eg%%:*}" qdisc show dev "${eg#*:}" | grep -q '^qdisc rdcc_int 10: parent 1:10' ||
-			ok=0
-	done
 	mkdir -p "$CG_SND" "$CG_RCV" 2>>"$RDCC_TMP/tc.log" || ok=0
 fi
 # The programs and cgroups, the namespaces (and with them the qdiscs holding the module), then
 # the module.
-trap 'rc=$?; int_cleanup; rdcc_cleanup; rmmod $MOD 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
+trap 'rc=$?; rdcc_int_ends_detach "$CG_SND" "$PIN_SND" "$CG_RCV" "$PIN_RCV"; rdcc_cleanup; rmmod $MOD 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
 if [ "$ok" = 1 ]; then
 	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int ($ko), two cgroups"
 else
-	tap_not_ok "topology with rdcc_int leaves and cgroups (${ko:-no $MOD.ko under $RDCC_MODULE_DIRS})"
+	tap_not_ok "topology with rdcc_int leaves and cgroups (${ko:-$(cat "$RDCC_TMP/insmod.err")})"
 	tap_diag_file "$RDCC_TMP/insmod.err"
 	tap_diag_file "$RDCC_TMP/tc.log"
 	tap_bail "setup"

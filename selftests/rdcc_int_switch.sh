@@ -79,28 +79,17 @@ else
 fi
 
 # 2. topology, module, leaves.
-ko=""
-for d in $RDCC_MODULE_DIRS; do [ -f "$d/$MOD.ko" ] && ko="$d/$MOD.ko" && break; done
-rmmod "$MOD" 2>/dev/null
 ok=0
-if [ -n "$ko" ] && insmod "$ko" rate_mbit="$RDCC_RATE_MBIT" limit_pkts="$RDCC_QLIMIT_PKTS" \
-	2>"$RDCC_TMP/insmod.err" && rdcc_topo_setup; then
+if ko=$(rdcc_int_switch_load "$RDCC_RATE_MBIT" "$RDCC_QLIMIT_PKTS") && rdcc_topo_setup &&
+	rdcc_int_leaves; then
 	ok=1
-	for eg in $RDCC_CHAIN_EGRESS; do
-		# A leaf of another kind cannot be replaced in place ("Invalid qdisc name").
-		"$TC" -n "${eg%%:*}" qdisc del dev "${eg#*:}" parent 1:10 handle 10: >>"$RDCC_TMP/tc.log" 2>&1
-		"$TC" -n "${eg%%:*}" qdisc add dev "${eg#*:}" parent 1:10 handle 10: rdcc_int \
-			>>"$RDCC_TMP/tc.log" 2>&1 || ok=0
-		"$TC" -n "${eg%%:*}" qdisc show dev "${eg#*:}" | grep -q '^qdisc rdcc_int 10: parent 1:10' ||
-			ok=0
-	done
 fi
 # The namespaces (and with them the qdiscs holding the module) go first, then the module.
 trap 'rc=$?; rdcc_cleanup; rmmod $MOD 2>/dev/null; (exit $rc); rdcc_on_exit' EXIT
 if [ "$ok" = 1 ]; then
 	tap_ok "topology: $RDCC_HOPS hops, htb ${RDCC_RATE_MBIT}mbit, leaf rdcc_int ($ko)"
 else
-	tap_not_ok "topology with rdcc_int leaves (${ko:-no $MOD.ko under $RDCC_MODULE_DIRS})"
+	tap_not_ok "topology with rdcc_int leaves (${ko:-$(cat "$RDCC_TMP/insmod.err")})"
 	tap_diag_file "$RDCC_TMP/insmod.err"
 	tap_diag_file "$RDCC_TMP/tc.log"
 	tap_bail "setup"

@@ -47,8 +47,9 @@ pub fn ours() -> Result<Vec<String>> {
 }
 
 /// Our laws that read in-band telemetry (tcp_powertcp, tcp_hpcc; Documentation/int-channel.md):
-/// they need the software INT switch on the path and the receiver's echo, which the built-in
-/// scenarios do not set up yet (issue #35 item 5), so they are not in the default passes.
+/// they need the software INT switch on the path and the receiver's echo (a scenario's
+/// `path.int`, which `scenario::validate` requires of any scenario naming one), so they are not
+/// in the default passes of scenarios that have neither.
 pub const INT_LAWS: &[&str] = &["powertcp", "hpcc"];
 
 /// Our algorithms of the default passes (`run`, `make`): [`ours`] without [`INT_LAWS`].

@@ -179,8 +179,10 @@ pub struct RunArgs {
     pub duration: u32,
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy; dc_one_flow, dc_eight_flows,
-    /// dc_incast_16to1, dc_one_flow_25g, dc_multihop on --kernel uml), a path to a TOML file, `default` (baseline and
-    /// eight_flows, what `make` runs) or `datacenter` (the three dc_ ones). Per-flow CSV, JSON
+    /// dc_incast_16to1, dc_one_flow_25g, dc_multihop, dc_int_incast_10to1, dc_int_fairness on
+    /// --kernel uml), a path to a TOML file, `default` (baseline and eight_flows, what `make`
+    /// runs), `datacenter` (the three dc_ ones) or `int` (the two through the software INT
+    /// switch). Per-flow CSV, JSON
     /// and figures (PNG, SVG) land in
     /// results/vm/SCENARIO/; --algos replaces the scenario's algorithms. The file is checked
     /// before anything is built.
@@ -451,6 +453,7 @@ impl Cli {
                         let names: Vec<&str> = match s.as_str() {
                             "default" => crate::scenario::DEFAULT_SET.to_vec(),
                             "datacenter" => crate::scenario::DC_SET.to_vec(),
+                            "int" => crate::scenario::DC_INT_SET.to_vec(),
                             _ => vec![s.as_str()],
                         };
                         let mut v = Vec::new();
@@ -699,6 +702,7 @@ mod tests {
                 &["run", "--scenario", "dc_one_flow"],
                 Err("rate_mbit = 10000: 1..=1000 on the QEMU test bed"),
             ),
+            (&["run", "--kernel", "uml", "--scenario", "int"], Ok(DEFAULT_RUN)),
         ];
         for (args, want) in cases {
             let got = parse(args).expect("parses").check();

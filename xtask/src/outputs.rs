@@ -33,6 +33,9 @@ pub fn path_label(sc: &Scenario, engine: &str) -> String {
     if p.hops > 1 {
         let _ = write!(s, ", {} hops", p.hops);
     }
+    if p.int {
+        s.push_str(", INT");
+    }
     s
 }
 
@@ -294,6 +297,7 @@ pub fn write_outputs(
         "ecn_k_pkts": sc.path.ecn_k_pkts,
         "loss_pct": sc.path.loss_pct,
         "hops": sc.path.hops,
+        "int": sc.path.int,
         "note": "medians over trials with min and max; sRTT: the kernel's smoothed RTT at every ACK (tcp:tcp_probe), every algorithm; RTT (law): the per-ACK RTT sample our laws act on (tcp_<name>:decision)",
         "passes": rows,
     });

@@ -39,6 +39,11 @@ pub const MAX_GSO_SEGS: u32 = 65535;
 /// plus flow scaling to the nanosecond, and 41 s of wall time for 2 s where one hop took 35;
 /// longer chains were not run (Swift's sender would take up to `rqd_max_hops` = 16).
 pub const UML_MAX_HOPS: u32 = 8;
+/// The link rates an INT record can name (`core/src/int.rs`'s rate index; sch_rdcc_int refuses
+/// any other `rate_mbit`), Mbit/s.
+pub const INT_RATES_MBIT: [u32; 8] = [
+    10_000, 25_000, 40_000, 50_000, 100_000, 200_000, 400_000, 800_000,
+];
 
 /// The test bed a scenario runs on: what the boot's kernel profile is. Its limits are checked
 /// before anything is built or booted.
@@ -126,6 +131,15 @@ pub struct PathSpec {
     /// sender scales its target by the hops (Swift §3.5; Documentation/remote-delay.md).
     #[serde(default = "one_hop")]
     pub hops: u32,
+    /// In-band telemetry (issue #35; Documentation/int-channel.md): every switch's egress queue
+    /// is the software INT switch (`sch_rdcc_int`, a drop-tail FIFO of `queue_pkts` that appends
+    /// its record at dequeue, naming `rate_mbit`), and `rxstamp int` runs at both ends (the
+    /// sender's request, the receiver's echo), so tcp_powertcp and tcp_hpcc read the path's
+    /// queues. The switch does not mark ECN (`ecn_k_pkts` must be 0); on a multi-hop path the
+    /// receiver runs the INT echo instead of Swift's remote-delay channel (Swift keeps its
+    /// `default_hops`). Our INT laws ([`crate::algos::INT_LAWS`]) need it.
+    #[serde(default)]
+    pub int: bool,
 }
 
 fn default_queue() -> u32 {
@@ -138,9 +152,10 @@ fn one_hop() -> u32 {
 
 impl PathSpec {
     /// Does the receiver run the remote-delay channel (rxstamp), which brings the hop count to
-    /// Swift's sender? On a multi-hop path, where the hops are what is measured.
+    /// Swift's sender? On a multi-hop path, where the hops are what is measured, unless the
+    /// path carries INT (`int`: the receiver echoes the switches' records instead).
     pub fn receiver_channel(&self) -> bool {
-        self.hops > 1
+        self.hops > 1 && !self.int
     }
 }
 
@@ -243,6 +258,23 @@ pub fn validate(p: &PathSpec, bed: Bed) -> Result<(), String> {
     }
     if !p.loss_pct.is_finite() || !(0.0..=50.0).contains(&p.loss_pct) {
         return Err(format!("path.loss_pct = {}: 0..=50", p.loss_pct));
+    }
+    if p.int {
+        if p.ecn_k_pkts > 0 {
+            return Err(format!(
+                "path.int with ecn_k_pkts = {}: the software INT switch is a drop-tail FIFO that \
+                 does not mark ECN (set ecn_k_pkts = 0)",
+                p.ecn_k_pkts
+            ));
+        }
+        if !INT_RATES_MBIT.contains(&p.rate_mbit) {
+            return Err(format!(
+                "path.int with rate_mbit = {}: an INT record names only {} Mbit/s \
+                 (sch_rdcc_int's rate_mbit)",
+                p.rate_mbit,
+                INT_RATES_MBIT.map(|r| r.to_string()).join(", ")
+            ));
+        }
     }
     Ok(())
 }

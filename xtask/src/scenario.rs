@@ -273,17 +273,28 @@ pub const DC_SET: &[&str] = &["dc_one_flow", "dc_eight_flows", "dc_incast_16to1"
 /// More datacenter scenarios of the UML test bed, outside `make`'s set (their wall time:
 /// Documentation/results/uml_testbed.md): a 25 Gbit/s bottleneck, and a path of three switches
 /// whose TTL reaches Swift's hop scaling.
-pub const DC_MORE: &[&str] = &["dc_one_flow_25g", "dc_multihop"];
+pub const DC_MORE: &[&str] = &[
+    "dc_one_flow_25g",
+    "dc_multihop",
+    "dc_int_incast_10to1",
+    "dc_int_fairness",
+];
+/// The datacenter scenarios through the software INT switch (`path.int`; issue #35 item 5):
+/// `cargo xtask run --kernel uml --scenario int`.
+pub const DC_INT_SET: &[&str] = &["dc_int_incast_10to1", "dc_int_fairness"];
 /// The datacenter scenarios `cargo xtask test` judges on a UML profile, by their bounds (all
 /// of `DC_SET` since rdcc-flowgen starts no process during a trial: with one iperf3 client per
 /// flow the incast measured the clients' start-up, Documentation/results/uml_vs_sim.md item 2),
 /// and the multi-hop path with Swift and dctcp (its `[test]`: three routers and the receiver's
-/// channel under the debug kernel; the hop count itself is `rdcc_rqd_hops.sh`'s check).
+/// channel under the debug kernel; the hop count itself is `rdcc_rqd_hops.sh`'s check), and the
+/// INT laws' incast and fairness through the software INT switch.
 pub const DC_TEST_SET: &[&str] = &[
     "dc_one_flow",
     "dc_eight_flows",
     "dc_incast_16to1",
     "dc_multihop",
+    "dc_int_incast_10to1",
+    "dc_int_fairness",
 ];
 
 /// Where scenario NAME lives.
@@ -436,6 +447,7 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
     }
     check_params(s)?;
     crate::path::validate(&s.path, bed)?;
+    check_int(s)?;
     if s.flows.is_empty() {
         return Err("flows: at least one [[flows]] group".into());
     }
@@ -482,6 +494,30 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
         return Err(format!("{total} flows: at most {MAX_FLOWS}"));
     }
     crate::bounds::validate(s, bed)
+}
+
+/// Our INT laws read the switches' records: a scenario that runs one needs `path.int`.
+/// Without the records tcp_powertcp holds HostBw·τ and tcp_hpcc its initial window: the run
+/// would measure a fixed window under the law's name.
+fn check_int(s: &Scenario) -> Result<(), String> {
+    if s.path.int {
+        return Ok(());
+    }
+    let named = s
+        .algos
+        .iter()
+        .chain(&s.test.algos)
+        .chain((s.test.reference_flows != RefFlows::None).then_some(&s.test.reference))
+        .chain(s.flows.iter().map(|f| &f.algo));
+    for a in named {
+        if crate::algos::INT_LAWS.contains(&a.as_str()) {
+            return Err(format!(
+                "{a} reads in-band telemetry: set path.int = true (the software INT switch and \
+                 the receiver's echo); without the records it holds a fixed window"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `params_set`: only our modules, each value insmod words `name=digits` (the guest passes them
@@ -595,6 +631,7 @@ impl Scenario {
         let gso = p.gso_max_segs.map_or(String::new(), |g| g.to_string());
         let _ = writeln!(e, "SCN_GSO_MAX_SEGS={gso}");
         let _ = writeln!(e, "SCN_HOPS={}", p.hops);
+        let _ = writeln!(e, "SCN_INT={}", u8::from(p.int));
         let _ = writeln!(e, "SCN_DURATION_S={dur}");
         let _ = writeln!(e, "SCN_WARMUP_S={warm}");
         let _ = writeln!(e, "SCN_TRIALS={trials}");

@@ -476,3 +476,66 @@ fn dc_test_set_is_judged_by_bounds() {
         }
     }
 }
+
+/// `path.int`: refused with ECN marking and at a rate no INT record names; an INT law needs it;
+/// with it the guest is told (SCN_INT) and Swift's receiver channel is off.
+#[test]
+fn int_path_is_validated() {
+    let avail: Vec<String> = ["cubic", "swift", "powertcp", "hpcc"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    // (algos, path lines replacing "ecn_k_pkts = 65", Ok(receiver channel) or the error's words)
+    type Row = (&'static str, &'static str, Result<bool, &'static str>);
+    let rows: &[Row] = &[
+        (r#"["powertcp", "hpcc"]"#, "int = true", Ok(false)),
+        (r#"["swift"]"#, "int = true\nhops = 2", Ok(false)),
+        (r#"["swift"]"#, "hops = 2", Ok(true)),
+        (
+            r#"["powertcp"]"#,
+            "ecn_k_pkts = 0",
+            Err("powertcp reads in-band telemetry: set path.int = true"),
+        ),
+        (
+            r#"["cubic"]"#,
+            "ecn_k_pkts = 0",
+            Ok(false), // cubic needs no INT
+        ),
+        (
+            r#"["hpcc"]"#,
+            "int = true\necn_k_pkts = 65",
+            Err("path.int with ecn_k_pkts = 65: the software INT switch is a drop-tail FIFO"),
+        ),
+        (r#"["hpcc"]"#, "int = \"yes\"", Err("invalid type")),
+    ];
+    for &(algos, lines, want) in rows {
+        let text = DC
+            .replace(r#"["cubic", "swift"]"#, algos)
+            .replace("ecn_k_pkts = 65", lines);
+        match (parse_for(&text, "x", &avail, Bed::Uml), want) {
+            (Ok(s), Ok(chan)) => {
+                assert_eq!(s.path.receiver_channel(), chan, "{algos} {lines:?}");
+                let int = u8::from(lines.contains("int = true"));
+                assert!(s.guest_env(false).contains(&format!("SCN_INT={int}\n")));
+            }
+            (Ok(_), Err(w)) => panic!("{algos} {lines:?}: accepted, want {w:?}"),
+            (Err(e), Ok(_)) => panic!("{algos} {lines:?}: {e}"),
+            (Err(e), Err(w)) => assert!(e.contains(w), "{algos} {lines:?}: {e:?} lacks {w:?}"),
+        }
+    }
+    // A rate an INT record cannot name (1 Gbit/s; K = 10 is 121 us there, but int needs K = 0).
+    let slow = DC
+        .replace("rate_mbit = 10000", "rate_mbit = 1000")
+        .replace("ecn_k_pkts = 65", "int = true");
+    let e = parse_for(&slow, "x", &avail, Bed::Uml).unwrap_err();
+    assert!(
+        e.contains("path.int with rate_mbit = 1000: an INT record names only 10000, 25000"),
+        "{e}"
+    );
+    // The test algorithms count too.
+    let t = DC
+        .replace("ecn_k_pkts = 65", "")
+        .replace("[test]\n", "[test]\nalgos = [\"hpcc\"]\n");
+    let e = parse_for(&t, "x", &avail, Bed::Uml).unwrap_err();
+    assert!(e.contains("hpcc reads in-band telemetry"), "{e}");
+}

@@ -29,6 +29,13 @@ pub const HEADER_BYTES: u32 = 66;
 pub const HOST_RATE_GBPS: f64 = 100.0;
 /// Linux's RTO floor (`TCP_RTO_MIN`, 200 ms at every HZ), µs.
 pub const MIN_RTO_US: f64 = 200_000.0;
+/// With `path.int`, the request option `rxstamp int` writes into every data segment (2 slots
+/// beside the timestamps: 21 bytes, 24 padded; Documentation/int-channel.md "Room"): Linux
+/// takes it from the MSS (1448 → 1424), the frame stays 1514 bytes.
+pub const INT_REQUEST_BYTES: u32 = 24;
+/// The records a request carries beside timestamps: a longer path overflows (the first two
+/// hops' records are kept).
+pub const INT_SLOTS: u32 = 2;
 /// The simulator's sampling interval for the series, µs.
 pub const SAMPLE_US: f64 = 100.0;
 /// The kernel's RTT resolution (µs samples), ns.
@@ -113,9 +120,20 @@ pub fn load(name_or_path: &str) -> Result<VmScenario, String> {
         .or_else(|uml| scenario::load(name_or_path, &known, Bed::Qemu).map_err(|_| uml))
 }
 
+/// The simulator's name for kernel algorithm `algo`: `tcp_powertcp` is PowerTCP over INT (the
+/// simulator's `powertcp_int`; the simulator's `powertcp` is θ-PowerTCP, the kernel's
+/// `theta_powertcp`); every other name is the same on both sides.
+fn sim_name(algo: &str) -> &str {
+    if algo == "powertcp" {
+        "powertcp_int"
+    } else {
+        algo
+    }
+}
+
 /// The simulator's law for kernel algorithm `algo`, or why there is none.
 fn law_of(algo: &str) -> Result<Law, String> {
-    Law::parse(algo).ok_or_else(|| {
+    Law::parse(sim_name(algo)).ok_or_else(|| {
         format!(
             "{algo}: the simulator has no such law (it has {}); leave it out with --algos",
             Law::NAMES.join(" ")
@@ -138,7 +156,10 @@ fn profile(vm: &VmScenario, algo: &str) -> Result<toml::Table, String> {
         ));
     }
     let mut t = toml::Table::new();
-    t.insert("law".into(), toml::Value::String(algo.to_string()));
+    t.insert(
+        "law".into(),
+        toml::Value::String(sim_name(algo).to_string()),
+    );
     if let Some(words) = vm.params_set.get(algo) {
         for w in words.split_whitespace() {
             // scenario::check_params: `name=digits`.
@@ -223,6 +244,13 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
             cc: group_cc,
         });
     }
+    // The INT options' bytes (an echo of k records: 5 + 8k bytes, padded to 4).
+    let (int_request, int_echo) = if p.int {
+        let k = p.hops.min(INT_SLOTS);
+        (INT_REQUEST_BYTES, (5 + 8 * k).div_ceil(4) * 4)
+    } else {
+        (0, 0)
+    };
     let frames_kb = |pkts: u32| (u64::from(pkts) * FRAME_BYTES) as f64 / 1000.0;
     let (topology, links) = topology(p, frames_kb(p.queue_pkts), frames_kb(p.ecn_k_pkts));
     Ok(SimScenario {
@@ -239,9 +267,9 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         algorithms,
         topology,
         transport: Transport {
-            mss_bytes: MSS_BYTES,
-            header_bytes: HEADER_BYTES,
-            ack_bytes: HEADER_BYTES,
+            mss_bytes: MSS_BYTES - int_request,
+            header_bytes: HEADER_BYTES + int_request,
+            ack_bytes: HEADER_BYTES + int_echo,
             ack_every: 1,
             rtt_quantum_ns: RTT_QUANTUM_NS,
             min_rto_us: MIN_RTO_US,
