@@ -201,6 +201,40 @@ fn a_multi_hop_file_translates_to_a_chain_whose_hops_reach_swift() {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// `path.int`: the kernel's tcp_powertcp is the simulator's PowerTCP over INT (its `powertcp`
+/// is θ-PowerTCP); the request option comes out of the MSS, the echo rides on every ACK; the
+/// laws' parameters are the file's.
+#[test]
+fn an_int_file_translates_to_the_int_laws_with_the_options_bytes() {
+    for name in crate::scenario::DC_INT_SET {
+        let vm = load(name).expect("loads");
+        assert!(vm.path.int && vm.path.hops == 1, "{name}");
+        let s = translate(&vm, None).expect("translates");
+        assert_eq!(s.algorithms, ["powertcp", "hpcc", "theta_powertcp"], "{name}");
+        let law = |a: &str| s.cc[a]["law"].as_str().map(str::to_string);
+        assert_eq!(law("powertcp").as_deref(), Some("powertcp_int"));
+        assert_eq!(law("hpcc").as_deref(), Some("hpcc"));
+        assert_eq!(law("theta_powertcp").as_deref(), Some("theta_powertcp"));
+        for a in ["powertcp", "hpcc", "theta_powertcp"] {
+            assert_eq!(s.cc[a]["base_rtt_ns"].as_integer(), Some(21_000), "{name} {a}");
+            assert_eq!(s.cc[a]["host_bw_bps"].as_integer(), Some(1_250_000_000));
+        }
+        let t = &s.transport;
+        assert_eq!((t.mss_bytes, t.header_bytes), (1424, 90), "{name}: 1514-byte frames");
+        assert_eq!(t.ack_bytes, 66 + 16, "{name}: one record, 13 bytes padded to 16");
+        assert!(!t.echo_hops && !t.remote_delay, "{name}: no Swift channel with INT");
+        SimScenario::parse(&s.to_toml().expect("serializes"))
+            .and_then(|p| p.check_builds())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    // Without INT nothing changes: the frame's payload is the plain MSS.
+    let plain = dc("dc_eight_flows");
+    assert_eq!(
+        (plain.transport.mss_bytes, plain.transport.ack_bytes),
+        (1448, 66)
+    );
+}
+
 /// Above 10 Gbit/s the hosts' links stay ten times the bottleneck.
 #[test]
 fn host_links_outrun_the_bottleneck() {
