@@ -93,14 +93,11 @@ fn boot(
     let mut out = Vec::new();
     for s in scs {
         let (dur, warm) = if test {
-            (
-                s.test.duration_s,
-                s.warmup_s * s.test.duration_s / s.duration_s,
-            )
+            (s.test.duration_s, s.test_warmup_s())
         } else {
-            (s.duration_s, s.warmup_s)
+            (s.duration_s, f64::from(s.warmup_s))
         };
-        let mut res = series::passes(s, &frames, warm as f64, dur as f64);
+        let mut res = series::passes(s, &frames, warm, f64::from(dur));
         if !done.contains(&s.name) {
             res = Err(unfinished(s, &r, &log));
         }
@@ -544,7 +541,7 @@ fn long_after(s: &Scenario, tr: &Trial) -> Option<LongAfter> {
         return None;
     }
     // The same warm-up and length as the trial's figures (`boot`).
-    let warm_s = f64::from(s.warmup_s * s.test.duration_s / s.duration_s);
+    let warm_s = s.test_warmup_s();
     let end_s = f64::from(s.test.duration_s);
     let later = tr
         .flows

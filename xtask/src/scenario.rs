@@ -233,8 +233,8 @@ fn check_stall(s: &Scenario) -> Result<(), String> {
         .filter(|f| f.start_ms > 0)
         .map(|f| scale(u64::from(f.start_ms)))
         .min();
-    // In whole seconds, as `experiment::boot` scales the warm-up.
-    let warm = u64::from(s.warmup_s * s.test.duration_s / s.duration_s) * 1000;
+    // As `experiment::boot` scales the warm-up.
+    let warm = (s.test_warmup_s() * 1000.0) as u64;
     let from = later.map_or(warm, |l| l.max(warm));
     let window = (u64::from(s.test.duration_s) * 1000).saturating_sub(from);
     if u64::from(s.test.max_stall_ms) * 2 > window {
@@ -598,6 +598,14 @@ impl Scenario {
         } else {
             0
         }
+    }
+
+    /// The warm-up of the `cargo xtask test` run, s: `warmup_s` scaled to `test.duration_s` as
+    /// the start times are ([`Scenario::expand`]), exactly (a 1 s test of a 2 s file with 1 s
+    /// of warm-up measures from 0.5 s; whole seconds made it 0 and the window took in the
+    /// start).
+    pub fn test_warmup_s(&self) -> f64 {
+        f64::from(self.warmup_s) * f64::from(self.test.duration_s) / f64::from(self.duration_s)
     }
 
     pub fn guest_env(&self, test: bool) -> String {

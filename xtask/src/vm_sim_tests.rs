@@ -210,19 +210,38 @@ fn an_int_file_translates_to_the_int_laws_with_the_options_bytes() {
         let vm = load(name).expect("loads");
         assert!(vm.path.int && vm.path.hops == 1, "{name}");
         let s = translate(&vm, None).expect("translates");
-        assert_eq!(s.algorithms, ["powertcp", "hpcc", "theta_powertcp"], "{name}");
+        assert_eq!(
+            s.algorithms,
+            ["powertcp", "hpcc", "theta_powertcp"],
+            "{name}"
+        );
         let law = |a: &str| s.cc[a]["law"].as_str().map(str::to_string);
         assert_eq!(law("powertcp").as_deref(), Some("powertcp_int"));
         assert_eq!(law("hpcc").as_deref(), Some("hpcc"));
         assert_eq!(law("theta_powertcp").as_deref(), Some("theta_powertcp"));
         for a in ["powertcp", "hpcc", "theta_powertcp"] {
-            assert_eq!(s.cc[a]["base_rtt_ns"].as_integer(), Some(21_000), "{name} {a}");
+            assert_eq!(
+                s.cc[a]["base_rtt_ns"].as_integer(),
+                Some(21_000),
+                "{name} {a}"
+            );
             assert_eq!(s.cc[a]["host_bw_bps"].as_integer(), Some(1_250_000_000));
         }
         let t = &s.transport;
-        assert_eq!((t.mss_bytes, t.header_bytes), (1424, 90), "{name}: 1514-byte frames");
-        assert_eq!(t.ack_bytes, 66 + 16, "{name}: one record, 13 bytes padded to 16");
-        assert!(!t.echo_hops && !t.remote_delay, "{name}: no Swift channel with INT");
+        assert_eq!(
+            (t.mss_bytes, t.header_bytes),
+            (1424, 90),
+            "{name}: 1514-byte frames"
+        );
+        assert_eq!(
+            t.ack_bytes,
+            66 + 16,
+            "{name}: one record, 13 bytes padded to 16"
+        );
+        assert!(
+            !t.echo_hops && !t.remote_delay,
+            "{name}: no Swift channel with INT"
+        );
         SimScenario::parse(&s.to_toml().expect("serializes"))
             .and_then(|p| p.check_builds())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
