@@ -557,8 +557,8 @@ pub struct Flow {
     pub start_ms: u32,
     /// Bytes (sized flow) or None (timed).
     pub bytes: Option<u64>,
-    /// Seconds (timed flow).
-    pub secs: u32,
+    /// Seconds (timed flow), to the ms (rdcc-flowgen takes fractions).
+    pub secs: f64,
 }
 
 impl Scenario {
@@ -569,10 +569,14 @@ impl Scenario {
         for g in &self.flows {
             for _ in 0..g.count {
                 let start_ms = scale(g.start_ms as u64) as u32;
-                let secs = match g.duration_s {
-                    Some(d) => (scale(d as u64) as u32).max(1),
-                    None => (trial_s - start_ms / 1000).max(1),
+                // A flow's own duration scaled as the start times are; without one, to the
+                // trial's end (validate: every start is within the trial). In ms: whole
+                // seconds ran a flow started at 0.5 s of a 1 s test until 1.5 s.
+                let ms = match g.duration_s {
+                    Some(d) => scale(u64::from(d) * 1000),
+                    None => (u64::from(trial_s) * 1000).saturating_sub(u64::from(start_ms)),
                 };
+                let secs = ms.max(1) as f64 / 1000.0;
                 v.push(Flow {
                     algo: g.algo.clone(),
                     start_ms,

@@ -30,6 +30,9 @@ start_ms = 4000
 size_kb = 64
 "#;
 
+/// Three timed flows: at 0, at 0.25 s and at 2 s for 1 s (DC's trial is 3 s).
+const LATE_FLOWS: &str = "[[flows]]\nalgo = \"under_test\"\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 250\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 2000\nduration_s = 1\n";
+
 #[test]
 fn good_file_parses_with_defaults() {
     let s = parse(GOOD, "two", &avail()).unwrap();
@@ -38,11 +41,27 @@ fn good_file_parses_with_defaults() {
     assert_eq!(s.test, TestSpec::default());
     let f = s.expand(10);
     assert_eq!(f.len(), 3);
-    assert_eq!(f[0].secs, 10);
+    assert_eq!(f[0].secs, 10.0);
     assert_eq!(f[2].bytes, Some(65536));
     assert_eq!(f[2].start_ms, 4000);
     // A 5 s trial halves start times.
     assert_eq!(s.expand(5)[2].start_ms, 2000);
+    // Timed flows without a duration end with the trial, to the ms; durations scale.
+    let late = LATE_FLOWS;
+    let t = DC.replace("[[flows]]\nalgo = \"under_test\"\n", late);
+    let sc = parse_for(&t, "x", &avail(), Bed::Uml).unwrap();
+    let secs: Vec<(u32, f64)> = sc.expand(1).iter().map(|f| (f.start_ms, f.secs)).collect();
+    assert_eq!(
+        secs,
+        [(0, 1.0), (83, 0.917), (666, 0.333)],
+        "3 s file, 1 s trial: 1 s scales to 333 ms"
+    );
+    // The test run is DC's own 3 s: the late flow to the end, the last one its own 1 s.
+    let env = sc.guest_env(true);
+    assert!(
+        env.contains("under_test:250:t:2.75 under_test:2000:t:1'"),
+        "{env}"
+    );
     let env = s.guest_env(false);
     assert!(
         env.contains("SCN_FLOWS='under_test:0:t:10 under_test:0:t:10 cubic:4000:b:65536'"),
