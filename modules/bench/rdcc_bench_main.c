@@ -39,7 +39,24 @@
  * `rqd_hook` is the hook alone per ACK; `swift+rqd` is the hook plus Swift's CA calls using
  * the remote delay (the whole per-ACK cost of Swift with its receiver channel). Their baseline
  * pass also writes each ACK's header fields into the skb.
+ *
+ * The INT echo (issue #35 item 5). The same for tcp_powertcp and tcp_hpcc: their echo hook
+ * (rdcc_int_hook in modules/glue/rdcc_int_glue.c; both modules have a static function of that
+ * name, so the entry is identified by the module that owns its address, which sprint_symbol
+ * prints: "rdcc_int_hook [tcp_powertcp]") gets one ACK skb per ACK carrying the INT option of
+ * rdcc_int_wire.h as an echo of one hop's record (kind 253, ExID "IN", echo bit, count 1),
+ * then the CA calls run and cong_control takes that segment's stack (counters: ack_used). The
+ * record describes a 10 Gbit/s port (bench_int_link): its clock is the stream's, its
+ * transmitted bytes advance by what the port sent in each ACK gap (300 B at 240 ns), and its
+ * queue is a fluid queue fed at the flow's pacing rate, i.e. the law's own W/tau, so each law
+ * runs at its equilibrium (a queue of a few KB for PowerTCP, none for HPCC at eta) and
+ * computes its update on every ACK instead of holding, as on a real link. Rows on the dc
+ * stream: `int_hook` (tcp_powertcp's hook alone per ACK; with no cong_control taking the
+ * entries, the intake's four entries are full after four ACKs and each store evicts the
+ * oldest), `powertcp+int` and `hpcc+int` (hook and CA calls). Their baseline pass computes the
+ * link and writes each ACK's header fields, as the CA pass does.
  */
+#include <linux/inet_diag.h>
 #include <linux/ip.h>
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
@@ -55,6 +72,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "../glue/rdcc_int_wire.h"
 #include "../glue/rdcc_rqd_wire.h"
 #include "../glue/rdcc_tcp_flags.h"
 
@@ -112,10 +130,12 @@ struct bench_flow {
 	u64 now_ns;
 	u32 rng;
 	struct rate_sample rs;
-	/* remote-delay runs: the ACK skb, the hook, the peer's sequence and TSval */
+	/* remote-delay and INT runs: the ACK skb, the hook, the peer's sequence and TSval */
 	struct sk_buff *skb;
 	const struct nf_hook_entry *hook;
 	u32 peer_seq, tsval;
+	/* INT runs: the port's queue and transmitted bytes (bench_int_link) */
+	u64 q_bytes, tx_bytes;
 };
 
 /* What bench_run does per ACK. */
@@ -125,7 +145,20 @@ enum bench_mode {
 	RUN_RQD_BASE,	/* the stream and the ACK skb's header fields */
 	RUN_RQD_HOOK,	/* ... and the remote-delay hook */
 	RUN_RQD_CA,	/* ... and the hook and the CA calls */
+	RUN_INT_BASE,	/* the stream, the INT link and the ACK skb's header fields */
+	RUN_INT_HOOK,	/* ... and the INT echo hook */
+	RUN_INT_CA,	/* ... and the hook and the CA calls */
 };
+
+static inline bool bench_mode_int(enum bench_mode m)
+{
+	return m >= RUN_INT_BASE;
+}
+
+static inline bool bench_mode_skb(enum bench_mode m)
+{
+	return m >= RUN_RQD_BASE;
+}
 
 static inline u32 bench_rand(u32 *s)
 {
@@ -236,11 +269,102 @@ static struct sk_buff *bench_rqd_skb(struct sock *sk)
 }
 
 /*
- * tcp_swift's remote-delay hook in init_net's IPv4 LOCAL_IN chain, by the name of its function
- * ("rdcc_rqd_hook [tcp_swift]"); NULL when it is not there. The module stays loaded while the
- * bench runs (the bench's socket holds a reference to it).
+ * The INT echo's ACK: NOP NOP TS(10) INT(13: one record) NOP NOP NOP = 28 bytes, doff 12. The
+ * record's layout is core/src/int.rs IntHop (not in rdcc_int_wire.h): qlen in 80 B units, bits
+ * 0..17; tx_bytes in 128 B units modulo 2^20, bits 17..37; ts in ns modulo 2^24, bits 37..61;
+ * the rate's index in RATE_TABLE_BPS, bits 61..64 (0 = 10 Gbit/s).
  */
-static const struct nf_hook_entry *bench_rqd_hook(void)
+#define BENCH_INT_OPT		12
+#define BENCH_INT_OPT_LEN	28
+#define BENCH_INT_LEN		(RDCC_INT_HEADER_LEN + RDCC_INT_RECORD_LEN)
+#define BENCH_INT_LINK_BPS	1250000000ULL	/* 10 Gbit/s, bytes/s: RATE_TABLE_BPS[0] */
+#define BENCH_INT_RATE_IDX	0ULL
+#define BENCH_INT_QMAX		(((1ULL << 17) - 1) * 80)	/* the record's largest queue */
+
+static __always_inline u64 bench_int_record(u64 qlen_bytes, u64 tx_bytes, u64 ts_ns)
+{
+	return (qlen_bytes / 80) | ((tx_bytes / 128) & ((1ULL << 20) - 1)) << 17 |
+	       (ts_ns & ((1ULL << 24) - 1)) << 37 | BENCH_INT_RATE_IDX << 61;
+}
+
+/*
+ * The hop's state when this ACK's record was stamped: one ACK gap of a 10 Gbit/s port whose
+ * only flow sends at its pacing rate (what the law set: W/tau; capped at twice the port's rate,
+ * for the baseline pass whose socket has no law running). Arrivals join the queue, the port
+ * sends up to its rate's bytes for the gap, the rest stays queued (drop-tail at the record's
+ * largest queue). Then the ACK's header fields as bench_rqd_fill writes them, and the record.
+ */
+static __always_inline void bench_int_fill(struct sock *sk, const struct bench_stream *st,
+					   struct bench_flow *f)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tcphdr *th = tcp_hdr(f->skb);
+	u8 *o = (u8 *)(th + 1);
+	u64 in_bps = min_t(u64, READ_ONCE(sk->sk_pacing_rate), 2 * BENCH_INT_LINK_BPS);
+	u64 q = f->q_bytes + in_bps * st->ack_gap_ns / NSEC_PER_SEC;
+	u64 sent = min_t(u64, q, BENCH_INT_LINK_BPS * st->ack_gap_ns / NSEC_PER_SEC);
+
+	f->q_bytes = min_t(u64, q - sent, BENCH_INT_QMAX);
+	f->tx_bytes += sent;
+	th->ack_seq = htonl(tp->snd_una + st->pkts_per_ack * BENCH_MSS);
+	th->seq = htonl(f->peer_seq);
+	f->tsval++;
+	put_unaligned_be32(f->tsval, o + BENCH_OPT_TS + 2);
+	put_unaligned_be64(bench_int_record(f->q_bytes, f->tx_bytes, f->now_ns),
+			   o + BENCH_INT_OPT + RDCC_INT_HEADER_LEN);
+	tp->snd_wl1 = f->peer_seq;
+	tp->rx_opt.saw_tstamp = 1;
+	tp->rx_opt.rcv_tsval = f->tsval;
+}
+
+/* A pure ACK from the peer: IPv4 + TCP with timestamps and an INT echo of one record. */
+static struct sk_buff *bench_int_skb(struct sock *sk)
+{
+	struct sk_buff *skb = alloc_skb(MAX_HEADER + 128, GFP_KERNEL);
+	struct tcphdr *th;
+	struct iphdr *iph;
+	u8 *o;
+
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_HEADER);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_TCP;
+	iph->tot_len = htons(sizeof(*iph) + sizeof(*th) + BENCH_INT_OPT_LEN);
+	th = skb_put_zero(skb, sizeof(*th) + BENCH_INT_OPT_LEN);
+	skb_set_transport_header(skb, sizeof(*iph));
+	th->doff = (sizeof(*th) + BENCH_INT_OPT_LEN) / 4;
+	th->ack = 1;
+	o = (u8 *)(th + 1);
+	o[0] = TCPOPT_NOP;
+	o[1] = TCPOPT_NOP;
+	o[BENCH_OPT_TS] = TCPOPT_TIMESTAMP;
+	o[BENCH_OPT_TS + 1] = TCPOLEN_TIMESTAMP;
+	o[BENCH_INT_OPT] = RDCC_INT_KIND;
+	o[BENCH_INT_OPT + 1] = BENCH_INT_LEN;
+	put_unaligned_be16(RDCC_INT_EXID, o + BENCH_INT_OPT + 2);
+	o[BENCH_INT_OPT + 4] = RDCC_INT_VERSION << 6 | RDCC_INT_HDR_ECHO | 1;	/* 1 record */
+	o[BENCH_INT_OPT + BENCH_INT_LEN] = TCPOPT_NOP;
+	o[BENCH_INT_OPT + BENCH_INT_LEN + 1] = TCPOPT_NOP;
+	o[BENCH_INT_OPT + BENCH_INT_LEN + 2] = TCPOPT_NOP;
+	BUILD_BUG_ON(BENCH_INT_OPT + BENCH_INT_LEN + 3 != BENCH_INT_OPT_LEN);
+	skb->protocol = htons(ETH_P_IP);
+	skb->sk = sk;	/* as early demux sets it; cleared before the free (no destructor) */
+	return skb;
+}
+
+/*
+ * A hook in init_net's IPv4 LOCAL_IN chain by the name sprint_symbol gives its function,
+ * which names the module that owns the address: "rdcc_rqd_hook [tcp_swift]" (Swift's
+ * remote-delay hook), "rdcc_int_hook [tcp_powertcp]" (a static function that tcp_hpcc has
+ * too). NULL when it is not there. The module stays loaded while the bench runs (the bench's
+ * socket holds a reference to it).
+ */
+static const struct nf_hook_entry *bench_hook(const char *sym)
 {
 	const struct nf_hook_entries *e;
 	const struct nf_hook_entry *found = NULL;
@@ -251,7 +375,7 @@ static const struct nf_hook_entry *bench_rqd_hook(void)
 	e = rcu_dereference(init_net.nf.hooks_ipv4[NF_INET_LOCAL_IN]);
 	for (i = 0; e && i < e->num_hook_entries; i++) {
 		sprint_symbol_no_offset(name, (unsigned long)e->hooks[i].hook);
-		if (!strcmp(name, "rdcc_rqd_hook [tcp_swift]"))
+		if (!strcmp(name, sym))
 			found = &e->hooks[i];
 	}
 	rcu_read_unlock();
@@ -313,7 +437,7 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 		u64 t0, t1;
 
 		/* nf_hook_slow calls hooks under rcu_read_lock (the entry stays valid anyway: the
-		 * socket holds tcp_swift). */
+		 * socket holds the hook's module). */
 		rcu_read_lock();
 		local_irq_save(flags);
 		t0 = bench_now();
@@ -349,6 +473,30 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 		case RUN_RQD_CA:
 			for (i = 0; i < k; i++) {
 				bench_rqd_fill(sk, st, f);
+				f->hook->hook(f->hook->priv, f->skb, &hs);
+				bench_step(sk, st, f);
+				bench_ack(sk, ca, st, f);
+			}
+			break;
+		case RUN_INT_BASE:
+			for (i = 0; i < k; i++) {
+				bench_int_fill(sk, st, f);
+				barrier();
+				bench_step(sk, st, f);
+				barrier();
+			}
+			break;
+		case RUN_INT_HOOK:
+			for (i = 0; i < k; i++) {
+				bench_int_fill(sk, st, f);
+				f->hook->hook(f->hook->priv, f->skb, &hs);
+				bench_step(sk, st, f);
+				barrier();
+			}
+			break;
+		case RUN_INT_CA:
+			for (i = 0; i < k; i++) {
+				bench_int_fill(sk, st, f);
 				f->hook->hook(f->hook->priv, f->skb, &hs);
 				bench_step(sk, st, f);
 				bench_ack(sk, ca, st, f);
@@ -411,21 +559,27 @@ static int bench_socket(const char *name, const struct bench_stream *st, struct 
 
 /* Instructions of `n` ACKs of `st` (stream bookkeeping included) on `name` in `mode`, or of
  * the stream alone when name is NULL; the same warm-up precedes the timed part in both. The
- * remote-delay modes need Swift's hook (-ENOENT without it) and run with the socket
- * ESTABLISHED and not owned, as the hook sees it in softirq. */
+ * remote-delay and INT modes need the algorithm's hook (-ENOENT without it) and run with the
+ * socket ESTABLISHED and not owned, as the hook sees it in softirq. */
 static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 			 enum bench_mode mode, u64 *insns, u32 *cwnd_end)
 {
 	struct bench_flow f = { .now_ns = 1000000, .rng = 2463534242U, .peer_seq = 7,
 				.tsval = 1000 };
-	bool rqd = mode >= RUN_RQD_BASE;
+	bool rqd = bench_mode_skb(mode), in = bench_mode_int(mode);
 	const struct tcp_congestion_ops *ca;
 	struct socket *sock;
 	struct sock *sk;
 	int err;
 
 	if (rqd) {
-		f.hook = bench_rqd_hook();
+		char sym[64];
+
+		if (in)
+			snprintf(sym, sizeof(sym), "rdcc_int_hook [tcp_%s]", name);
+		else
+			strscpy(sym, "rdcc_rqd_hook [tcp_swift]", sizeof(sym));
+		f.hook = bench_hook(sym);
 		if (!f.hook)
 			return -ENOENT;
 	}
@@ -434,7 +588,7 @@ static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 		return err;
 	sk = sock->sk;
 	if (rqd) {
-		f.skb = bench_rqd_skb(sk);
+		f.skb = in ? bench_int_skb(sk) : bench_rqd_skb(sk);
 		if (!f.skb) {
 			sock_release(sock);
 			return -ENOMEM;
@@ -447,6 +601,16 @@ static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 	bench_run(sk, ca, st, &f, n, mode);
 	*insns = bench_run(sk, ca, st, &f, n, mode);
 	*cwnd_end = tcp_snd_cwnd(tcp_sk(sk));
+	if (mode == RUN_INT_CA && ca->get_info) {
+		union tcp_cc_info info;
+		int attr = 0;
+
+		/* The INT glue's BBR layout: min_rtt = signal x1000, pacing_gain = reason << 8. */
+		if (ca->get_info(sk, ~0U, &attr, &info) && attr == INET_DIAG_BBRINFO)
+			pr_info("RDCC-BENCH-INT stream=%s algo=%s+int reason=%u signal_milli=%u queue_bytes=%llu rate_bps=%llu\n",
+				st->name, name, info.bbr.bbr_pacing_gain >> 8, info.bbr.bbr_min_rtt,
+				f.q_bytes, (u64)info.bbr.bbr_bw_hi << 32 | info.bbr.bbr_bw_lo);
+	}
 	if (rqd) {
 		sk->sk_state = TCP_CLOSE;
 		f.skb->sk = NULL;
@@ -487,6 +651,39 @@ static void bench_rqd_rows(const struct bench_stream *st)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		if (!err)
 			err = bench_measure("swift", st, acks, rows[i].mode, &t, &cw);
+		if (err) {
+			pr_info("RDCC-BENCH-ERROR stream=%s algo=%s err=%d\n", st->name, rows[i].row,
+				err);
+			continue;
+		}
+		pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
+			tag, st->name, rows[i].row, acks, t, base, cw);
+	}
+}
+
+/*
+ * The INT rows of a stream (see the top of this file): `int_hook` (with tcp_powertcp's hook)
+ * and `<name>+int`. The law's state at the end, through get_info as TCP_CC_INFO reads it:
+ * reason (event.rs Reason: 9 PowerTCP's power update; 2 or 3 HPCC's increase or decrease) and
+ * signal (Gamma_smooth or U, x1000).
+ */
+static void bench_int_rows(const struct bench_stream *st, const char *name)
+{
+	struct { const char *row; enum bench_mode mode; } rows[2] = {
+		{ "int_hook", RUN_INT_HOOK },
+		{ NULL, RUN_INT_CA },
+	};
+	char row[TCP_CA_NAME_MAX + 8];
+	u64 base, t;
+	unsigned int i;
+	u32 cw;
+	int err = bench_measure(name, st, acks, RUN_INT_BASE, &base, &cw);
+
+	snprintf(row, sizeof(row), "%s+int", name);
+	rows[1].row = row;
+	for (i = strcmp(name, "powertcp") ? 1 : 0; i < ARRAY_SIZE(rows); i++) {
+		if (!err)
+			err = bench_measure(name, st, acks, rows[i].mode, &t, &cw);
 		if (err) {
 			pr_info("RDCC-BENCH-ERROR stream=%s algo=%s err=%d\n", st->name, rows[i].row,
 				err);
@@ -547,6 +744,8 @@ static int __init rdcc_bench_init(void)
 				tag, st->name, name, acks, t, base, cw);
 			if (s == 0 && !strcmp(name, "swift"))
 				bench_rqd_rows(st);
+			if (s == 0 && (!strcmp(name, "powertcp") || !strcmp(name, "hpcc")))
+				bench_int_rows(st, name);
 		}
 	}
 	pr_info("RDCC-BENCH-DONE set=%s\n", tag);
