@@ -304,9 +304,16 @@ static __always_inline void bench_int_fill(struct sock *sk, const struct bench_s
 	u64 q = f->q_bytes + in_bps * st->ack_gap_ns / NSEC_PER_SEC;
 	u64 sent = min_t(u64, q, BENCH_INT_LINK_BPS * st->ack_gap_ns / NSEC_PER_SEC);
 
+	u32 ack = tp->snd_una + st->pkts_per_ack * BENCH_MSS;
+
 	f->q_bytes = min_t(u64, q - sent, BENCH_INT_QMAX);
 	f->tx_bytes += sent;
-	th->ack_seq = htonl(tp->snd_una + st->pkts_per_ack * BENCH_MSS);
+	/* The ACK acknowledges data that was sent: with a window below the stream's segments per
+	 * ACK (HPCC at its smallest window), those segments were in flight all the same, and the
+	 * hook's range check (ack <= snd_nxt) must see them so. */
+	if (after(ack, tp->snd_nxt))
+		tp->snd_nxt = ack;
+	th->ack_seq = htonl(ack);
 	th->seq = htonl(f->peer_seq);
 	f->tsval++;
 	put_unaligned_be32(f->tsval, o + BENCH_OPT_TS + 2);
