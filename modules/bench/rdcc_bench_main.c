@@ -51,10 +51,12 @@
  * queue is a fluid queue fed at the flow's pacing rate, i.e. the law's own W/tau, so each law
  * runs at its equilibrium (a queue of a few KB for PowerTCP, none for HPCC at eta) and
  * computes its update on every ACK instead of holding, as on a real link. Rows on the dc
- * stream: `int_hook` (tcp_powertcp's hook alone per ACK; with no cong_control taking the
- * entries, the intake's four entries are full after four ACKs and each store evicts the
- * oldest), `powertcp+int` and `hpcc+int` (hook and CA calls). Their baseline pass computes the
- * link and writes each ACK's header fields, as the CA pass does.
+ * stream: `powertcp+int` and `hpcc+int` (hook and CA calls; their baseline pass computes the
+ * link and writes each ACK's header fields, as the CA pass does) and `int_hook`, the share of
+ * tcp_powertcp's hook in `powertcp+int`: the same run with a clock pair around each hook call,
+ * less the clock's own count (a third read; printed with base=0). The hook alone, without the
+ * CA calls taking the entries, would store into a full intake (evicting the oldest entry on
+ * every ACK), which no running socket does.
  */
 #include <linux/inet_diag.h>
 #include <linux/ip.h>
@@ -146,8 +148,8 @@ enum bench_mode {
 	RUN_RQD_HOOK,	/* ... and the remote-delay hook */
 	RUN_RQD_CA,	/* ... and the hook and the CA calls */
 	RUN_INT_BASE,	/* the stream, the INT link and the ACK skb's header fields */
-	RUN_INT_HOOK,	/* ... and the INT echo hook */
-	RUN_INT_CA,	/* ... and the hook and the CA calls */
+	RUN_INT_CA,	/* ... and the INT echo hook and the CA calls */
+	RUN_INT_HOOK,	/* as RUN_INT_CA, returning the hook's calls' own count */
 };
 
 static inline bool bench_mode_int(enum bench_mode m)
@@ -429,13 +431,14 @@ static __always_inline void bench_ack(struct sock *sk, const struct tcp_congesti
 	}
 }
 
-/* Run `n` ACKs in `mode`; return the instructions they took (ktime under icount). */
+/* Run `n` ACKs in `mode`; return the instructions they took (ktime under icount); in
+ * RUN_INT_HOOK those of the hook's calls alone. */
 static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *ca,
 			      const struct bench_stream *st, struct bench_flow *f, u32 n,
 			      enum bench_mode mode)
 {
 	struct nf_hook_state hs = { .hook = NF_INET_LOCAL_IN, .pf = NFPROTO_IPV4, .net = &init_net };
-	u64 total = 0;
+	u64 total = 0, hook = 0;
 	u32 done = 0;
 
 	while (done < n) {
@@ -494,11 +497,19 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 			}
 			break;
 		case RUN_INT_HOOK:
+			/* As RUN_INT_CA, the hook's call alone counted: a - b is the clock read's
+			 * own part in both pairs (its work after sampling, then before). */
 			for (i = 0; i < k; i++) {
+				u64 a, b, c;
+
 				bench_int_fill(sk, st, f);
+				a = bench_now();
 				f->hook->hook(f->hook->priv, f->skb, &hs);
+				b = bench_now();
+				c = bench_now();
+				hook += (b - a) - (c - b);
 				bench_step(sk, st, f);
-				barrier();
+				bench_ack(sk, ca, st, f);
 			}
 			break;
 		case RUN_INT_CA:
@@ -516,7 +527,7 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 		total += t1 - t0;
 		done += k;
 	}
-	return total;
+	return mode == RUN_INT_HOOK ? hook : total;
 }
 
 /* A fresh socket running `name` (NULL: the default, for the stream-only pass), set up for `st`. */
@@ -669,8 +680,8 @@ static void bench_rqd_rows(const struct bench_stream *st)
 }
 
 /*
- * The INT rows of a stream (see the top of this file): `int_hook` (with tcp_powertcp's hook)
- * and `<name>+int`. The law's state at the end, through get_info as TCP_CC_INFO reads it:
+ * The INT rows of a stream (see the top of this file): `int_hook` (tcp_powertcp's hook, its
+ * share of `powertcp+int`) and `<name>+int`. The law's state at the end, through get_info as TCP_CC_INFO reads it:
  * reason (event.rs Reason: 9 PowerTCP's power update; 2 or 3 HPCC's increase or decrease) and
  * signal (Gamma_smooth or U, x1000).
  */
@@ -696,9 +707,38 @@ static void bench_int_rows(const struct bench_stream *st, const char *name)
 				err);
 			continue;
 		}
+		/* int_hook: the hook's own count, nothing to subtract */
 		pr_info("RDCC-BENCH set=%s stream=%s algo=%s acks=%u insns=%llu base=%llu cwnd_end=%u\n",
-			tag, st->name, rows[i].row, acks, t, base, cw);
+			tag, st->name, rows[i].row, acks, t, rows[i].mode == RUN_INT_HOOK ? 0 : base,
+			cw);
 	}
+}
+
+/*
+ * The check of int_hook's per-call count (bench_run, RUN_INT_HOOK) on a piece of known length:
+ * 1000 iterations of the 2-instruction loop between a clock pair, less a third read's pair,
+ * summed over 500 calls as a chunk does. 2 x 1000 x 500 expected (plus the loop's set-up, a
+ * register move or none, per call).
+ */
+static noinline u64 bench_check_split(void)
+{
+	unsigned long flags;
+	u64 sum = 0;
+	u32 i;
+
+	local_irq_save(flags);
+	for (i = 0; i < BENCH_CHUNK; i++) {
+		unsigned long n = 1000;
+		u64 a, b, c;
+
+		a = bench_now();
+		asm volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+		b = bench_now();
+		c = bench_now();
+		sum += (b - a) - (c - b);
+	}
+	local_irq_restore(flags);
+	return sum;
 }
 
 static int __init rdcc_bench_init(void)
@@ -722,6 +762,9 @@ static int __init rdcc_bench_init(void)
 	use_tsc = (k_milli < 1995 || k_milli > 2005) && t_milli >= 1995 && t_milli <= 2005;
 	pr_info("RDCC-BENCH-CHECK loop=2 measured_milli=%llu ktime_milli=%llu tsc_milli=%llu clock=%s\n",
 		use_tsc ? t_milli : k_milli, k_milli, t_milli, use_tsc ? "tsc" : "ktime");
+	/* int_hook's method: 2000 per call expected (2001 with a register move in the pair) */
+	pr_info("RDCC-BENCH-SPLIT calls=%u loop_insns=2000 per_call_milli=%llu\n",
+		BENCH_CHUNK, div_u64(bench_check_split() * 1000, BENCH_CHUNK));
 
 	for (s = 0; s < ARRAY_SIZE(streams); s++) {
 		const struct bench_stream *st = &streams[s];
