@@ -429,7 +429,10 @@ mod tests {
         let r = parse(c);
         assert_eq!(r.check_milli, Some(2000));
         let s = parse("RDCC-BENCH-CHECK loop=2 measured_milli=2000\nRDCC-BENCH-SPLIT calls=500 loop_insns=2000 per_call_milli=2001000\n");
-        assert_eq!((s.check_milli, s.split_milli), (Some(2000), Some(2_001_000)));
+        assert_eq!(
+            (s.check_milli, s.split_milli),
+            (Some(2000), Some(2_001_000))
+        );
         assert_eq!(r.done, vec!["now".to_string()]);
         assert_eq!(r.errors.len(), 1);
         assert_eq!(r.rows.len(), 2);
@@ -459,16 +462,19 @@ mod tests {
             )
         };
         let (l, ok) = int_check(&parse(&c(200)));
-        assert!(ok && l.len() == 1 && l[0].contains("ack_used 200 of 200"), "{l:?}");
+        assert!(
+            ok && l.len() == 1 && l[0].contains("ack_used 200 of 200"),
+            "{l:?}"
+        );
         assert!(!int_check(&parse(&c(199))).1);
-        let with_hook = format!(
+        let with_hook =
             "RDCC-BENCH set=now stream=dc algo=int_hook acks=100 insns=9 base=0 cwnd_end=1\n\
              RDCC-BENCH set=now stream=dc algo=powertcp+int acks=100 insns=9 base=1 cwnd_end=1\n\
-             RDCC-BENCH-COUNTERS set=now algo=powertcp ack_used=400\n"
-        );
-        let (l, ok) = int_check(&parse(&with_hook));
+             RDCC-BENCH-COUNTERS set=now algo=powertcp ack_used=400\n";
+        let (l, ok) = int_check(&parse(with_hook));
         assert!(ok && l[0].contains("ack_used 400 of 400"), "{l:?}");
-        let no_counters = "RDCC-BENCH set=now stream=dc algo=hpcc+int acks=100 insns=9 base=1 cwnd_end=1\n";
+        let no_counters =
+            "RDCC-BENCH set=now stream=dc algo=hpcc+int acks=100 insns=9 base=1 cwnd_end=1\n";
         assert!(!int_check(&parse(no_counters)).1);
     }
 
