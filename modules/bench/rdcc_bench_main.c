@@ -39,7 +39,27 @@
  * `rqd_hook` is the hook alone per ACK; `swift+rqd` is the hook plus Swift's CA calls using
  * the remote delay (the whole per-ACK cost of Swift with its receiver channel). Their baseline
  * pass also writes each ACK's header fields into the skb.
+ *
+ * The INT echo (issue #35 item 5; rdcc_bench_int.h). The same for tcp_powertcp and tcp_hpcc:
+ * their echo hook (rdcc_int_hook in modules/glue/rdcc_int_glue.c; both modules have a static
+ * function of that name, so the entry is identified by the module that owns its address, which
+ * sprint_symbol prints: "rdcc_int_hook [tcp_powertcp]") gets one ACK skb per ACK carrying the
+ * INT option of rdcc_int_wire.h as an echo of one hop's record (kind 253, ExID "IN", echo bit,
+ * count 1); then the CA calls run and cong_control takes that segment's stack (the module's
+ * counter ack_used, which `cargo xtask bench` checks). The record describes a 10 Gbit/s port
+ * (bench_int_fill): its clock is the stream's, its transmitted bytes advance by what the port
+ * sent in each ACK gap (300 B in 240 ns), and its queue is a fluid queue fed at the flow's
+ * pacing rate, i.e. the law's own W/tau, so each law runs at its equilibrium (a queue of a few
+ * KB for PowerTCP, none for HPCC at eta) and computes its update on every ACK instead of
+ * holding, as on a real link. Rows on the dc stream: `powertcp+int` and `hpcc+int` (hook and
+ * CA calls; their baseline pass computes the link and writes each ACK's header fields, as the
+ * CA pass does) and `int_hook`, the share of tcp_powertcp's hook in `powertcp+int`: the same
+ * run with a clock pair around each hook call, less the clock's own count (a third read;
+ * printed with base=0; RDCC-BENCH-SPLIT checks the method). The hook alone, without the CA
+ * calls taking the entries, would store into a full intake (evicting the oldest entry on every
+ * ACK), which no running socket does.
  */
+#include <linux/inet_diag.h>
 #include <linux/ip.h>
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
@@ -55,6 +75,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "../glue/rdcc_int_wire.h"
 #include "../glue/rdcc_rqd_wire.h"
 #include "../glue/rdcc_tcp_flags.h"
 
@@ -112,10 +133,12 @@ struct bench_flow {
 	u64 now_ns;
 	u32 rng;
 	struct rate_sample rs;
-	/* remote-delay runs: the ACK skb, the hook, the peer's sequence and TSval */
+	/* remote-delay and INT runs: the ACK skb, the hook, the peer's sequence and TSval */
 	struct sk_buff *skb;
 	const struct nf_hook_entry *hook;
 	u32 peer_seq, tsval;
+	/* INT runs: the port's queue and transmitted bytes (bench_int_fill) */
+	u64 q_bytes, tx_bytes;
 };
 
 /* What bench_run does per ACK. */
@@ -125,7 +148,20 @@ enum bench_mode {
 	RUN_RQD_BASE,	/* the stream and the ACK skb's header fields */
 	RUN_RQD_HOOK,	/* ... and the remote-delay hook */
 	RUN_RQD_CA,	/* ... and the hook and the CA calls */
+	RUN_INT_BASE,	/* the stream, the INT link and the ACK skb's header fields */
+	RUN_INT_CA,	/* ... and the INT echo hook and the CA calls */
+	RUN_INT_HOOK,	/* as RUN_INT_CA, returning the hook's calls' own count */
 };
+
+static inline bool bench_mode_int(enum bench_mode m)
+{
+	return m >= RUN_INT_BASE;
+}
+
+static inline bool bench_mode_skb(enum bench_mode m)
+{
+	return m >= RUN_RQD_BASE;
+}
 
 static inline u32 bench_rand(u32 *s)
 {
@@ -236,11 +272,13 @@ static struct sk_buff *bench_rqd_skb(struct sock *sk)
 }
 
 /*
- * tcp_swift's remote-delay hook in init_net's IPv4 LOCAL_IN chain, by the name of its function
- * ("rdcc_rqd_hook [tcp_swift]"); NULL when it is not there. The module stays loaded while the
- * bench runs (the bench's socket holds a reference to it).
+ * A hook in init_net's IPv4 LOCAL_IN chain by the name sprint_symbol gives its function,
+ * which names the module that owns the address: "rdcc_rqd_hook [tcp_swift]" (Swift's
+ * remote-delay hook), "rdcc_int_hook [tcp_powertcp]" (a static function that tcp_hpcc has
+ * too). NULL when it is not there. The module stays loaded while the bench runs (the bench's
+ * socket holds a reference to it).
  */
-static const struct nf_hook_entry *bench_rqd_hook(void)
+static const struct nf_hook_entry *bench_hook(const char *sym)
 {
 	const struct nf_hook_entries *e;
 	const struct nf_hook_entry *found = NULL;
@@ -251,7 +289,7 @@ static const struct nf_hook_entry *bench_rqd_hook(void)
 	e = rcu_dereference(init_net.nf.hooks_ipv4[NF_INET_LOCAL_IN]);
 	for (i = 0; e && i < e->num_hook_entries; i++) {
 		sprint_symbol_no_offset(name, (unsigned long)e->hooks[i].hook);
-		if (!strcmp(name, "rdcc_rqd_hook [tcp_swift]"))
+		if (!strcmp(name, sym))
 			found = &e->hooks[i];
 	}
 	rcu_read_unlock();
@@ -297,6 +335,8 @@ static __always_inline void bench_ack(struct sock *sk, const struct tcp_congesti
 		bench_pacing_rate(sk);
 	}
 }
+
+#include "rdcc_bench_int.h"
 
 /* Run `n` ACKs in `mode`; return the instructions they took (ktime under icount). */
 static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *ca,
@@ -353,6 +393,8 @@ static noinline u64 bench_run(struct sock *sk, const struct tcp_congestion_ops *
 				bench_step(sk, st, f);
 				bench_ack(sk, ca, st, f);
 			}
+			break;
+		default:	/* the INT modes: bench_run_int */
 			break;
 		}
 		t1 = bench_now();
@@ -411,21 +453,27 @@ static int bench_socket(const char *name, const struct bench_stream *st, struct 
 
 /* Instructions of `n` ACKs of `st` (stream bookkeeping included) on `name` in `mode`, or of
  * the stream alone when name is NULL; the same warm-up precedes the timed part in both. The
- * remote-delay modes need Swift's hook (-ENOENT without it) and run with the socket
- * ESTABLISHED and not owned, as the hook sees it in softirq. */
+ * remote-delay and INT modes need the algorithm's hook (-ENOENT without it) and run with the
+ * socket ESTABLISHED and not owned, as the hook sees it in softirq. */
 static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 			 enum bench_mode mode, u64 *insns, u32 *cwnd_end)
 {
 	struct bench_flow f = { .now_ns = 1000000, .rng = 2463534242U, .peer_seq = 7,
 				.tsval = 1000 };
-	bool rqd = mode >= RUN_RQD_BASE;
+	bool rqd = bench_mode_skb(mode), in = bench_mode_int(mode);
 	const struct tcp_congestion_ops *ca;
 	struct socket *sock;
 	struct sock *sk;
 	int err;
 
 	if (rqd) {
-		f.hook = bench_rqd_hook();
+		char sym[64];
+
+		if (in)
+			snprintf(sym, sizeof(sym), "rdcc_int_hook [tcp_%s]", name);
+		else
+			strscpy(sym, "rdcc_rqd_hook [tcp_swift]", sizeof(sym));
+		f.hook = bench_hook(sym);
 		if (!f.hook)
 			return -ENOENT;
 	}
@@ -434,7 +482,7 @@ static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 		return err;
 	sk = sock->sk;
 	if (rqd) {
-		f.skb = bench_rqd_skb(sk);
+		f.skb = in ? bench_int_skb(sk) : bench_rqd_skb(sk);
 		if (!f.skb) {
 			sock_release(sock);
 			return -ENOMEM;
@@ -444,9 +492,24 @@ static int bench_measure(const char *name, const struct bench_stream *st, u32 n,
 		lock_sock(sk);
 	}
 	ca = name ? inet_csk(sk)->icsk_ca_ops : NULL;
-	bench_run(sk, ca, st, &f, n, mode);
-	*insns = bench_run(sk, ca, st, &f, n, mode);
+	if (in) {
+		bench_run_int(sk, ca, st, &f, n, mode);
+		*insns = bench_run_int(sk, ca, st, &f, n, mode);
+	} else {
+		bench_run(sk, ca, st, &f, n, mode);
+		*insns = bench_run(sk, ca, st, &f, n, mode);
+	}
 	*cwnd_end = tcp_snd_cwnd(tcp_sk(sk));
+	if (mode == RUN_INT_CA && ca->get_info) {
+		union tcp_cc_info info;
+		int attr = 0;
+
+		/* The INT glue's BBR layout: min_rtt = signal x1000, pacing_gain = reason << 8. */
+		if (ca->get_info(sk, ~0U, &attr, &info) && attr == INET_DIAG_BBRINFO)
+			pr_info("RDCC-BENCH-INT stream=%s algo=%s+int reason=%u signal_milli=%u queue_bytes=%llu rate_bps=%llu\n",
+				st->name, name, info.bbr.bbr_pacing_gain >> 8, info.bbr.bbr_min_rtt,
+				f.q_bytes, (u64)info.bbr.bbr_bw_hi << 32 | info.bbr.bbr_bw_lo);
+	}
 	if (rqd) {
 		sk->sk_state = TCP_CLOSE;
 		f.skb->sk = NULL;
@@ -518,6 +581,9 @@ static int __init rdcc_bench_init(void)
 	use_tsc = (k_milli < 1995 || k_milli > 2005) && t_milli >= 1995 && t_milli <= 2005;
 	pr_info("RDCC-BENCH-CHECK loop=2 measured_milli=%llu ktime_milli=%llu tsc_milli=%llu clock=%s\n",
 		use_tsc ? t_milli : k_milli, k_milli, t_milli, use_tsc ? "tsc" : "ktime");
+	/* int_hook's method: 2000 per call expected (2001 with a register move in the pair) */
+	pr_info("RDCC-BENCH-SPLIT calls=%u loop_insns=2000 per_call_milli=%llu\n",
+		BENCH_CHUNK, div_u64(bench_check_split() * 1000, BENCH_CHUNK));
 
 	for (s = 0; s < ARRAY_SIZE(streams); s++) {
 		const struct bench_stream *st = &streams[s];
@@ -547,6 +613,8 @@ static int __init rdcc_bench_init(void)
 				tag, st->name, name, acks, t, base, cw);
 			if (s == 0 && !strcmp(name, "swift"))
 				bench_rqd_rows(st);
+			if (s == 0 && (!strcmp(name, "powertcp") || !strcmp(name, "hpcc")))
+				bench_int_rows(st, name);
 		}
 	}
 	pr_info("RDCC-BENCH-DONE set=%s\n", tag);

@@ -26,8 +26,9 @@ pub const ALGOS: &[&str] = &[
     "swift_vaisf",
     "timely",
     "theta_powertcp",
-    // The INT laws: their CA calls with an intake that holds no echo (no receiver program in
-    // the benchmark), so the law holds; the echo hook's cost is not in these rows.
+    // The INT laws: these rows are their CA calls with an intake that holds no echo, so the
+    // law holds; with them come the rows `int_hook`, `powertcp+int` and `hpcc+int` on `dc`
+    // (the echo hook, and the hook with the CA calls on an echo per ACK: rows_per_set).
     "powertcp",
     "hpcc",
 ];
@@ -64,10 +65,15 @@ pub struct Report {
     pub check_milli: Option<u64>,
     /// The clock the guest measured with: `ktime`, or `tsc` when ktime's scale was not exact.
     pub clock: String,
+    /// The check of `int_hook`'s per-call count: a 2000-instruction loop between a clock pair,
+    /// less a third read's pair, x1000 (2,000,000 to 2,001,000: a register move or none).
+    pub split_milli: Option<u64>,
     pub rows: Vec<Row>,
     pub errors: Vec<String>,
     /// Sets whose run completed.
     pub done: Vec<String>,
+    /// The INT modules' counters after each set: (set, algorithm, name → value).
+    pub counters: Vec<(String, String, BTreeMap<String, u64>)>,
 }
 
 fn kv(line: &str) -> BTreeMap<&str, &str> {
@@ -89,8 +95,20 @@ pub fn parse(console: &str) -> Report {
         if l.starts_with("RDCC-BENCH-CHECK") {
             r.check_milli = num("measured_milli");
             r.clock = f.get("clock").unwrap_or(&"ktime").to_string();
+        } else if l.starts_with("RDCC-BENCH-SPLIT") {
+            r.split_milli = num("per_call_milli");
         } else if l.starts_with("RDCC-BENCH-ERROR") {
             r.errors.push(l.to_string());
+        } else if l.starts_with("RDCC-BENCH-COUNTERS") {
+            let (Some(set), Some(algo)) = (f.get("set"), f.get("algo")) else {
+                r.errors.push(format!("unparsed: {l}"));
+                continue;
+            };
+            let c = f
+                .iter()
+                .filter_map(|(k, v)| Some((k.to_string(), v.parse::<u64>().ok()?)))
+                .collect();
+            r.counters.push((set.to_string(), algo.to_string(), c));
         } else if l.starts_with("RDCC-BENCH-DONE") {
             r.done.push(f.get("set").unwrap_or(&"now").to_string());
         } else if l.starts_with("RDCC-BENCH ") {
@@ -167,16 +185,56 @@ pub fn table(r: &Report) -> String {
     s
 }
 
+/// The INT algorithms, whose echo rows the bench adds on `dc`.
+pub const INT_ALGOS: &[&str] = &["powertcp", "hpcc"];
+
 /// Rows one set prints: every algorithm on both streams, plus with Swift the two remote-delay
 /// rows of the `dc` stream (`rqd_hook`: the netfilter hook alone; `swift+rqd`: the hook and
-/// Swift's CA calls using the remote delay).
+/// Swift's CA calls using the remote delay), and with an INT algorithm `<name>+int` (its echo
+/// hook and CA calls on an echo per ACK) and, with powertcp, `int_hook` (the hook's own share
+/// of `powertcp+int`).
 pub fn rows_per_set(algos: &[String]) -> usize {
-    let rqd = if algos.iter().any(|a| a == "swift") {
-        2
-    } else {
-        0
-    };
-    2 * algos.len() + rqd
+    let has = |n: &str| algos.iter().any(|a| a == n);
+    let rqd = if has("swift") { 2 } else { 0 };
+    let int = usize::from(has("powertcp")) * 2 + usize::from(has("hpcc"));
+    2 * algos.len() + rqd + int
+}
+
+/// The echo rows' check: every ACK of each `<name>+int` row (warm-up and timed; with powertcp
+/// also those of `int_hook`, the same run with the hook's calls counted apart) took its own
+/// segment's stack (the module's `ack_used` counter after the set; the no-echo rows only miss).
+/// Returns one line per row and whether all held.
+pub fn int_check(r: &Report) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut ok = true;
+    for row in r.rows.iter().filter(|x| x.algo.ends_with("+int")) {
+        let algo = row.algo.trim_end_matches("+int");
+        // Warm-up and timed ACKs of this row, and of `int_hook`, which runs powertcp+int again.
+        let runs = 1 + u64::from(
+            algo == "powertcp"
+                && r.rows
+                    .iter()
+                    .any(|x| x.set == row.set && x.algo == "int_hook"),
+        );
+        let want = row.acks.saturating_mul(2 * runs);
+        let c = r
+            .counters
+            .iter()
+            .find(|(set, a, _)| *set == row.set && a == algo)
+            .map(|x| &x.2);
+        let get = |k: &str| c.and_then(|c| c.get(k)).copied().unwrap_or(0);
+        let used = get("ack_used");
+        let bad = get("ack_mismatch") + get("ack_reordered") + get("ack_not_advanced");
+        let held = c.is_some() && used == want && bad == 0;
+        ok &= held;
+        lines.push(format!(
+            "{} {}: ack_used {used} of {want} echo ACKs (mismatch+reordered+not_advanced {bad}){}",
+            row.set,
+            row.algo,
+            if held { "" } else { "  FAILED" }
+        ));
+    }
+    (lines, ok)
 }
 
 /// The guest job: load the kernel's algorithms, then ours, then the benchmark, and copy its
@@ -204,6 +262,12 @@ fn job(algos: &[String], acks: u32, before: bool) -> String {
             modules::BENCH_KO,
             algos.join(",")
         );
+        for a in algos.iter().filter(|a| INT_ALGOS.contains(&a.as_str())) {
+            let _ = writeln!(
+                j,
+                "echo \"RDCC-BENCH-COUNTERS set={set} algo={a} $(tr ' \\n' '= ' < /sys/module/tcp_{a}/parameters/counters)\""
+            );
+        }
         for a in algos.iter().filter(|a| ours(a)) {
             let _ = writeln!(j, "rmmod tcp_{a}");
         }
@@ -311,12 +375,29 @@ pub fn run(algos: &[String], before: Option<&str>, timeout_s: u64, quiet: bool) 
         check % 1000,
         rep.clock
     );
-    let t = table(&rep);
+    let mut t = table(&rep);
+    let (int_lines, mut int_ok) = int_check(&rep);
+    if rep.rows.iter().any(|x| x.algo == "int_hook") {
+        let s = rep.split_milli.unwrap_or(0);
+        let held = (2_000_000..=2_001_000).contains(&s);
+        int_ok &= held;
+        let _ = writeln!(
+            t,
+            "int_hook method check: a 2000-instruction call counts {}.{:03}{}",
+            s / 1000,
+            s % 1000,
+            if held { "" } else { "  FAILED" }
+        );
+    }
+    for l in &int_lines {
+        let _ = writeln!(t, "INT echo check: {l}");
+    }
     print!("{t}");
     std::fs::write(out_dir()?.join("bench.txt"), &t)?;
     let nsets = if before.is_some() { 2 } else { 1 };
     let complete = rep.done.len() == nsets
         && rep.errors.is_empty()
+        && int_ok
         && rep.rows.len() == nsets * rows_per_set(algos);
     if !complete {
         println!("bench: incomplete (see above and {})", log.display());
@@ -347,6 +428,11 @@ mod tests {
                  RDCC-BENCH-DONE set=now\n";
         let r = parse(c);
         assert_eq!(r.check_milli, Some(2000));
+        let s = parse("RDCC-BENCH-CHECK loop=2 measured_milli=2000\nRDCC-BENCH-SPLIT calls=500 loop_insns=2000 per_call_milli=2001000\n");
+        assert_eq!(
+            (s.check_milli, s.split_milli),
+            (Some(2000), Some(2_001_000))
+        );
         assert_eq!(r.done, vec!["now".to_string()]);
         assert_eq!(r.errors.len(), 1);
         assert_eq!(r.rows.len(), 2);
@@ -363,6 +449,33 @@ mod tests {
         let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(rows_per_set(&a(&["dctcp", "swift"])), 6);
         assert_eq!(rows_per_set(&a(&["dctcp", "timely"])), 4);
+        assert_eq!(rows_per_set(&a(&["dctcp", "powertcp", "hpcc"])), 9);
+        assert_eq!(rows_per_set(&a(&["dctcp", "hpcc"])), 5);
+    }
+
+    #[test]
+    fn int_rows_need_every_ack_used() {
+        let c = |used: u64| {
+            format!(
+                "RDCC-BENCH set=now stream=dc algo=hpcc+int acks=100 insns=9 base=1 cwnd_end=1\n\
+                 RDCC-BENCH-COUNTERS set=now algo=hpcc rx_new=200 ack_used={used} ack_missed=400 ack_mismatch=0\n"
+            )
+        };
+        let (l, ok) = int_check(&parse(&c(200)));
+        assert!(
+            ok && l.len() == 1 && l[0].contains("ack_used 200 of 200"),
+            "{l:?}"
+        );
+        assert!(!int_check(&parse(&c(199))).1);
+        let with_hook =
+            "RDCC-BENCH set=now stream=dc algo=int_hook acks=100 insns=9 base=0 cwnd_end=1\n\
+             RDCC-BENCH set=now stream=dc algo=powertcp+int acks=100 insns=9 base=1 cwnd_end=1\n\
+             RDCC-BENCH-COUNTERS set=now algo=powertcp ack_used=400\n";
+        let (l, ok) = int_check(&parse(with_hook));
+        assert!(ok && l[0].contains("ack_used 400 of 400"), "{l:?}");
+        let no_counters =
+            "RDCC-BENCH set=now stream=dc algo=hpcc+int acks=100 insns=9 base=1 cwnd_end=1\n";
+        assert!(!int_check(&parse(no_counters)).1);
     }
 
     #[test]
