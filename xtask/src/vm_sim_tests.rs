@@ -518,25 +518,84 @@ fn the_simulator_keeps_the_pages_multihop_figures() {
         .map(|s| s.to_string())
         .collect();
     let s = translate(&load("dc_multihop").expect("loads"), Some(&laws)).expect("translates");
-    for law in &laws {
+    hold_to_page(&s, &laws, MULTIHOP_PAGE);
+}
+
+/// Run every law of `s` at the file's full length and hold each to `page`'s rows: within the
+/// tolerance of the page's simulator figure, and within (or beyond, as the page says) the
+/// tolerance of the kernel's.
+fn hold_to_page(s: &SimScenario, laws: &[String], page: &[(&str, Fig, f64, f64, bool)]) {
+    let name = &s.name;
+    for law in laws {
         let got = figures(&s.run_one(law, false).expect("runs"));
-        let rows: Vec<_> = MULTIHOP_PAGE.iter().filter(|r| r.0 == law).collect();
-        assert_eq!(rows.len(), 4, "{law}: four figures on the page");
+        let rows: Vec<_> = page.iter().filter(|r| r.0 == law).collect();
+        assert_eq!(rows.len(), 4, "{name} {law}: four figures on the page");
         for &&(_, fig, sim, kernel, pass) in &rows {
             let v = fig.of(&got).unwrap_or(f64::NAN);
             let tol = fig.tolerance(sim);
             assert!(
                 (v - sim).abs() <= tol,
-                "dc_multihop {law} {fig:?}: {v:.3}, the page's simulator figure is {sim} ± {tol:.3}"
+                "{name} {law} {fig:?}: {v:.3}, the page's simulator figure is {sim} ± {tol:.3}"
             );
             let tol = fig.tolerance(kernel);
             assert_eq!(
                 (v - kernel).abs() <= tol,
                 pass,
-                "dc_multihop {law} {fig:?}: {v:.3} against the kernel's {kernel} ± {tol:.3}: the \
+                "{name} {law} {fig:?}: {v:.3} against the kernel's {kernel} ± {tol:.3}: the \
                  page says {}",
                 if pass { "within" } else { "beyond" }
             );
         }
+    }
+}
+
+/// Documentation/results/int_testbed.md's tables: (law, figure, simulator, kernel, within the
+/// tolerance on the page), per file.
+#[rustfmt::skip]
+const INT_INCAST_PAGE: &[(&str, Fig, f64, f64, bool)] = &[
+    ("powertcp", Fig::GoodputMbit, 9405.5, 9374.8, true),
+    ("powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("powertcp", Fig::RttMeanUs, 42.7, 40.0, true),
+    ("powertcp", Fig::RttP99Us, 49.0, 43.0, true),
+    ("hpcc", Fig::GoodputMbit, 9095.5, 9042.9, true),
+    ("hpcc", Fig::Jain, 1.0, 1.0, true),
+    ("hpcc", Fig::RttMeanUs, 23.4, 21.9, true),
+    ("hpcc", Fig::RttP99Us, 26.6, 26.0, true),
+    ("theta_powertcp", Fig::GoodputMbit, 9405.5, 9377.9, true),
+    ("theta_powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("theta_powertcp", Fig::RttMeanUs, 41.5, 41.6, true),
+    ("theta_powertcp", Fig::RttP99Us, 50.9, 46.0, true),
+];
+/// See [`INT_INCAST_PAGE`].
+#[rustfmt::skip]
+const INT_FAIRNESS_PAGE: &[(&str, Fig, f64, f64, bool)] = &[
+    ("powertcp", Fig::GoodputMbit, 9400.1, 9403.6, true),
+    ("powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("powertcp", Fig::RttMeanUs, 29.5, 37.8, false),
+    ("powertcp", Fig::RttP99Us, 38.8, 68.0, false),
+    ("hpcc", Fig::GoodputMbit, 9131.1, 9017.7, true),
+    ("hpcc", Fig::Jain, 0.988, 1.0, true),
+    ("hpcc", Fig::RttMeanUs, 22.1, 20.3, true),
+    ("hpcc", Fig::RttP99Us, 22.5, 22.0, true),
+    ("theta_powertcp", Fig::GoodputMbit, 9405.6, 9407.3, true),
+    ("theta_powertcp", Fig::Jain, 1.0, 1.0, true),
+    ("theta_powertcp", Fig::RttMeanUs, 29.1, 32.3, true),
+    ("theta_powertcp", Fig::RttP99Us, 29.1, 49.0, false),
+];
+
+/// The simulator's side of int_testbed.md cannot drift: both INT files at full length (2 s),
+/// every law and figure held to the page.
+#[test]
+fn the_simulator_keeps_the_int_pages_figures() {
+    let laws: Vec<String> = ["powertcp", "hpcc", "theta_powertcp"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for (name, page) in [
+        ("dc_int_incast_10to1", INT_INCAST_PAGE),
+        ("dc_int_fairness", INT_FAIRNESS_PAGE),
+    ] {
+        let s = translate(&load(name).expect("loads"), Some(&laws)).expect("translates");
+        hold_to_page(&s, &laws, page);
     }
 }
