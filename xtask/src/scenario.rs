@@ -278,6 +278,7 @@ pub const DC_MORE: &[&str] = &[
     "dc_multihop",
     "dc_int_incast_10to1",
     "dc_int_fairness",
+    "dc_int_fairness_gso1",
 ];
 /// The datacenter scenarios through the software INT switch (`path.int`; issue #35 item 5):
 /// `cargo xtask run --kernel uml --scenario int`.
