@@ -179,8 +179,8 @@ pub struct RunArgs {
     pub duration: u32,
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy; dc_one_flow, dc_eight_flows,
-    /// dc_incast_16to1, dc_one_flow_25g, dc_multihop, dc_int_incast_10to1, dc_int_fairness on
-    /// --kernel uml), a path to a TOML file, `default` (baseline and eight_flows, what `make`
+    /// dc_incast_16to1, dc_one_flow_25g, dc_multihop, dc_int_incast_10to1, dc_int_fairness,
+    /// dc_int_fairness_gso1 on --kernel uml), a path to a TOML file, `default` (baseline and eight_flows, what `make`
     /// runs), `datacenter` (the three dc_ ones) or `int` (the two through the software INT
     /// switch). Per-flow CSV, JSON
     /// and figures (PNG, SVG) land in
