@@ -27,6 +27,47 @@ pub struct BinStat {
     pub p99: f64,
     /// 99.9th percentile slowdown.
     pub p999: f64,
+    /// Median completion time, µs.
+    pub fct_p50_us: f64,
+    /// 99th percentile completion time, µs.
+    pub fct_p99_us: f64,
+}
+
+/// Completion times of one flow-size bin ([`fct_by_size`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FctBin {
+    /// Label, as [`size_bins`] names it.
+    pub label: String,
+    /// Completed flows in the bin.
+    pub n: usize,
+    /// Median completion time (the unit of the input); NaN for an empty bin.
+    pub p50: f64,
+    /// 99th percentile (nearest rank); NaN for an empty bin.
+    pub p99: f64,
+}
+
+/// Completion times by flow size: for each bin of [`size_bins`]`(bins)`, the count and the
+/// nearest-rank 50th and 99th percentiles of the completion times of `fcts` ((size bytes,
+/// completion time in any one unit)) in it. The simulator's `fct_bins.csv` and the test bed's
+/// (`cargo xtask run`) both come from here.
+pub fn fct_by_size(bins: &[u64], fcts: &[(u64, f64)]) -> Vec<FctBin> {
+    size_bins(bins)
+        .into_iter()
+        .map(|(lo, hi, label)| {
+            let mut v: Vec<f64> = fcts
+                .iter()
+                .filter(|f| f.0 >= lo && f.0 < hi)
+                .map(|f| f.1)
+                .collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            FctBin {
+                label,
+                n: v.len(),
+                p50: pct(&v, 50.0),
+                p99: pct(&v, 99.0),
+            }
+        })
+        .collect()
 }
 
 /// Headline numbers of one run.
@@ -248,8 +289,16 @@ pub fn summarize(
     let queue_p99_kb = first.map_or(f64::NAN, |p| p.queue_p99_kb);
     let queue_max_kb = first.map_or(f64::NAN, |p| p.queue_max_kb);
     let finite: Vec<_> = out.flows.iter().filter(|f| f.spec.size_bytes > 0).collect();
+    let done: Vec<(u64, f64)> = finite
+        .iter()
+        .filter_map(|f| {
+            f.finish_ns
+                .map(|t| (f.spec.size_bytes, (t - f.spec.start_ns) as f64 / 1000.0))
+        })
+        .collect();
+    let abs = fct_by_size(bins, &done);
     let mut bin_stats = Vec::new();
-    for (lo, hi, label) in size_bins(bins) {
+    for ((lo, hi, label), a) in size_bins(bins).into_iter().zip(abs) {
         let in_bin: Vec<_> = finite
             .iter()
             .filter(|f| f.spec.size_bytes >= lo && f.spec.size_bytes < hi)
@@ -269,6 +318,8 @@ pub fn summarize(
             p50: pct(&sl, 50.0),
             p99: pct(&sl, 99.0),
             p999: pct(&sl, 99.9),
+            fct_p50_us: a.p50,
+            fct_p99_us: a.p99,
         });
     }
     Summary {

@@ -217,6 +217,10 @@ pub struct BinRow<'a> {
     pub slowdown_p99: Option<f64>,
     /// 99.9th percentile slowdown.
     pub slowdown_p999: Option<f64>,
+    /// Median completion time, µs.
+    pub fct_p50_us: Option<f64>,
+    /// 99th percentile completion time, µs.
+    pub fct_p99_us: Option<f64>,
 }
 
 /// `summary.json`: the three summary tables.
@@ -283,6 +287,8 @@ pub fn summary_rows(rows: &[Summary]) -> SummaryJson<'_> {
                     slowdown_p50: num(b.p50, 4),
                     slowdown_p99: num(b.p99, 4),
                     slowdown_p999: num(b.p999, 4),
+                    fct_p50_us: num(b.fct_p50_us, 3),
+                    fct_p99_us: num(b.fct_p99_us, 3),
                 })
             })
             .collect(),

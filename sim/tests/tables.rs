@@ -17,7 +17,7 @@ const SUMMARY: &str = "algorithm,goodput_gbps,bottleneck_utilization,rtt_mean_us
 const PORTS: &str =
     "algorithm,port,utilization,queue_mean_kb,queue_p99_kb,queue_max_kb,dropped_packets,pfc_paused_us";
 const BINS: &str =
-    "algorithm,size_bin,flows_done,flows_unfinished,slowdown_p50,slowdown_p99,slowdown_p999";
+    "algorithm,size_bin,flows_done,flows_unfinished,slowdown_p50,slowdown_p99,slowdown_p999,fct_p50_us,fct_p99_us";
 const FLOWS: &str = "flow,algo,src,dst,size_bytes,rx_bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown,rtt_samples,rtt_mean_us,rtt_p99_us,rtt_min_us,retransmits,dropped_packets";
 const FLOW_SERIES: &str = "t_us,flow,algo,goodput_gbps,rx_bytes,cwnd_bytes,pacing_gbps";
 const PORT_SERIES: &str = "t_us,port,queue_bytes,queue_max_bytes,tx_bytes";

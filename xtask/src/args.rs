@@ -180,7 +180,7 @@ pub struct RunArgs {
     /// Run scenario files instead of the classic table: a built-in name (scenarios/vm/NAME.toml:
     /// baseline, eight_flows, late_joiner, incast, lossy; dc_one_flow, dc_eight_flows,
     /// dc_incast_16to1, dc_one_flow_25g, dc_multihop, dc_int_incast_10to1, dc_int_fairness,
-    /// dc_int_fairness_gso1 on --kernel uml), a path to a TOML file, `default` (baseline and eight_flows, what `make`
+    /// dc_int_fairness_gso1, dc_int_websearch on --kernel uml), a path to a TOML file, `default` (baseline and eight_flows, what `make`
     /// runs), `datacenter` (the three dc_ ones) or `int` (the two through the software INT
     /// switch). Per-flow CSV, JSON
     /// and figures (PNG, SVG) land in

@@ -58,7 +58,11 @@ pub fn validate(s: &Scenario, bed: Bed) -> Result<(), String> {
         ));
     }
     let long = flows(s, |f| f.algo == UNDER_TEST && f.size_kb.is_none());
-    let sized = flows(s, |f| f.algo == UNDER_TEST && f.size_kb.is_some());
+    let sized = flows(s, |f| f.algo == UNDER_TEST && f.size_kb.is_some())
+        + s.workload
+            .as_ref()
+            .filter(|w| w.algo == UNDER_TEST)
+            .map_or(0, |w| w.flows);
     for (algo, x) in b {
         let at = format!("test.bounds.{algo}");
         if !s.test.algos.contains(algo) {
@@ -90,7 +94,8 @@ pub fn validate(s: &Scenario, bed: Bed) -> Result<(), String> {
         }
         if x.max_fct_p99_ms > 0 && sized == 0 {
             return Err(format!(
-                "{at}.max_fct_p99_ms: completion times need under_test flows with size_kb"
+                "{at}.max_fct_p99_ms: completion times need under_test flows with size_kb or \
+                 a [workload]"
             ));
         }
         if x.max_rtt_p99_us > MAX_RTT_BOUND_US {
@@ -165,7 +170,11 @@ pub fn check(s: &Scenario, algo: &str, st: &TrialStats, sum: &mut Summary) {
         );
     }
     if b.max_fct_p99_ms > 0 {
-        let sized = flows(s, |f| f.size_kb.is_some()) as usize;
+        let sized = s
+            .expand(s.test.duration_s)
+            .iter()
+            .filter(|f| f.bytes.is_some())
+            .count();
         let p99 = rdcc_sim::stats::percentile(&st.fct_ms, 99.0);
         sum.record(
             &format!(

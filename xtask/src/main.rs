@@ -25,6 +25,7 @@ mod uml;
 mod util;
 mod vm;
 mod vm_sim;
+mod workload;
 
 use args::{Cli, Cmd, DkmsArgs, RunArgs, VmArgs};
 use std::process::ExitCode;

@@ -6,6 +6,7 @@ use crate::scenario::Scenario;
 use crate::series::{
     flow_fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
 };
+use rdcc_sim::metrics::{fct_by_size, FctBin};
 use rdcc_sim::stats::percentile;
 use rdcc_sim::text_table::{render, Cell, Col};
 use std::fmt::Write as _;
@@ -132,6 +133,9 @@ pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
         .collect();
     // The figures are text already at their column's decimals (median [min-max]).
     let mut out = render(&cols, &body, true);
+    if let Some(t) = fct_bins_table(sc, passes) {
+        out.push_str(&t);
+    }
     // Flows that started late are named: their figures cover less of the window, and a Jain
     // index over them measures the start, not the law.
     for p in passes {
@@ -148,6 +152,63 @@ pub fn table(sc: &Scenario, passes: &[Pass]) -> String {
         }
     }
     out
+}
+
+/// A workload's completion times by flow size, per pass over its trials, in µs: the
+/// simulator's bins and statistics (`rdcc_sim::metrics::fct_by_size`, its `fct_bins.csv`), so
+/// the two beds' tables compare row by row. None without a `[workload]`.
+fn fct_bins(sc: &Scenario, passes: &[Pass]) -> Option<Vec<(String, Vec<FctBin>)>> {
+    sc.workload.as_ref()?;
+    let edges = rdcc_sim::scenario::Report::default().fct_bins_bytes;
+    Some(
+        passes
+            .iter()
+            .map(|p| {
+                let fcts: Vec<(u64, f64)> = p
+                    .stats
+                    .iter()
+                    .flat_map(|s| s.fct_bytes.iter().copied().zip(s.fct_ms.iter().copied()))
+                    .map(|(b, ms)| (b, ms * 1e3))
+                    .collect();
+                (p.algo.clone(), fct_by_size(&edges, &fcts))
+            })
+            .collect(),
+    )
+}
+
+/// [`fct_bins`] as a text table.
+fn fct_bins_table(sc: &Scenario, passes: &[Pass]) -> Option<String> {
+    let cols = [
+        Col::text("algorithm"),
+        Col::text("flow size"),
+        Col::num("flows", 0),
+        Col::num("FCT p50 us", 1),
+        Col::num("FCT p99 us", 1),
+    ];
+    let mut body: Vec<Vec<Cell>> = Vec::new();
+    for (algo, bins) in fct_bins(sc, passes)? {
+        for b in bins {
+            body.push(vec![
+                Cell::from(algo.clone()),
+                Cell::from(b.label),
+                Cell::from(b.n.to_string()),
+                Cell::from(fmt_us(b.p50)),
+                Cell::from(fmt_us(b.p99)),
+            ]);
+        }
+    }
+    Some(format!(
+        "completion times by flow size (the workload's sized flows, every trial):\n{}",
+        render(&cols, &body, true)
+    ))
+}
+
+fn fmt_us(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.1}")
+    } else {
+        "-".into()
+    }
 }
 
 fn opt(v: Option<f64>) -> serde_json::Value {
@@ -304,6 +365,18 @@ pub fn write_outputs(
     let path = dir.join("summary.json");
     std::fs::write(&path, serde_json::to_string_pretty(&j).unwrap_or_default()).map_err(io)?;
     files.push(path);
+    if let Some(rows) = fct_bins(sc, passes) {
+        let mut csv = String::from("algorithm,size_bin,flows_done,fct_p50_us,fct_p99_us\n");
+        for (algo, bins) in rows {
+            for b in bins {
+                let v = |x: f64| if x.is_finite() { format!("{x:.3}") } else { String::new() };
+                let _ = writeln!(csv, "{algo},{},{},{},{}", b.label, b.n, v(b.p50), v(b.p99));
+            }
+        }
+        let path = dir.join("fct_bins.csv");
+        std::fs::write(&path, csv).map_err(io)?;
+        files.push(path);
+    }
     let path = dir.join("summary.txt");
     std::fs::write(
         &path,

@@ -10,6 +10,7 @@
 
 pub use crate::path::{Bed, PathSpec};
 use crate::util::repo_root;
+pub use crate::workload::Workload;
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,12 @@ pub struct Scenario {
     /// The bottleneck.
     pub path: PathSpec,
     /// Flow groups.
+    #[serde(default)]
     pub flows: Vec<FlowGroup>,
+    /// Sized flows drawn from a flow-size CDF with Poisson arrivals (`crate::workload`), after
+    /// the groups' flows.
+    #[serde(default)]
+    pub workload: Option<Workload>,
     /// `cargo xtask test`: the shortened run and its functional checks.
     #[serde(default)]
     pub test: TestSpec,
@@ -279,6 +285,7 @@ pub const DC_MORE: &[&str] = &[
     "dc_int_incast_10to1",
     "dc_int_fairness",
     "dc_int_fairness_gso1",
+    "dc_int_websearch",
 ];
 /// The datacenter scenarios through the software INT switch (`path.int`; issue #35 item 5):
 /// `cargo xtask run --kernel uml --scenario int`.
@@ -449,8 +456,18 @@ pub fn validate(s: &Scenario, available: &[String], bed: Bed) -> Result<(), Stri
     check_params(s)?;
     crate::path::validate(&s.path, bed)?;
     check_int(s)?;
-    if s.flows.is_empty() {
-        return Err("flows: at least one [[flows]] group".into());
+    if s.flows.is_empty() && s.workload.is_none() {
+        return Err("flows: at least one [[flows]] group or a [workload]".into());
+    }
+    if let Some(w) = &s.workload {
+        if w.algo != UNDER_TEST {
+            check_algo(
+                &w.algo,
+                available,
+                &format!("workload.algo (or \"{UNDER_TEST}\")"),
+            )?;
+        }
+        w.validate(s.duration_s, s.path.rate_mbit)?;
     }
     let mut total = 0u32;
     for (i, f) in s.flows.iter().enumerate() {
@@ -509,7 +526,8 @@ fn check_int(s: &Scenario) -> Result<(), String> {
         .iter()
         .chain(&s.test.algos)
         .chain((s.test.reference_flows != RefFlows::None).then_some(&s.test.reference))
-        .chain(s.flows.iter().map(|f| &f.algo));
+        .chain(s.flows.iter().map(|f| &f.algo))
+        .chain(s.workload.iter().map(|w| &w.algo));
     for a in named {
         if crate::algos::INT_LAWS.contains(&a.as_str()) {
             return Err(format!(
@@ -563,7 +581,9 @@ pub struct Flow {
 }
 
 impl Scenario {
-    /// The individual flows, with durations scaled to a trial of `trial_s` seconds.
+    /// The individual flows, with durations scaled to a trial of `trial_s` seconds; then the
+    /// workload's flows that arrive within it, at their own times (scaling them would scale
+    /// the load).
     pub fn expand(&self, trial_s: u32) -> Vec<Flow> {
         let scale = |v: u64| v * trial_s as u64 / self.duration_s as u64;
         let mut v = Vec::new();
@@ -586,6 +606,20 @@ impl Scenario {
                 });
             }
         }
+        if let Some(w) = &self.workload {
+            let end_ms = u64::from(trial_s) * 1000;
+            v.extend(
+                w.arrivals(self.path.rate_mbit)
+                    .into_iter()
+                    .filter(|a| u64::from(a.0) < end_ms)
+                    .map(|(start_ms, bytes)| Flow {
+                        algo: w.algo.clone(),
+                        start_ms,
+                        bytes: Some(bytes),
+                        secs: 0.001,
+                    }),
+            );
+        }
         v
     }
 
@@ -597,7 +631,7 @@ impl Scenario {
     /// last ACK traced: `series::fct`). Goodput comes from `snd_una`, which a sample still
     /// carries in full; the RTT percentiles come from an evenly spread subset.
     pub fn trace_sample_bits(&self) -> u32 {
-        let sized = self.flows.iter().any(|f| f.size_kb.is_some());
+        let sized = self.workload.is_some() || self.flows.iter().any(|f| f.size_kb.is_some());
         if self.path.rate_mbit >= TRACE_SAMPLE_FROM_MBIT && !sized {
             TRACE_SAMPLE_BITS
         } else {

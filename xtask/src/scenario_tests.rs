@@ -133,7 +133,7 @@ fn malformed_files_are_refused() {
         ("size_kb = 64\n", "size_kb = 64\n[[flows]]\nalgo = \"under_test\"\nduration_s = 5\n[test]\nmax_stall_ms = 1000\n", "flows[2] starts later or stops early"),
         ("size_kb = 64\n", "size_kb = 64\n[test]\nmin_total_pct = 0", "nothing would judge"),
         ("algo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "algo = \"cubic\"\ncount = 2\n[[flows]]\nalgo = \"under_test\"\nstart_ms = 4000\nsize_kb = 64\n[test]\nmax_stall_ms = 1000\n", "the scenario has none"),
-        ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "missing field `flows`"),
+        ("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "", "at least one [[flows]] group or a [workload]"),
         ("rate_mbit = 50", "rate_mbit = 50 oops", "expected"),
     ];
     for (from, to, want) in cases {
@@ -557,4 +557,53 @@ fn int_path_is_validated() {
         .replace("[test]\n", "[test]\nalgos = [\"hpcc\"]\n");
     let e = parse_for(&t, "x", &avail, Bed::Uml).unwrap_err();
     assert!(e.contains("hpcc reads in-band telemetry"), "{e}");
+}
+
+/// `[workload]` (workload.rs): the drawn flows follow the groups', at their own times in a
+/// shorter test trial; each mutation is refused with its words.
+#[test]
+fn workload_flows_are_drawn_and_validated() {
+    let text = format!("{GOOD}[workload]\ncdf = \"websearch\"\nload_pct = 60\nflows = 5\nseed = 3\n");
+    let s = parse(&text, "w", &avail()).unwrap();
+    let w = s.workload.as_ref().unwrap();
+    // 50 Mbit/s at 60 %: web search's mean 1.71 MB every 0.46 s.
+    let drawn = w.arrivals(50);
+    assert_eq!(drawn.len(), 5);
+    let f = s.expand(10);
+    assert_eq!(f.len(), 3 + 5, "groups, then the workload");
+    for (fl, (st, b)) in f[3..].iter().zip(&drawn) {
+        assert_eq!((fl.algo.as_str(), fl.start_ms, fl.bytes), ("under_test", *st, Some(*b)));
+    }
+    // A shorter trial keeps the arrivals' times (and so the load): only those within it.
+    let cut = 1000 * 2;
+    let within = drawn.iter().filter(|a| a.0 < cut).count();
+    assert_eq!(s.expand(2).len(), 3 + within);
+    let env = s.guest_env(false);
+    let spec = format!("under_test:{}:b:{}", drawn[0].0, drawn[0].1);
+    assert!(env.contains(&spec), "{env}");
+    // Only the workload's flows are enough; the trace keeps every ACK with sized flows.
+    let only = text.replace("[[flows]]\nalgo = \"under_test\"\ncount = 2\n[[flows]]\nalgo = \"cubic\"\nstart_ms = 4000\nsize_kb = 64\n", "");
+    let o = parse(&only, "w", &avail()).unwrap();
+    assert_eq!(o.expand(10).len(), 5);
+    assert_eq!(o.trace_sample_bits(), 0);
+    let cases: &[(&str, &str, &str)] = &[
+        ("cdf = \"websearch\"", "cdf = \"cache\"", "workload.cdf = \"cache\""),
+        ("load_pct = 60", "load_pct = 95", "workload.load_pct = 95"),
+        ("flows = 5", "flows = 961", "workload.flows = 961"),
+        ("flows = 5", "flows = 50", "arrives at"),
+        ("seed = 3", "seed = 3\nalgo = \"cubik\"", "workload.algo"),
+        ("seed = 3", "seed = 3\nrate = 1", "unknown field `rate`"),
+    ];
+    for (from, to, want) in cases {
+        let t = text.replacen(from, to, 1);
+        match parse(&t, "x", &avail()) {
+            Ok(_) => panic!("accepted with {from:?} -> {to:?}"),
+            Err(e) => assert!(e.contains(want), "{from:?} -> {to:?}: {e:?} lacks {want:?}"),
+        }
+    }
+    // An INT law's workload needs path.int as its flows do.
+    let int_avail: Vec<String> = ["cubic", "swift", "powertcp"].map(String::from).to_vec();
+    let t = text.replace("seed = 3", "seed = 3\nalgo = \"powertcp\"");
+    let e = parse(&t, "x", &int_avail).unwrap_err();
+    assert!(e.contains("powertcp reads in-band telemetry"), "{e}");
 }

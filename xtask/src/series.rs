@@ -352,7 +352,9 @@ pub struct TrialStats {
     pub queue_mean_pkts: Option<f64>,
     pub marks: u64,
     pub drops: u64,
+    /// The sized flows' completion times, ms, and beside each its flow's size, bytes.
     pub fct_ms: Vec<f64>,
+    pub fct_bytes: Vec<u64>,
     pub acks: usize,
     pub decisions: usize,
     /// Flows whose data began more than `LATE_START_S` after their launch: (flow, delay s).
@@ -389,9 +391,10 @@ pub fn trial_stats(tr: &Trial, warmup_s: f64, duration_s: f64) -> TrialStats {
             rtts.extend(d.iter().filter(|x| in_win(x.t_s)).map(|x| x.rtt_us));
         }
         match f.size {
-            Some(_) => {
+            Some(size) => {
                 if let Some(t) = flow_fct(f, acks) {
                     st.fct_ms.push(t * 1e3);
+                    st.fct_bytes.push(size);
                 }
             }
             None => {

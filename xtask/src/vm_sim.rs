@@ -212,6 +212,8 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         );
     }
     let end_ms = u64::from(vm.duration_s) * 1000;
+    // The receiver: the dumbbell's host 1, the chain's last host.
+    let dst = if p.hops > 1 { p.hops - 1 } else { 1 };
     let mut flows = Vec::new();
     for (i, g) in vm.flows.iter().enumerate() {
         if let Some(d) = g.duration_s {
@@ -232,8 +234,7 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
         };
         flows.push(FlowGroup {
             src: 0,
-            // The receiver: the dumbbell's host 1, the chain's last host.
-            dst: if p.hops > 1 { p.hops - 1 } else { 1 },
+            dst,
             count: g.count,
             conns_per_src: g.count,
             src_step: 1,
@@ -243,6 +244,32 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
             stagger_every: 1,
             cc: group_cc,
         });
+    }
+    // The workload's flows, one group each, as the bed runs them (`scenario::expand`).
+    if let Some(w) = &vm.workload {
+        let w_cc = if w.algo == UNDER_TEST {
+            None
+        } else {
+            if !cc.contains_key(&w.algo) {
+                let t = profile(vm, &w.algo).map_err(|e| format!("workload.algo: {e}"))?;
+                cc.insert(w.algo.clone(), t);
+            }
+            Some(w.algo.clone())
+        };
+        for (start_ms, bytes) in w.arrivals(p.rate_mbit) {
+            flows.push(FlowGroup {
+                src: 0,
+                dst,
+                count: 1,
+                conns_per_src: 1,
+                src_step: 1,
+                size_bytes: bytes,
+                start_us: f64::from(start_ms) * 1000.0,
+                stagger_us: 0.0,
+                stagger_every: 1,
+                cc: w_cc.clone(),
+            });
+        }
     }
     // The INT options' bytes (an echo of k records: 5 + 8k bytes, padded to 4).
     let (int_request, int_echo) = if p.int {

@@ -599,3 +599,27 @@ fn the_simulator_keeps_the_int_pages_figures() {
         hold_to_page(&s, &laws, page);
     }
 }
+
+/// The web-search file's flows reach the simulator one by one as the bed runs them
+/// (`scenario::expand`): same sizes, same start times, same receiver; the chain's two switches
+/// both fit in the echo (ACKs of 66 + 24 bytes: 5 + 2 × 8, padded).
+#[test]
+fn a_workload_translates_flow_by_flow() {
+    let vm = load("dc_int_websearch").expect("loads");
+    assert!(vm.path.int && vm.path.hops == 2);
+    let s = translate(&vm, None).expect("translates");
+    let bed = vm.expand(vm.duration_s);
+    assert_eq!(bed.len(), 600);
+    assert_eq!(s.flows.len(), bed.len());
+    for (f, b) in s.flows.iter().zip(&bed) {
+        assert_eq!(f.count, 1);
+        assert_eq!(Some(f.size_bytes), b.bytes);
+        assert_eq!(f.start_us, f64::from(b.start_ms) * 1000.0);
+        assert_eq!((f.src, f.dst), (0, 1), "the chain's first host to its last");
+        assert_eq!(f.cc, None, "under_test");
+    }
+    assert_eq!(s.transport.ack_bytes, 66 + 24);
+    SimScenario::parse(&s.to_toml().expect("serializes"))
+        .and_then(|p| p.check_builds())
+        .unwrap_or_else(|e| panic!("{e}"));
+}
