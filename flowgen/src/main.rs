@@ -97,6 +97,12 @@ fn main() -> ExitCode {
             eprintln!("rdcc-flowgen: sink: {e}");
             return ExitCode::from(2);
         }
+        // A listener and its connection per flow, at worst all open at once (each listener is
+        // closed once its connection is accepted: sink.rs `serve`).
+        if let Err(e) = net::reserve_fds(2 * flows.len() as u64 + net::FD_SPARE) {
+            eprintln!("rdcc-flowgen: sink: {e}");
+            return ExitCode::from(2);
+        }
     }
     let ok = match cli.cmd {
         Cmd::Sink {
@@ -119,6 +125,11 @@ fn main() -> ExitCode {
             flows,
         } => {
             if let Err(e) = ports_fit(port, flows.len()) {
+                eprintln!("rdcc-flowgen: send: {e}");
+                return ExitCode::from(2);
+            }
+            // One socket per flow.
+            if let Err(e) = net::reserve_fds(flows.len() as u64 + net::FD_SPARE) {
                 eprintln!("rdcc-flowgen: send: {e}");
                 return ExitCode::from(2);
             }

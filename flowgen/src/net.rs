@@ -231,3 +231,41 @@ mod tests {
         }
     }
 }
+
+/// Descriptors beside the flows' sockets: stdio, the marker, the runtime's own.
+pub const FD_SPARE: u64 = 32;
+
+/// Make room for `need` open descriptors: raise the soft RLIMIT_NOFILE to at least `need`
+/// (up to the hard limit). The default soft limit is 1024, and 600 flows' listeners and
+/// accepted sockets in one sink passed it: accept() failed with EMFILE for the last flows
+/// mid-trial (the web-search run of Documentation/results/int_testbed.md). An error names the
+/// need and the hard limit, before anything is bound or connected.
+pub fn reserve_fds(need: u64) -> io::Result<()> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: lim is a valid rlimit, written by the call.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if lim.rlim_cur >= need {
+        return Ok(());
+    }
+    if lim.rlim_max < need {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{need} file descriptors needed, RLIMIT_NOFILE allows {} (hard limit): fewer \
+                 flows, or raise it (ulimit -Hn)",
+                lim.rlim_max
+            ),
+        ));
+    }
+    lim.rlim_cur = need;
+    // SAFETY: lim is a valid rlimit, read by the call.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}

@@ -55,7 +55,7 @@ pub fn run(bind: IpAddr, base: u16, flows: &[Flow], timeout_s: u64) -> Result<bo
                     bytes: 0,
                     err: String::new(),
                 };
-                if let Err(e) = serve(&l, deadline_ns, expect, &mut r.bytes) {
+                if let Err(e) = serve(l, deadline_ns, expect, &mut r.bytes) {
                     r.err = e.to_string();
                 }
                 r
@@ -76,16 +76,17 @@ fn left(deadline_ns: u64) -> Duration {
     Duration::from_nanos(deadline_ns.saturating_sub(mono_ns()).max(1_000_000))
 }
 
-/// Accept one connection on `l` (by `deadline_ns`), count what it sends until EOF into
-/// `bytes`; send the receipt once `expect` bytes are in (a sized flow) or at EOF. A sized
-/// flow that sends more than its size fails.
+/// Accept one connection on `l` (by `deadline_ns`) and close `l`, count what it sends until
+/// EOF into `bytes`; send the receipt once `expect` bytes are in (a sized flow) or at EOF. A
+/// sized flow that sends more than its size fails.
 fn serve(
-    l: &TcpListener,
+    l: TcpListener,
     deadline_ns: u64,
     expect: Option<u64>,
     bytes: &mut u64,
 ) -> io::Result<()> {
-    let mut s = accept_by(l, deadline_ns)?;
+    let mut s = accept_by(&l, deadline_ns)?;
+    drop(l);
     let mut buf = vec![0u8; 1 << 17];
     let mut receipted = None;
     let receipt = |s: &mut TcpStream, n: u64| {
