@@ -213,7 +213,9 @@ buf_kb=$((SCN_RATE_MBIT * SCN_DURATION_S * 16 >> shrink))
 echo 0 >"$T/tracing_on"
 echo mono >"$T/trace_clock" || fail "trace clock"
 echo "$buf_kb" >"$T/buffer_size_kb" || fail "trace buffer ($buf_kb KiB)"
-probe_filter='dport >= 5201 && dport < 5300'
+# The flows' ports: 5201 + i for flow i of a pass (or of its reference pass, whichever has more).
+nflows=$(printf '%s\n%s\n' "$SCN_FLOWS" "$SCN_REF_FLOWS" | awk '{ if (NF > n) n = NF } END { print n + 0 }')
+probe_filter="dport >= 5201 && dport < $((5201 + nflows))"
 dec_filter=0
 if [ "$SCN_TRACE_SAMPLE_BITS" -gt 0 ]; then
 	probe_filter="$probe_filter && !(snd_una & $((((1 << SCN_TRACE_SAMPLE_BITS) - 1) << 16)))"
