@@ -79,12 +79,7 @@ fn left(deadline_ns: u64) -> Duration {
 /// Accept one connection on `l` (by `deadline_ns`) and close `l`, count what it sends until
 /// EOF into `bytes`; send the receipt once `expect` bytes are in (a sized flow) or at EOF. A
 /// sized flow that sends more than its size fails.
-fn serve(
-    l: TcpListener,
-    deadline_ns: u64,
-    expect: Option<u64>,
-    bytes: &mut u64,
-) -> io::Result<()> {
+fn serve(l: TcpListener, deadline_ns: u64, expect: Option<u64>, bytes: &mut u64) -> io::Result<()> {
     let mut s = accept_by(&l, deadline_ns)?;
     drop(l);
     let mut buf = vec![0u8; 1 << 17];

@@ -299,9 +299,17 @@ fn flows_beyond_the_soft_descriptor_limit() {
         .args(&flows);
     let out = with_nofile(cmd, 200, 4096).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for i in 0..usize::from(n) {
-        assert_eq!(field(&text, i, "bytes").as_deref(), Some("2000"), "flow {i}: {text}");
+        assert_eq!(
+            field(&text, i, "bytes").as_deref(),
+            Some("2000"),
+            "flow {i}: {text}"
+        );
     }
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut r, &mut rest).unwrap();

@@ -369,7 +369,13 @@ pub fn write_outputs(
         let mut csv = String::from("algorithm,size_bin,flows_done,fct_p50_us,fct_p99_us\n");
         for (algo, bins) in rows {
             for b in bins {
-                let v = |x: f64| if x.is_finite() { format!("{x:.3}") } else { String::new() };
+                let v = |x: f64| {
+                    if x.is_finite() {
+                        format!("{x:.3}")
+                    } else {
+                        String::new()
+                    }
+                };
                 let _ = writeln!(csv, "{algo},{},{},{},{}", b.label, b.n, v(b.p50), v(b.p99));
             }
         }

@@ -563,7 +563,8 @@ fn int_path_is_validated() {
 /// shorter test trial; each mutation is refused with its words.
 #[test]
 fn workload_flows_are_drawn_and_validated() {
-    let text = format!("{GOOD}[workload]\ncdf = \"websearch\"\nload_pct = 60\nflows = 5\nseed = 3\n");
+    let text =
+        format!("{GOOD}[workload]\ncdf = \"websearch\"\nload_pct = 60\nflows = 5\nseed = 3\n");
     let s = parse(&text, "w", &avail()).unwrap();
     let w = s.workload.as_ref().unwrap();
     // 50 Mbit/s at 60 %: web search's mean 1.71 MB every 0.46 s.
@@ -572,7 +573,10 @@ fn workload_flows_are_drawn_and_validated() {
     let f = s.expand(10);
     assert_eq!(f.len(), 3 + 5, "groups, then the workload");
     for (fl, (st, b)) in f[3..].iter().zip(&drawn) {
-        assert_eq!((fl.algo.as_str(), fl.start_ms, fl.bytes), ("under_test", *st, Some(*b)));
+        assert_eq!(
+            (fl.algo.as_str(), fl.start_ms, fl.bytes),
+            ("under_test", *st, Some(*b))
+        );
     }
     // A shorter trial keeps the arrivals' times (and so the load): only those within it.
     let cut = 1000 * 2;
@@ -587,7 +591,11 @@ fn workload_flows_are_drawn_and_validated() {
     assert_eq!(o.expand(10).len(), 5);
     assert_eq!(o.trace_sample_bits(), 0);
     let cases: &[(&str, &str, &str)] = &[
-        ("cdf = \"websearch\"", "cdf = \"cache\"", "workload.cdf = \"cache\""),
+        (
+            "cdf = \"websearch\"",
+            "cdf = \"cache\"",
+            "workload.cdf = \"cache\"",
+        ),
         ("load_pct = 60", "load_pct = 95", "workload.load_pct = 95"),
         ("flows = 5", "flows = 961", "workload.flows = 961"),
         ("flows = 5", "flows = 50", "arrives at"),
