@@ -199,39 +199,6 @@ pub fn total_retrans(s: &TcpStream) -> io::Result<u32> {
     ]))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::net::TcpListener;
-
-    #[test]
-    fn clock_and_sleep() {
-        let t = mono_ns();
-        sleep_until_ns(t + 20_000_000);
-        let d = mono_ns() - t;
-        assert!(d >= 20_000_000, "slept {d} ns");
-        // A time that has passed returns at once.
-        let t = mono_ns();
-        sleep_until_ns(t - 1);
-        assert!(mono_ns() - t < 1_000_000_000);
-    }
-
-    #[test]
-    fn connect_sets_the_algorithm() {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        let s = connect_with_cc(l.local_addr().unwrap(), "reno").unwrap();
-        assert_eq!(congestion(&s).unwrap(), "reno");
-        assert_eq!(total_retrans(&s).unwrap(), 0);
-        let e = connect_with_cc(l.local_addr().unwrap(), "no_such_cc").unwrap_err();
-        assert!(e.to_string().contains("TCP_CONGESTION no_such_cc"), "{e}");
-        let l6 = TcpListener::bind("[::1]:0");
-        if let Ok(l6) = l6 {
-            let s = connect_with_cc(l6.local_addr().unwrap(), "reno").unwrap();
-            assert_eq!(s.peer_addr().unwrap(), l6.local_addr().unwrap());
-        }
-    }
-}
-
 /// Descriptors beside the flows' sockets: stdio, the marker, the runtime's own.
 pub const FD_SPARE: u64 = 32;
 
@@ -268,4 +235,37 @@ pub fn reserve_fds(need: u64) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    #[test]
+    fn clock_and_sleep() {
+        let t = mono_ns();
+        sleep_until_ns(t + 20_000_000);
+        let d = mono_ns() - t;
+        assert!(d >= 20_000_000, "slept {d} ns");
+        // A time that has passed returns at once.
+        let t = mono_ns();
+        sleep_until_ns(t - 1);
+        assert!(mono_ns() - t < 1_000_000_000);
+    }
+
+    #[test]
+    fn connect_sets_the_algorithm() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let s = connect_with_cc(l.local_addr().unwrap(), "reno").unwrap();
+        assert_eq!(congestion(&s).unwrap(), "reno");
+        assert_eq!(total_retrans(&s).unwrap(), 0);
+        let e = connect_with_cc(l.local_addr().unwrap(), "no_such_cc").unwrap_err();
+        assert!(e.to_string().contains("TCP_CONGESTION no_such_cc"), "{e}");
+        let l6 = TcpListener::bind("[::1]:0");
+        if let Ok(l6) = l6 {
+            let s = connect_with_cc(l6.local_addr().unwrap(), "reno").unwrap();
+            assert_eq!(s.peer_addr().unwrap(), l6.local_addr().unwrap());
+        }
+    }
 }
