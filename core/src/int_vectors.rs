@@ -15,9 +15,11 @@ use super::int::{IntController, IntHop, IntStack};
 use super::powertcp_int::{self, PowerTcpInt};
 
 /// 100 Gbit/s, bytes/s.
-const B100G: u64 = 12_500_000_000;
+pub const B100G: u64 = 12_500_000_000;
 
-fn ack(una: u32, nxt: u32, now: u64) -> AckEvent {
+/// An ACK of 1000 bytes (MSS 1000) at `now` ns with a 20 µs RTT sample, `snd_una` = `una`,
+/// `snd_nxt` = `nxt`: the ACK of every example here and of `core/tests/int_laws.rs`.
+pub fn ack(una: u32, nxt: u32, now: u64) -> AckEvent {
     AckEvent {
         now_ns: now,
         rtt_ns: 20_000,

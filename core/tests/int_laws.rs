@@ -4,12 +4,12 @@
 //! rounding), and property tests for the invariants.
 
 use proptest::prelude::*;
-use rdcc_core::event::{AckEvent, LossEvent, LossKind, ACK_HAS_RTT};
+use rdcc_core::event::{LossEvent, LossKind};
 use rdcc_core::hpcc::{self, Hpcc};
 use rdcc_core::int::{IntController, IntHop, IntStack, INT_MAX_HOPS, QLEN_MAX_BYTES};
 use rdcc_core::powertcp_int::{self, PowerTcpInt};
 
-const B100G: u64 = 12_500_000_000; // bytes/s
+use rdcc_core::int_vectors::{ack, B100G};
 
 fn stack(hops: &[(u64, u64, u64, u64)]) -> IntStack {
     let mut s = IntStack::EMPTY;
@@ -17,19 +17,6 @@ fn stack(hops: &[(u64, u64, u64, u64)]) -> IntStack {
         assert!(s.push(IntHop::encode(q, tx, ts, b).unwrap()));
     }
     s
-}
-
-fn ack(una: u32, nxt: u32, now: u64) -> AckEvent {
-    AckEvent {
-        now_ns: now,
-        rtt_ns: 20_000,
-        flags: ACK_HAS_RTT,
-        mss_bytes: 1000,
-        acked_bytes: 1000,
-        snd_una: una,
-        snd_nxt: nxt,
-        ..AckEvent::default()
-    }
 }
 
 /// A one-hop stack at 100 Gbit/s: queue `q` B, `tx` B transmitted, timestamp `ts` ns.

@@ -623,3 +623,61 @@ fn a_workload_translates_flow_by_flow() {
         .and_then(|p| p.check_builds())
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// int_testbed.md's web-search table: (law, size bin, FCT p50 µs simulator, kernel, FCT p99 µs
+/// simulator, kernel); every kernel figure within the page's tolerance.
+#[rustfmt::skip]
+const INT_WEBSEARCH_PAGE: &[(&str, &str, f64, f64, f64, f64)] = &[
+    ("powertcp", "<10KB", 31.6, 31.0, 58.3, 73.2),
+    ("powertcp", "10KB-100KB", 87.0, 76.8, 406.8, 278.0),
+    ("powertcp", "100KB-1MB", 990.3, 960.8, 7537.8, 7520.3),
+    ("powertcp", ">=1MB", 8170.1, 8021.8, 84810.5, 84953.6),
+    ("hpcc", "<10KB", 29.2, 23.8, 53.9, 69.9),
+    ("hpcc", "10KB-100KB", 84.4, 73.0, 248.7, 220.4),
+    ("hpcc", "100KB-1MB", 888.1, 814.6, 6955.1, 7016.7),
+    ("hpcc", ">=1MB", 9384.6, 9454.6, 94763.3, 92933.4),
+    ("theta_powertcp", "<10KB", 32.2, 33.5, 64.0, 78.1),
+    ("theta_powertcp", "10KB-100KB", 86.9, 87.0, 271.2, 340.5),
+    ("theta_powertcp", "100KB-1MB", 960.7, 994.3, 7395.4, 7599.4),
+    ("theta_powertcp", ">=1MB", 8126.9, 8049.2, 84892.8, 84822.5),
+];
+
+/// The simulator's side of int_testbed.md's web-search table cannot drift: the file's full run
+/// (600 flows, 2 s), every law's completion times by flow size within 0.1 µs of the page's
+/// simulator figures (the page rounds), every flow done, and the page's kernel figures within
+/// the page's tolerances of them (p50 ± max(10 µs, 25 %), p99 ± max(20 µs, 50 %) of the
+/// kernel's).
+#[test]
+fn the_simulator_keeps_the_websearch_pages_figures() {
+    let laws: Vec<String> = ["powertcp", "hpcc", "theta_powertcp"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let s = translate(&load("dc_int_websearch").expect("loads"), Some(&laws)).expect("translates");
+    for law in &laws {
+        let r = s.run_one(law, false).expect("runs");
+        assert_eq!(
+            (r.summary.flows_done, r.summary.flows_finite),
+            (600, 600),
+            "{law}: every flow done"
+        );
+        let rows: Vec<_> = INT_WEBSEARCH_PAGE.iter().filter(|r| r.0 == law).collect();
+        assert_eq!(rows.len(), r.summary.bins.len(), "{law}: a row per bin");
+        for (&&(_, bin, p50, k50, p99, k99), b) in rows.iter().zip(&r.summary.bins) {
+            assert_eq!(b.label, bin, "{law}: bins in order");
+            for (what, got, page, kernel, tol) in [
+                ("p50", b.fct_p50_us, p50, k50, (10.0f64).max(0.25 * k50)),
+                ("p99", b.fct_p99_us, p99, k99, (20.0f64).max(0.5 * k99)),
+            ] {
+                assert!(
+                    (got - page).abs() <= 0.1,
+                    "{law} {bin} FCT {what}: {got:.3} us, the page's simulator figure is {page}"
+                );
+                assert!(
+                    (got - kernel).abs() <= tol,
+                    "{law} {bin} FCT {what}: {got:.1} us against the kernel's {kernel} ± {tol:.1}"
+                );
+            }
+        }
+    }
+}
