@@ -41,7 +41,6 @@ impl Law {
         "vaisf",
         "timely",
         "theta_powertcp",
-        "powertcp",
         "powertcp_int",
         "hpcc",
         "hpcc_vaisf",
@@ -49,13 +48,21 @@ impl Law {
         "reno",
     ];
 
+    /// Why a name that is no law is refused, where a reason beyond "unknown" helps.
+    pub fn why_not(s: &str) -> Option<&'static str> {
+        (s == "powertcp").then_some(
+            "\"powertcp\" names two laws: theta_powertcp (θ-PowerTCP, from RTTs) or \
+             powertcp_int (PowerTCP over in-band telemetry; the kernel's tcp_powertcp)",
+        )
+    }
+
     /// The law called `s` (see [`Law::NAMES`]).
     pub fn parse(s: &str) -> Option<Law> {
         Some(match s {
             "swift" => Law::Swift,
             "swift_vaisf" | "vaisf" => Law::SwiftVaiSf,
             "timely" => Law::Timely,
-            "theta_powertcp" | "powertcp" => Law::ThetaPowerTcp,
+            "theta_powertcp" => Law::ThetaPowerTcp,
             "powertcp_int" => Law::PowerTcpInt,
             "hpcc" => Law::Hpcc,
             "hpcc_vaisf" => Law::HpccVaiSf,

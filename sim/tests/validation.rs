@@ -284,6 +284,18 @@ fn unknown_algorithm_lists_the_valid_names_before_anything_runs() {
         err.contains("cc.fast") && err.contains("theta_powertcp"),
         "{err}"
     );
+    // "powertcp" names two laws (θ-PowerTCP here once, INT PowerTCP in the kernel): refused
+    // with both, as an algorithm and as a profile's law.
+    for text in [
+        edit(r#"algorithms = ["swift"]"#, r#"algorithms = ["powertcp"]"#),
+        format!("{BASE}\n[cc.p]\nlaw = \"powertcp\"\n"),
+    ] {
+        let err = Scenario::parse(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("names two laws: theta_powertcp") && err.contains("powertcp_int"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

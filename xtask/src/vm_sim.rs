@@ -101,12 +101,15 @@ pub struct Translated {
 }
 
 /// Every name a VM scenario may give that the translation knows: the VM's default algorithm
-/// set, Linux's reno and cubic, and the simulator's laws (a name the simulator cannot run is
+/// set, Linux's reno and cubic, the INT modules, and the simulator's laws (a name the simulator cannot run is
 /// refused by [`translate`], with the reason).
 fn known_names() -> Vec<String> {
     let mut v = scenario::default_algos();
     v.extend(["reno", "cubic"].map(String::from));
     v.extend(Law::NAMES.iter().map(|s| s.to_string()));
+    // The kernel's INT modules (outside the default set): `powertcp` translates to
+    // `powertcp_int`, `hpcc` is a law of both.
+    v.extend(crate::algos::INT_LAWS.iter().map(|s| s.to_string()));
     v.sort();
     v.dedup();
     v
@@ -120,9 +123,9 @@ pub fn load(name_or_path: &str) -> Result<VmScenario, String> {
         .or_else(|uml| scenario::load(name_or_path, &known, Bed::Qemu).map_err(|_| uml))
 }
 
-/// The simulator's name for kernel algorithm `algo`: `tcp_powertcp` is PowerTCP over INT (the
-/// simulator's `powertcp_int`; the simulator's `powertcp` is θ-PowerTCP, the kernel's
-/// `theta_powertcp`); every other name is the same on both sides.
+/// The simulator's name for kernel algorithm `algo`: `tcp_powertcp` is PowerTCP over INT, the
+/// simulator's `powertcp_int` (the simulator refuses a bare `powertcp`); every other name,
+/// `theta_powertcp` included, is the same on both sides.
 fn sim_name(algo: &str) -> &str {
     if algo == "powertcp" {
         "powertcp_int"

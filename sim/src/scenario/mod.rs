@@ -266,11 +266,12 @@ impl Scenario {
                     .get("law")
                     .and_then(|v| v.as_str())
                     .ok_or_else(|| invalid!("cc.{name}: missing law = \"...\""))?;
-                let law = Law::parse(law_name).ok_or_else(|| {
-                    invalid!(
+                let law = Law::parse(law_name).ok_or_else(|| match Law::why_not(law_name) {
+                    Some(why) => invalid!("cc.{name}: {why}"),
+                    None => invalid!(
                         "cc.{name}: unknown law {law_name:?}; valid laws: {}",
                         Law::NAMES.join(", ")
-                    )
+                    ),
                 })?;
                 let set = match t.get(PARAMS_KEY) {
                     None => ParamSet::Paper,
@@ -295,6 +296,9 @@ impl Scenario {
             }
             None => (
                 Law::parse(name).ok_or_else(|| {
+                    if let Some(why) = Law::why_not(name) {
+                        return invalid!("algorithm {why}");
+                    }
                     let mut valid: Vec<&str> = Law::NAMES.to_vec();
                     valid.extend(self.cc.keys().map(|k| k.as_str()));
                     invalid!(
