@@ -295,7 +295,7 @@ pub const DC_INT_SET: &[&str] = &["dc_int_incast_10to1", "dc_int_fairness"];
 /// flow the incast measured the clients' start-up, Documentation/results/uml_vs_sim.md item 2),
 /// and the multi-hop path with Swift and dctcp (its `[test]`: three routers and the receiver's
 /// channel under the debug kernel; the hop count itself is `rdcc_rqd_hops.sh`'s check), and the
-/// INT laws' incast and fairness through the software INT switch.
+/// INT laws' incast, fairness and web search through the software INT switch.
 pub const DC_TEST_SET: &[&str] = &[
     "dc_one_flow",
     "dc_eight_flows",
@@ -303,6 +303,7 @@ pub const DC_TEST_SET: &[&str] = &[
     "dc_multihop",
     "dc_int_incast_10to1",
     "dc_int_fairness",
+    "dc_int_websearch",
 ];
 
 /// Where scenario NAME lives.
