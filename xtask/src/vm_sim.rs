@@ -101,8 +101,8 @@ pub struct Translated {
 }
 
 /// Every name a VM scenario may give that the translation knows: the VM's default algorithm
-/// set, Linux's reno and cubic, the INT modules, and the simulator's laws (a name the simulator cannot run is
-/// refused by [`translate`], with the reason).
+/// set, Linux's reno and cubic, the INT modules, and the simulator's laws (a name the
+/// simulator cannot run is refused by [`translate`], with the reason).
 fn known_names() -> Vec<String> {
     let mut v = scenario::default_algos();
     v.extend(["reno", "cubic"].map(String::from));

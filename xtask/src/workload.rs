@@ -50,7 +50,7 @@ fn under_test() -> String {
 
 impl Workload {
     /// The flows: (start ms, bytes), in arrival order. `rate_mbit`: the path's rate. The
-    /// sections's values must be valid ([`Workload::validate`]).
+    /// section's values must be valid ([`Workload::validate`]).
     pub fn arrivals(&self, rate_mbit: u32) -> Vec<(u32, u64)> {
         let Some(cdf) = Cdf::named(&self.cdf) else {
             return Vec::new();
