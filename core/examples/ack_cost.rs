@@ -10,9 +10,14 @@
 //! `remote`: every ACK carries a 2-4 µs remote delay, Swift's endpoint split)
 //!        ack_cost rqd_scan ACKS        (the remote-delay hook's option scan, `rqd::scan`, on
 //! the bench's option bytes: NOP NOP TS(10) RQD(10) NOP NOP, TSval and delay new every ACK)
+//!        ack_cost int_rx ACKS          (the INT echo hook's step, `int_intake::on_rx`, then the
+//! take of `cong_control`, `Intake::take`, on the bench's option bytes: NOP NOP TS(10) INT(13,
+//! one record) NOP NOP NOP, TSval and record new every ACK)
 
 use rdcc_core::event::{ACK_HAS_REMOTE_DELAY, ACK_HAS_RTT};
-use rdcc_core::{powertcp, rqd, swift, timely, vaisf, AckEvent, Controller};
+use rdcc_core::int::IntHop;
+use rdcc_core::int_intake::{self, Intake, SegmentId};
+use rdcc_core::{int_wire, powertcp, rqd, swift, timely, vaisf, AckEvent, Controller};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -79,6 +84,45 @@ fn rqd_stream(acks: u64) -> u64 {
     sum
 }
 
+/// The INT echo hook's step and `cong_control`'s take, alone, on `rdcc_bench_int.h`'s ACK.
+fn int_rx_stream(acks: u64) -> u64 {
+    let mut opts = [1u8; 28];
+    opts[2] = 8;
+    opts[3] = 10;
+    let mut one = rdcc_core::int::IntStack::EMPTY;
+    one.push(IntHop(0));
+    let n = int_wire::write(&mut opts[12..], 1, true, false, &one);
+    assert_eq!(n, 13);
+    let mut k = Intake::default();
+    let mut una: u32 = 1;
+    let mut sum = 0u64;
+    for tsval in 0..acks {
+        let t = tsval as u32;
+        let ack = una.wrapping_add(2 * MSS);
+        let rec = IntHop::encode(8000, tsval * 300, tsval * 240, 1_250_000_000).unwrap_or_default();
+        opts[4..8].copy_from_slice(&t.to_be_bytes());
+        opts[17..25].copy_from_slice(&rec.0.to_be_bytes());
+        let o = int_intake::on_rx(
+            &mut k,
+            black_box(&opts),
+            ack,
+            7,
+            una,
+            ack.wrapping_add(40 * MSS),
+        );
+        let id = SegmentId {
+            ack_seq: ack,
+            seq: 7,
+            tsval: t,
+            has_ts: 1,
+        };
+        let (taken, st) = k.take(black_box(&id), true, tsval * 240);
+        sum = sum.wrapping_add(u64::from(o) + taken as u64 + st.hops[0].0);
+        una = ack;
+    }
+    sum
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(law), Some(Ok(acks))) = (args.first(), args.get(1).map(|a| a.parse::<u64>())) else {
@@ -86,6 +130,10 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let remote = args.get(2).is_some_and(|a| a == "remote");
+    if law == "int_rx" {
+        println!("{law} {acks} {}", int_rx_stream(acks));
+        return ExitCode::SUCCESS;
+    }
     if law == "rqd_scan" {
         println!("{law} {acks} {}", rqd_stream(acks));
         return ExitCode::SUCCESS;

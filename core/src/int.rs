@@ -130,6 +130,11 @@ impl IntHop {
             .copied()
             .unwrap_or(1_250_000_000) // i < 8: never taken
     }
+    /// Does `other` name the same port rate? The same answer as comparing [`IntHop::rate_bps`]
+    /// (the entries of [`RATE_TABLE_BPS`] are distinct), from the 3-bit fields alone.
+    pub fn same_rate(&self, other: &IntHop) -> bool {
+        (self.0 ^ other.0) >> RATE_SHIFT == 0
+    }
     /// Bytes transmitted between `prev` and `self` (modulo the field width, in 128 B units).
     pub fn tx_delta_bytes(&self, prev: &IntHop) -> u64 {
         (self.tx_units().wrapping_sub(prev.tx_units()) & TX_MASK).saturating_mul(TX_UNIT_BYTES)

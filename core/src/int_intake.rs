@@ -138,7 +138,8 @@ pub struct Intake {
     took: bool,
     /// Host clock of the last take, ns.
     last_take_ns: u64,
-    /// The last stack taken (valid with `took`).
+    /// The last stack taken (valid with `took`), as [`Intake::take`] returned it: with the
+    /// history epoch added to its `path_id`.
     last: IntStack,
 }
 
@@ -146,17 +147,45 @@ pub struct Intake {
 /// stepped back)? Steps are modulo the fields' widths: a step of half the range or more is back.
 fn older(s: &IntStack, last: &IntStack) -> bool {
     let (a, b) = (s.hops(), last.hops());
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(x, y)| x.rate_bps() == y.rate_bps())
-        && a.iter()
-            .zip(b)
-            .any(|(x, y)| x.ts_delta_ns(y) >= TS_BACK_NS || x.tx_delta_bytes(y) >= TX_BACK_BYTES)
+    if a.len() != b.len() {
+        return false;
+    }
+    // One pass: every rate the same (else another path: not older), and some hop stepped back.
+    let mut back = false;
+    for (x, y) in a.iter().zip(b) {
+        if !x.same_rate(y) {
+            return false;
+        }
+        back |= x.ts_delta_ns(y) >= TS_BACK_NS || x.tx_delta_bytes(y) >= TX_BACK_BYTES;
+    }
+    back
+}
+
+/// `*dst = *src`, between two distinct stacks: through the two references the compiler knows
+/// they do not overlap, so the copy is a few moves (a copy between two fields of the intake,
+/// one of them indexed, is otherwise a call to `memmove`).
+#[inline(always)]
+fn copy_stack(dst: &mut IntStack, src: &IntStack) {
+    *dst = *src;
 }
 
 impl Intake {
     /// An echo arrived on an ACK with identity `id`; `snd_una`/`snd_nxt` as the hook reads them.
     pub fn store(&mut self, id: SegmentId, stack: &IntStack, snd_una: u32, snd_nxt: u32) -> Stored {
-        if stack.hops().is_empty() {
+        self.store_with(id, stack.hops().len(), snd_una, snd_nxt, |s| *s = *stack)
+    }
+
+    /// [`Intake::store`] of a stack of `hops` records that `fill` writes (whole) straight into
+    /// the entry chosen, so the hook copies the records once, from the option into the intake.
+    fn store_with(
+        &mut self,
+        id: SegmentId,
+        hops: usize,
+        snd_una: u32,
+        snd_nxt: u32,
+        fill: impl FnOnce(&mut IntStack),
+    ) -> Stored {
+        if hops == 0 {
             return Stored::Empty;
         }
         if !seq_after(id.ack_seq, snd_una) {
@@ -166,40 +195,43 @@ impl Intake {
             return Stored::AckFuture;
         }
         self.order = self.order.wrapping_add(1);
-        let fresh = Entry {
-            id,
-            stack: *stack,
-            order: self.order,
-            live: true,
-        };
         let order = self.order;
-        if let Some(e) = self
-            .entries
-            .iter_mut()
-            .find(|e| e.live && e.id.ack_seq == id.ack_seq)
+        let (at, outcome) = self.slot_for(id.ack_seq, order);
+        if let Some(e) = self.entries.get_mut(at) {
+            e.id = id;
+            e.order = order;
+            e.live = true;
+            fill(&mut e.stack);
+        }
+        outcome
+    }
+
+    /// Where a store of `ack_seq` goes (`order`: its store order): the live entry of the same
+    /// ACK number (latest wins), else a free one, else the oldest store (largest age in
+    /// wrapping order), which is lost. An index into `entries`.
+    fn slot_for(&self, ack_seq: u32, order: u32) -> (usize, Stored) {
+        // Index loops over the constant range (no iterator counters: their `+ 1` would be an
+        // overflow check in a kernel build).
+        let live = |at: usize| self.entries.get(at).filter(|e| e.live);
+        if let Some(at) =
+            (0..INTAKE_SLOTS).find(|&at| live(at).is_some_and(|e| e.id.ack_seq == ack_seq))
         {
-            *e = fresh;
-            return Stored::Replaced;
+            return (at, Stored::Replaced);
         }
-        if let Some(e) = self.entries.iter_mut().find(|e| !e.live) {
-            *e = fresh;
-            return Stored::New;
+        if let Some(at) = (0..INTAKE_SLOTS).find(|&at| live(at).is_none()) {
+            return (at, Stored::New);
         }
-        // All live: the oldest store (largest age in wrapping order) goes.
-        let mut oldest: Option<&mut Entry> = None;
-        for e in self.entries.iter_mut() {
+        let mut oldest: Option<(usize, u32)> = None;
+        for at in 0..INTAKE_SLOTS {
+            let Some(e) = self.entries.get(at) else {
+                continue;
+            };
             let age = order.wrapping_sub(e.order);
-            if oldest
-                .as_ref()
-                .map_or(true, |o| age > order.wrapping_sub(o.order))
-            {
-                oldest = Some(e);
+            if oldest.map_or(true, |(_, a)| age > a) {
+                oldest = Some((at, age));
             }
         }
-        if let Some(e) = oldest {
-            *e = fresh;
-        }
-        Stored::Evicted
+        (oldest.map_or(0, |(at, _)| at), Stored::Evicted)
     }
 
     /// A segment with ACK number `ack_seq` and no valid echo: an entry stored for that ACK number
@@ -221,40 +253,50 @@ impl Intake {
     /// epoch in `path_id`, or why there is none. Entries of this and older ACK numbers are
     /// consumed.
     pub fn take(&mut self, accepted: &SegmentId, advanced: bool, now_ns: u64) -> (Taken, IntStack) {
-        let mut found: Option<Entry> = None;
-        for e in self.entries.iter_mut() {
-            if !e.live {
+        match self.take_in_place(accepted, advanced, now_ns) {
+            Taken::Used => (Taken::Used, self.last),
+            t => (t, IntStack::EMPTY),
+        }
+    }
+
+    /// [`Intake::take`] without copying the stack out: when it returns [`Taken::Used`], the
+    /// stack taken is `self.last` (with the history epoch in `path_id`, which [`older`] does not
+    /// read).
+    fn take_in_place(&mut self, accepted: &SegmentId, advanced: bool, now_ns: u64) -> Taken {
+        let mut found: Option<usize> = None;
+        for at in 0..INTAKE_SLOTS {
+            let Some(e) = self.entries.get_mut(at).filter(|e| e.live) else {
                 continue;
-            }
+            };
             if e.id.ack_seq == accepted.ack_seq {
-                found = Some(*e);
+                found = Some(at);
                 e.live = false;
             } else if !seq_after(e.id.ack_seq, accepted.ack_seq) {
                 e.live = false; // an older ACK's: processed already, or never will be
             }
         }
-        let Some(e) = found else {
-            return (Taken::Missed, IntStack::EMPTY);
+        // Consumed (not live), its bytes still there.
+        let Some(e) = found.and_then(|at| self.entries.get(at)) else {
+            return Taken::Missed;
         };
         if !advanced {
-            return (Taken::NotAdvanced, IntStack::EMPTY);
+            return Taken::NotAdvanced;
         }
         if e.id != *accepted {
-            return (Taken::Mismatch, IntStack::EMPTY);
+            return Taken::Mismatch;
         }
         let stale = now_ns.wrapping_sub(self.last_take_ns) > STALE_NS;
         if self.took && !stale && older(&e.stack, &self.last) {
-            return (Taken::Reordered, IntStack::EMPTY);
+            return Taken::Reordered;
         }
         if self.took && stale {
             self.epoch = self.epoch.wrapping_add(1);
         }
         self.took = true;
         self.last_take_ns = now_ns;
-        self.last = e.stack;
-        let mut stack = e.stack;
-        stack.path_id = stack.path_id.wrapping_add(self.epoch);
-        (Taken::Used, stack)
+        copy_stack(&mut self.last, &e.stack);
+        self.last.path_id = self.last.path_id.wrapping_add(self.epoch);
+        Taken::Used
     }
 
     /// Pending entries (for tests and counters).
@@ -327,8 +369,9 @@ pub fn on_rx(
     snd_una: u32,
     snd_nxt: u32,
 ) -> u32 {
-    let opt = match int_wire::parse(opts) {
-        Ok(Some(o)) if o.echo => o,
+    // One walk of the list: the option, checked, and the TSval (as `last_tsval` reads it).
+    let opt = match int_wire::locate(opts) {
+        Ok(Some(o)) if o.echo() => o,
         Ok(Some(_)) => {
             k.supersede(ack_seq);
             return Rx::Request as u32;
@@ -342,7 +385,7 @@ pub fn on_rx(
             return Rx::Malformed as u32;
         }
     };
-    let (tsval, has_ts) = match last_tsval(opts) {
+    let (tsval, has_ts) = match opt.tsval {
         Some(v) => (v, 1),
         None => (0, 0),
     };
@@ -352,7 +395,8 @@ pub fn on_rx(
         tsval,
         has_ts,
     };
-    k.store(id, &opt.stack, snd_una, snd_nxt) as u32
+    // The records go straight from the option into the entry (no intermediate stack).
+    k.store_with(id, opt.count(), snd_una, snd_nxt, |s| opt.read_stack(s)) as u32
 }
 
 /// What a kernel module keeps per connection for an INT law: the law's state and the intake.
@@ -374,6 +418,11 @@ pub fn on_ack<L: super::int::IntController>(
     accepted: &SegmentId,
     advanced: bool,
 ) -> (Taken, super::event::Decision) {
-    let (taken, stack) = flow.intake.take(accepted, advanced, ev.now_ns);
-    (taken, L::on_ack(p, &mut flow.law, ev, &stack))
+    let taken = flow.intake.take_in_place(accepted, advanced, ev.now_ns);
+    // The stack taken, read where the intake keeps it (no copy); the law holds without one.
+    let stack = match taken {
+        Taken::Used => &flow.intake.last,
+        _ => &IntStack::EMPTY,
+    };
+    (taken, L::on_ack(p, &mut flow.law, ev, stack))
 }

@@ -131,35 +131,59 @@ pub struct IntOption {
     pub stack: IntStack,
 }
 
+/// TCP option kind of the timestamps option (RFC 7323 §3.2) and its length.
+const TS_KIND: u8 = 8;
+const TS_LEN: usize = 10;
+
 /// Where our option sits in a list: its offset and length. `Err` as [`parse`].
 fn find(opts: &[u8]) -> Result<Option<(usize, usize)>, ParseError> {
-    let mut i: usize = 0;
+    walk::<false>(opts).map(|(found, _)| found)
+}
+
+/// What [`walk`] finds: our option's offset and length, and a TSval.
+type Walked = (Option<(usize, usize)>, Option<u32>);
+
+/// The one walk of an option list: our option's offset and length, and, with `TS`, the TSval of
+/// the last timestamps option of length 10 (as `int_intake::last_tsval` reads it; without `TS`
+/// always `None`). `Err` as [`parse`]: a list that is `Ok` here is one `last_tsval` walks to
+/// the same end with the same checks, so the two TSvals agree (`core/tests/int_intake.rs`, `one_walk_reads_what_two_walks_read`).
+fn walk<const TS: bool>(opts: &[u8]) -> Result<Walked, ParseError> {
+    let [exid_hi, exid_lo] = EXID.to_be_bytes();
+    let mut rest = opts;
     let mut found: Option<(usize, usize)> = None;
-    while let Some(&kind) = opts.get(i) {
-        match kind {
-            0 => break,                   // end of option list (RFC 9293 §3.2)
-            1 => i = i.saturating_add(1), // no-operation
-            _ => {
-                let len = usize::from(*opts.get(i.saturating_add(1)).ok_or(ParseError::Malformed)?);
-                let end = i.saturating_add(len);
-                if len < 2 || end > opts.len() {
+    let mut tsval: Option<u32> = None;
+    loop {
+        match rest {
+            [] | [0, ..] => break,                    // end of option list (RFC 9293 §3.2)
+            [1, tail @ ..] => rest = tail,            // no-operation
+            [_] => return Err(ParseError::Malformed), // a kind without its length byte
+            [_, len, ..] => {
+                let len = usize::from(*len);
+                if len < 2 {
                     return Err(ParseError::Malformed);
                 }
-                let exid_ours = kind == KIND
-                    && len >= 4
-                    && opts.get(i.saturating_add(2)..i.saturating_add(4))
-                        == Some(&EXID.to_be_bytes()[..]);
-                if exid_ours {
-                    if found.is_some() {
-                        return Err(ParseError::Duplicate);
+                // `opt`: this option, `len` bytes; `tail`: the rest of the list.
+                let (Some(opt), Some(tail)) = (rest.get(..len), rest.get(len..)) else {
+                    return Err(ParseError::Malformed); // runs past the end of the list
+                };
+                match opt {
+                    [KIND, _, hi, lo, ..] if *hi == exid_hi && *lo == exid_lo => {
+                        if found.is_some() {
+                            return Err(ParseError::Duplicate);
+                        }
+                        // `rest` is a suffix of `opts`: the difference is the offset.
+                        found = Some((opts.len().wrapping_sub(rest.len()), len));
                     }
-                    found = Some((i, len));
+                    [TS_KIND, _, a, b, c, d, ..] if TS && len == TS_LEN => {
+                        tsval = Some(u32::from_be_bytes([*a, *b, *c, *d]));
+                    }
+                    _ => {}
                 }
-                i = end;
+                rest = tail;
             }
         }
     }
-    Ok(found)
+    Ok((found, tsval))
 }
 
 /// Checks our option's length, version and count; returns (slots, header byte).
@@ -182,33 +206,86 @@ fn check(opt: &[u8]) -> Result<(usize, u8), ParseError> {
 
 fn record_at(opt: &[u8], slot: usize) -> IntHop {
     let at = HEADER_LEN.saturating_add(slot.saturating_mul(RECORD_LEN));
-    let mut b = [0u8; RECORD_LEN];
-    if let Some(src) = opt.get(at..at.saturating_add(RECORD_LEN)) {
-        put(&mut b, src);
+    match opt.get(at..at.saturating_add(RECORD_LEN)) {
+        Some(&[a, b, c, d, e, f, g, h]) => IntHop(u64::from_be_bytes([a, b, c, d, e, f, g, h])),
+        _ => IntHop(0), // check() proved every filled slot is inside: never taken
     }
-    IntHop(u64::from_be_bytes(b))
 }
 
-/// Parse a TCP option list (the bytes after the 20-byte header, `doff`·4 − 20 of them) for the
-/// INT option. `Ok(None)` when there is none.
-pub fn parse(opts: &[u8]) -> Result<Option<IntOption>, ParseError> {
-    let Some((at, len)) = find(opts)? else {
+/// A well-formed INT option found in a list, not yet copied out: what [`parse`] returns, read
+/// in place ([`Found::read_stack`]), and the list's TSval ([`locate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found<'a> {
+    /// The option's bytes, its length checked ([`check`]).
+    opt: &'a [u8],
+    /// Its header byte, version and count checked.
+    hdr: u8,
+    /// Its slots (1..=4).
+    slots: usize,
+    /// The TSval of the list's last timestamps option of length 10, if any (only [`locate`]
+    /// reads it; `None` from [`parse`]).
+    pub tsval: Option<u32>,
+}
+
+impl Found<'_> {
+    /// An echo (ACK) rather than a request (data).
+    pub fn echo(&self) -> bool {
+        self.hdr & HDR_ECHO != 0
+    }
+
+    /// Filled slots (≤ the option's slots ≤ 4).
+    pub fn count(&self) -> usize {
+        usize::from(self.hdr & HDR_COUNT_MASK)
+    }
+
+    /// Overwrite `stack` with the option's records: exactly the stack [`parse`] returns (the
+    /// filled slots in path order, the overflow bit, everything else zero), written in place.
+    pub fn read_stack(&self, stack: &mut IntStack) {
+        *stack = IntStack::EMPTY;
+        for slot in 0..self.count() {
+            stack.push(record_at(self.opt, slot)); // count ≤ 4 < INT_MAX_HOPS: never refused
+        }
+        // The laws read a truncated path from the stack itself (`IntStack::overflow`).
+        stack.overflow = u8::from(self.hdr & HDR_OVERFLOW != 0);
+    }
+}
+
+/// [`find`] (or, with `TS`, [`walk`]'s TSval too) and [`check`]: the checked option in place.
+fn found<const TS: bool>(opts: &[u8]) -> Result<Option<Found<'_>>, ParseError> {
+    let (Some((at, len)), tsval) = walk::<TS>(opts)? else {
         return Ok(None);
     };
     let opt = opts
         .get(at..at.saturating_add(len))
         .ok_or(ParseError::Malformed)?;
     let (slots, hdr) = check(opt)?;
+    Ok(Some(Found {
+        opt,
+        hdr,
+        slots,
+        tsval,
+    }))
+}
+
+/// [`parse`] without copying the records out, in the same single walk of the list that also
+/// finds the TSval of its last timestamps option of length 10 ([`Found::tsval`]): the echo
+/// hook's step (`int_intake::on_rx`). Accepts and refuses exactly what [`parse`] does.
+pub fn locate(opts: &[u8]) -> Result<Option<Found<'_>>, ParseError> {
+    found::<true>(opts)
+}
+
+/// Parse a TCP option list (the bytes after the 20-byte header, `doff`·4 − 20 of them) for the
+/// INT option. `Ok(None)` when there is none.
+pub fn parse(opts: &[u8]) -> Result<Option<IntOption>, ParseError> {
+    let Some(f) = found::<false>(opts)? else {
+        return Ok(None);
+    };
     let mut stack = IntStack::EMPTY;
-    for slot in 0..usize::from(hdr & HDR_COUNT_MASK) {
-        stack.push(record_at(opt, slot)); // count ≤ 4 < INT_MAX_HOPS: never refused
-    }
-    // The laws read a truncated path from the stack itself (`IntStack::overflow`).
-    stack.overflow = u8::from(hdr & HDR_OVERFLOW != 0);
+    f.read_stack(&mut stack);
     Ok(Some(IntOption {
-        echo: hdr & HDR_ECHO != 0,
-        overflow: hdr & HDR_OVERFLOW != 0,
-        slots: slots as u8, // ≤ 4
+        echo: f.echo(),
+        overflow: f.hdr & HDR_OVERFLOW != 0,
+        slots: f.slots as u8, // ≤ 4
         stack,
     }))
 }

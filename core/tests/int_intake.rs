@@ -380,3 +380,134 @@ fn hook_step_table() {
     assert_eq!(last_tsval(&[8, 10, 0, 0, 0, 1]), None);
     assert_eq!(last_tsval(&[]), None);
 }
+
+/// One piece of an option list for the single-walk properties: what Linux and a hostile host
+/// put there (NOP, EOL, timestamps of any length, our option with any length, header and
+/// records, another experiment's option, a foreign option, a stray byte).
+fn piece() -> impl Strategy<Value = Vec<u8>> {
+    let ts_len = prop_oneof![4 => Just(10u8), 1 => 8u8..=11];
+    let int_len = prop_oneof![4 => prop_oneof![Just(13u8), Just(21), Just(29)], 1 => 2u8..40];
+    // Mostly version 1 with a count the slots hold, sometimes any byte.
+    let hdr =
+        prop_oneof![4 => (0u8..4, 0u8..3).prop_map(|(f, c)| 0x40 | f << 4 | c), 1 => any::<u8>()];
+    prop_oneof![
+        3 => Just(vec![1]),
+        1 => Just(vec![0]),
+        3 => (ts_len, any::<[u8; 9]>()).prop_map(|(len, b)| {
+            let mut v = vec![8, len];
+            v.extend_from_slice(&b[..usize::from(len).saturating_sub(2).min(9)]);
+            v
+        }),
+        3 => (int_len, hdr, any::<[u8; 35]>()).prop_map(|(len, hdr, b)| {
+            let mut v = vec![253, len, 0x49, 0x4e, hdr];
+            v.extend_from_slice(&b[..usize::from(len).saturating_sub(5).min(35)]);
+            v.truncate(usize::from(len).max(2));
+            v
+        }),
+        1 => (any::<u8>(), 0u8..12, any::<[u8; 10]>()).prop_map(|(k, len, b)| {
+            let mut v = vec![k, len];
+            v.extend_from_slice(&b[..usize::from(len).saturating_sub(2).min(10)]);
+            v
+        }),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+    ]
+}
+
+fn list() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(piece(), 0..6).prop_map(|p| {
+        let mut v = p.concat();
+        v.truncate(40);
+        v
+    })
+}
+
+/// The hook's step as it was composed before the single walk (issue #35 cost): `parse`, then
+/// `last_tsval` over the list a second time, then `store` of the parsed stack.
+fn on_rx_two_walks(k: &mut Intake, o: &[u8], ack: u32, seq: u32, una: u32, nxt: u32) -> u32 {
+    use rdcc_core::int_intake::{last_tsval, Rx};
+    use rdcc_core::int_wire::parse;
+    let opt = match parse(o) {
+        Ok(Some(x)) if x.echo => x,
+        r => {
+            k.supersede(ack);
+            return match r {
+                Ok(Some(_)) => Rx::Request as u32,
+                Ok(None) => Rx::Absent as u32,
+                Err(_) => Rx::Malformed as u32,
+            };
+        }
+    };
+    let (tsval, has_ts) = last_tsval(o).map_or((0, 0), |t| (t, 1));
+    let sid = SegmentId {
+        ack_seq: ack,
+        seq,
+        tsval,
+        has_ts,
+    };
+    k.store(sid, &opt.stack, una, nxt) as u32
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// The single walk (`int_wire::locate`) accepts and refuses what `parse` does, reads the
+    /// same option, and finds the TSval `last_tsval` finds.
+    #[test]
+    fn one_walk_reads_what_two_walks_read(o in list()) {
+        use rdcc_core::int_intake::last_tsval;
+        use rdcc_core::int_wire::{locate, parse};
+        match (locate(&o), parse(&o)) {
+            (Ok(Some(f)), Ok(Some(p))) => {
+                let mut s = IntStack::EMPTY;
+                f.read_stack(&mut s);
+                prop_assert_eq!(s, p.stack);
+                prop_assert_eq!(f.echo(), p.echo);
+                prop_assert_eq!(f.count(), p.stack.hops().len());
+                prop_assert_eq!(f.tsval, last_tsval(&o));
+            }
+            (Ok(None), Ok(None)) => {}
+            (Err(a), Err(b)) => prop_assert_eq!(a, b),
+            (a, b) => prop_assert!(false, "locate {:?} parse {:?}", a, b),
+        }
+    }
+
+    /// `on_rx` (one walk, the records written in place) leaves the intake exactly as the
+    /// two-walk composition does, with the same outcome, ACK after ACK, and the takes after
+    /// them agree.
+    #[test]
+    fn on_rx_is_the_two_walk_step(
+        acks in proptest::collection::vec((list(), 0u32..6, 0u32..3, any::<bool>()), 1..24),
+    ) {
+        use rdcc_core::int_intake::on_rx;
+        let (mut a, mut b) = (Intake::default(), Intake::default());
+        let mut una: u32 = u32::MAX - 2; // wraps during the run
+        for (n, (o, step, seq, take)) in acks.into_iter().enumerate() {
+            let ack = una.wrapping_add(step);
+            let nxt = una.wrapping_add(4);
+            let ra = on_rx(&mut a, &o, ack, seq, una, nxt);
+            let rb = on_rx_two_walks(&mut b, &o, ack, seq, una, nxt);
+            prop_assert_eq!(ra, rb);
+            prop_assert_eq!(a, b);
+            if take {
+                let (tsval, has_ts) = rdcc_core::int_intake::last_tsval(&o).map_or((0, 0), |t| (t, 1));
+                let sid = SegmentId { ack_seq: ack, seq, tsval, has_ts };
+                let now = (n as u64).wrapping_mul(STALE_NS / 3);
+                prop_assert_eq!(a.take(&sid, step != 0, now), b.take(&sid, step != 0, now));
+                una = ack;
+            }
+        }
+    }
+}
+
+/// `IntHop::same_rate` answers what comparing `rate_bps` answers, for every pair of rate fields
+/// (and whatever the other fields hold).
+#[test]
+fn same_rate_is_rate_equality() {
+    for i in 0u64..8 {
+        for j in 0u64..8 {
+            let x = IntHop(i << 61 | 0x0123_4567_89ab);
+            let y = IntHop(j << 61 | 0x1fff_ffff_ffff_ffff >> 3);
+            assert_eq!(x.same_rate(&y), x.rate_bps() == y.rate_bps(), "{i} {j}");
+        }
+    }
+}

@@ -209,6 +209,10 @@ fn parse_table() {
             vec![253, 4, 0x49, 0x4e],
             Err(ParseError::BadLength),
         ),
+        // Another experiment whose ExID shares one byte with ours (RFC 6994: the two bytes
+        // together name it): not ours, and its bad length is not our error.
+        ("ExID 0x4900", vec![253, 4, 0x49, 0x00], Ok(false)),
+        ("ExID 0x004e", vec![253, 4, 0x00, 0x4e], Ok(false)),
         ("len 1", vec![8, 1], Err(ParseError::Malformed)),
         ("len byte missing", vec![8], Err(ParseError::Malformed)),
         (

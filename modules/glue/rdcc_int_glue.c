@@ -178,10 +178,23 @@ struct rdcc_int_blk {
 	u64 flow[];		/* Rust IntFlow, rdcc_rs_flow_size() bytes, zeroed */
 };
 
+/*
+ * The key is the socket's address, so a block is the key's when its sk is that pointer: the
+ * comparison rhashtable's default makes with memcmp of the key's bytes (out of line, a byte loop
+ * in this kernel), made as one compare. 0: a match.
+ */
+static int rdcc_int_blk_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct rdcc_int_blk *b = obj;
+
+	return b->sk != *(const struct sock *const *)arg->key;
+}
+
 static const struct rhashtable_params rdcc_int_ht_params = {
 	.key_len = sizeof(const struct sock *),
 	.key_offset = offsetof(struct rdcc_int_blk, sk),
 	.head_offset = offsetof(struct rdcc_int_blk, node),
+	.obj_cmpfn = rdcc_int_blk_cmp,
 	.automatic_shrinking = true,
 };
 
@@ -466,8 +479,16 @@ static struct tcp_congestion_ops rdcc_int_ops __read_mostly = {
 
 /* ---- the echo hook ------------------------------------------------------------------------ */
 
-/* One ACK for a socket of this CA: its options to the socket's intake. */
-static void rdcc_int_rx(struct sk_buff *skb, unsigned int thoff, struct sock *sk)
+/*
+ * One ACK for a socket of this CA: its options to the socket's intake.
+ *
+ * __flatten: the header reads and the table lookup are inlined here with the table's parameters
+ * as constants. Left to itself, a kernel built for size (the qemu profile) calls
+ * skb_header_pointer and rhashtable_lookup out of line, with the parameters copied to the stack
+ * and no longer constant, so that the lookup hashes through ht->p.hashfn (an indirect call to
+ * jhash2) and compares through the function pointer. The same code, without the calls.
+ */
+static __flatten void rdcc_int_rx(struct sk_buff *skb, unsigned int thoff, struct sock *sk)
 {
 	u8 buf[60] __uninitialized;	/* only read where skb_header_pointer copied */
 	const struct tcp_sock *tp = tcp_sk(sk);
