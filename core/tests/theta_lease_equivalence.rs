@@ -25,7 +25,7 @@
 //! cold branch does; a clock that wrapped back to `dt == τ` needs `last_ack_ns >= 2^64 − τ`,
 //! which the grant refuses); `on_due`'s `sent_after_update` `>` as `>=` was caught in 2 of 4 runs
 //! only, and is now caught every time by `due_by_sequence_at_rtt_exactly`. The same take in C is
-//! held to this one by KUnit `rdcc_glue_theta_lease` (C mutations: cost.md round 5).
+//! held to this one by KUnit `rdcc_glue_theta_lease` (C mutations: cost_rounds.md round 5).
 
 mod lease_gen;
 mod lease_model;

@@ -24,6 +24,7 @@ use std::time::Instant;
 const SKIPPED: &[(&str, &str)] = &[
     ("README.md", "the model, file formats and this format; its few numbers (the dumbbell's 31.4 us, the parking lot's 0.76) are pinned by outcomes.rs"),
     ("cost.md", "instruction counts from a QEMU boot (`cargo xtask bench`), not a simulator run"),
+    ("cost_rounds.md", "instruction counts from QEMU boots (`cargo xtask bench`), not a simulator run"),
     ("vm.md", "QEMU VM trials (`cargo xtask run --scenario default`), minutes per run and host-dependent"),
     ("uml_testbed.md", "UML boots (`cargo xtask run --kernel uml`), minutes per run"),
     ("uml_vs_sim.md", "UML boots beside the simulator; its simulator figures are held by xtask's vm_sim tests (`the_simulator_keeps_the_pages_figures`, `the_simulator_keeps_the_pages_multihop_figures`), with the page's tolerances"),
