@@ -14,8 +14,12 @@
 #   3. a rate an INT record cannot name is refused with a message, and changes nothing;
 #   4. two slots (beside timestamps), two hops: every segment arrives with two records and a
 #      valid TCP checksum (the switch updates it), no overflow, hop 1's transmitted bytes step
-#      by exactly each segment's frame (to the 128 B unit), its clock never goes back, it names
-#      10 Gbit/s, and no segment reports more queue behind it than the segments still to come;
+#      by exactly each segment's frame (to the 128 B unit), its clock never goes back (under
+#      TCG: in at least 90 % of the pairs, RDCC_INT_TS_FWD_PCT; the 24-bit clock wraps every
+#      16.8 ms, so a step over 8.4 ms reads as a step back, and on a loaded host two segments
+#      of one burst can leave 10 ms apart: 2 of 199 pairs in one CI run; a clock that is not
+#      the dequeue's reads back in half of them), it names 10 Gbit/s, and no segment reports
+#      more queue behind it than the segments still to come;
 #      in virtual time (RDCC_UNSERVED_FAILS=1: the burst reaches the switch at one instant) the
 #      queue is exactly the frames still to come, and the queued segments leave one frame time
 #      apart on average (RDCC_INT_GAP_TOL_NS: the shaper's rate as the records show it);
@@ -24,7 +28,7 @@
 # One line per probe:  # RESULT rdcc_int phase=.. (the watcher's summary)
 #
 # Environment: RDCC_INT_COUNT [200] segments per probe, RDCC_INT_SIZE [1000] payload bytes,
-# RDCC_INT_GAP_TOL_NS [20] ns.
+# RDCC_INT_GAP_TOL_NS [20] ns, RDCC_INT_TS_FWD_PCT [90] (TCG only; virtual time requires 100).
 
 case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 # The records name only the rates of core/src/int.rs's table: 10 Gbit/s here whatever the job
@@ -37,6 +41,7 @@ RDCC_HOPS=2
 : "${RDCC_INT_COUNT:=200}"
 : "${RDCC_INT_SIZE:=1000}"
 : "${RDCC_INT_GAP_TOL_NS:=20}"
+: "${RDCC_INT_TS_FWD_PCT:=90}"
 MOD=sch_rdcc_int
 PARAMS=/sys/module/$MOD/parameters
 RXSTAMP=$(command -v rxstamp)
@@ -117,7 +122,14 @@ bad=""
 [ "$(field hops_min "$f")" = 2 ] && [ "$(field hops_max "$f")" = 2 ] || bad="$bad hops"
 [ "$(field overflow "$f")" = 0 ] || bad="$bad overflow"
 [ "$(field tx_exact "$f")" = "$pairs" ] && [ "$(field pairs "$f")" = "$pairs" ] || bad="$bad tx"
-[ "$(field ts_back "$f")" = 0 ] || bad="$bad ts"
+ts_back=$(field ts_back "$f")
+if [ "${RDCC_UNSERVED_FAILS:-0}" = 1 ]; then
+	[ "$ts_back" = 0 ] || bad="$bad ts"
+else
+	# Pairs read as a step back at most (100 - RDCC_INT_TS_FWD_PCT) % of them.
+	[ "${ts_back:-$pairs}" -le $((pairs * (100 - RDCC_INT_TS_FWD_PCT) / 100)) ] || bad="$bad ts"
+	[ "${ts_back:-0}" = 0 ] || tap_diag "hop 1's clock read back in $ts_back of $pairs pairs (TCG: steps over 8.4 ms wrap)"
+fi
 [ "$(field rate_mbit "$f")" = "$RDCC_RATE_MBIT" ] || bad="$bad rate"
 [ "$(field q_over "$f")" = 0 ] || bad="$bad queue-over"
 what="no queue above the segments still to come"
