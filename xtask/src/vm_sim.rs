@@ -178,6 +178,41 @@ fn profile(vm: &VmScenario, algo: &str) -> Result<toml::Table, String> {
     Ok(t)
 }
 
+/// The simulator's profile of flows of `algo`: None for `under_test` (the pass's), else the
+/// algorithm's profile, added to `cc` on first use; `what` names the field in an error.
+fn flow_cc(
+    vm: &VmScenario,
+    cc: &mut BTreeMap<String, toml::Table>,
+    algo: &str,
+    what: &str,
+) -> Result<Option<String>, String> {
+    if algo == UNDER_TEST {
+        return Ok(None);
+    }
+    if !cc.contains_key(algo) {
+        let t = profile(vm, algo).map_err(|e| format!("{what}: {e}"))?;
+        cc.insert(algo.to_string(), t);
+    }
+    Ok(Some(algo.to_string()))
+}
+
+/// `count` flows from the first host to `dst` starting together at `start_ms`, of `bytes`
+/// each (0: until the end), with profile `cc`.
+fn group(dst: u32, count: u32, bytes: u64, start_ms: u32, cc: Option<String>) -> FlowGroup {
+    FlowGroup {
+        src: 0,
+        dst,
+        count,
+        conns_per_src: count,
+        src_step: 1,
+        size_bytes: bytes,
+        start_us: f64::from(start_ms) * 1000.0,
+        stagger_us: 0.0,
+        stagger_every: 1,
+        cc,
+    }
+}
+
 /// Translate `vm` into the simulator's scenario; `algos` replaces the file's algorithms.
 pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenario, String> {
     let p = &vm.path;
@@ -226,52 +261,15 @@ pub fn translate(vm: &VmScenario, algos: Option<&[String]>) -> Result<SimScenari
                 ));
             }
         }
-        let group_cc = if g.algo == UNDER_TEST {
-            None
-        } else {
-            if !cc.contains_key(&g.algo) {
-                let t = profile(vm, &g.algo).map_err(|e| format!("flows[{i}].algo: {e}"))?;
-                cc.insert(g.algo.clone(), t);
-            }
-            Some(g.algo.clone())
-        };
-        flows.push(FlowGroup {
-            src: 0,
-            dst,
-            count: g.count,
-            conns_per_src: g.count,
-            src_step: 1,
-            size_bytes: g.size_kb.map_or(0, |k| u64::from(k) * 1024),
-            start_us: f64::from(g.start_ms) * 1000.0,
-            stagger_us: 0.0,
-            stagger_every: 1,
-            cc: group_cc,
-        });
+        let group_cc = flow_cc(vm, &mut cc, &g.algo, &format!("flows[{i}].algo"))?;
+        let bytes = g.size_kb.map_or(0, |k| u64::from(k) * 1024);
+        flows.push(group(dst, g.count, bytes, g.start_ms, group_cc));
     }
     // The workload's flows, one group each, as the bed runs them (`scenario::expand`).
     if let Some(w) = &vm.workload {
-        let w_cc = if w.algo == UNDER_TEST {
-            None
-        } else {
-            if !cc.contains_key(&w.algo) {
-                let t = profile(vm, &w.algo).map_err(|e| format!("workload.algo: {e}"))?;
-                cc.insert(w.algo.clone(), t);
-            }
-            Some(w.algo.clone())
-        };
+        let w_cc = flow_cc(vm, &mut cc, &w.algo, "workload.algo")?;
         for (start_ms, bytes) in w.arrivals(p.rate_mbit) {
-            flows.push(FlowGroup {
-                src: 0,
-                dst,
-                count: 1,
-                conns_per_src: 1,
-                src_step: 1,
-                size_bytes: bytes,
-                start_us: f64::from(start_ms) * 1000.0,
-                stagger_us: 0.0,
-                stagger_every: 1,
-                cc: w_cc.clone(),
-            });
+            flows.push(group(dst, 1, bytes, start_ms, w_cc.clone()));
         }
     }
     // The INT options' bytes (an echo of k records: 5 + 8k bytes, padded to 4).
