@@ -253,6 +253,24 @@ fn the_sink_refuses_bytes_beyond_a_flows_size() {
     assert!(sout.contains("bytes beyond the flow's 1000"), "{sout}");
 }
 
+/// A sender that connects and then falls silent: the sink gives up at its deadline (the read
+/// timeout is refreshed every 64 reads, not every read: sink.rs `TIMEOUT_REFRESH_READS`), with
+/// a read error for the flow, neither hanging nor failing early.
+#[test]
+fn a_silent_connection_fails_the_sink_at_its_deadline() {
+    let base = free_ports(1);
+    let t = Instant::now();
+    let s = sink(base, &["reno:0:t:1"], 2);
+    let c = std::net::TcpStream::connect(("127.0.0.1", base)).unwrap();
+    let so = s.wait_with_output().unwrap();
+    let took = t.elapsed().as_secs_f64();
+    drop(c);
+    let sout = String::from_utf8_lossy(&so.stdout).to_string();
+    assert_eq!(so.status.code(), Some(1), "{sout}");
+    assert!(sout.contains("err=read:"), "{sout}");
+    assert!((1.9..10.0).contains(&took), "gave up after {took:.2} s");
+}
+
 /// `cmd` with RLIMIT_NOFILE set to (soft, hard) in the child.
 fn with_nofile(mut cmd: Command, soft: u64, hard: u64) -> Command {
     use std::os::unix::process::CommandExt;
