@@ -1,5 +1,6 @@
 //! Named parameter sets: what a `[cc.NAME]` profile starts from before its own keys
-//! (`params = "paper"`, the default, or `params = "authors"`).
+//! (`params = "paper"`, the default, `params = "authors"`, or for HPCC
+//! `params = "powertcp_artifact"`).
 //!
 //! - `paper`: the law's `Config::DEFAULT`, the values the paper's text gives (and the project
 //!   specification's where the text is silent; each law's page in Documentation/algorithms/).
@@ -8,6 +9,10 @@
 //!     `rdma-hw.cc` `UpdateRatePower`, `config-burst.txt`, the file the web-search script runs);
 //!   - HPCC (`hpcc`): the HPCC ns-3 artifact's `run.py` for `--cc hp`
 //!     (`alibaba-edu/High-Precision-Congestion-Control`).
+//! - `powertcp_artifact` (HPCC only): HPCC as the PowerTCP artifact ran it as its baseline
+//!   (`inet-tub/ns3-datacenter`, `examples/PowerTCP/config-burst.txt`, the file its web-search
+//!   and incast scripts pass, read by `powertcp-evaluation-workload.cc`): the `paper` set's η,
+//!   maxStage and R_AI with the artifact's rate floor `MIN_RATE 100Mb/s`.
 //!
 //!   Documentation/algorithms/powertcp_int.md and hpcc.md list every value with its source and
 //!   how it departs from the paper.
@@ -30,6 +35,8 @@ pub enum ParamSet {
     Paper,
     /// The authors' artifact (PowerTCP-INT and HPCC only).
     Authors,
+    /// HPCC as the PowerTCP authors' artifact ran it (HPCC only).
+    PowertcpArtifact,
 }
 
 /// How a set derives one key's value.
@@ -106,22 +113,51 @@ pub const AUTHORS_HPCC: &[Setting] = &[
     ),
 ];
 
+/// HPCC as the PowerTCP artifact runs it for its baselines (`inet-tub/ns3-datacenter`,
+/// `simulator/ns-3.39/examples/PowerTCP/config-burst.txt`, unchanged since the ns-3.35 copy of
+/// May 2022; `script-workload.sh` runs `hpcc` as `--algorithm=3 --wien=false --windowCheck=1`
+/// with that file; `rdma-hw.cc` `UpdateRateHp`). The artifact's other settings match both HPCC
+/// sets: `FAST_REACT 1`, `VAR_WIN 1`, `MULTI_RATE 0`, `INT_MULTI 1`, T the largest RTT of the
+/// topology (`GLOBAL_T 1`), U = 1 and the line rate at start.
+pub const POWERTCP_ARTIFACT_HPCC: &[Setting] = &[
+    ("eta_q16", Rule::Fixed(62_259), "η = 0.95 (U_TARGET 0.95)"),
+    ("max_stage", Rule::Fixed(5), "maxStage = 5 (MI_THRESH 5)"),
+    // 50 Mbit/s = 6.25e6 B/s, whatever the NIC rate (a fixed RATE_AI, not run.py's bw-scaled one).
+    (
+        "ai_bps",
+        Rule::Fixed(6_250_000),
+        "R_AI = 50 Mbit/s (RATE_AI)",
+    ),
+    // UpdateRateHp floors the rate at MIN_RATE; with VAR_WIN the window is rate · T.
+    (
+        "min_cwnd_bytes",
+        Rule::RateTimesRtt(12_500_000),
+        "100 Mbit/s · T (MIN_RATE)",
+    ),
+];
+
 impl ParamSet {
     /// Every set's name.
-    pub const NAMES: &'static [&'static str] = &["paper", "authors"];
+    pub const NAMES: &'static [&'static str] = &["paper", "authors", "powertcp_artifact"];
 
     /// The name.
     pub fn name(self) -> &'static str {
         match self {
             ParamSet::Paper => "paper",
             ParamSet::Authors => "authors",
+            ParamSet::PowertcpArtifact => "powertcp_artifact",
         }
     }
 
     /// The sets `law` has.
     pub fn of(law: Law) -> &'static [ParamSet] {
         match law {
-            Law::PowerTcpInt | Law::Hpcc => &[ParamSet::Paper, ParamSet::Authors],
+            Law::PowerTcpInt => &[ParamSet::Paper, ParamSet::Authors],
+            Law::Hpcc => &[
+                ParamSet::Paper,
+                ParamSet::Authors,
+                ParamSet::PowertcpArtifact,
+            ],
             _ => &[ParamSet::Paper],
         }
     }
@@ -147,6 +183,7 @@ impl ParamSet {
         match (self, law) {
             (ParamSet::Authors, Law::PowerTcpInt) => AUTHORS_POWERTCP_INT,
             (ParamSet::Authors, Law::Hpcc) => AUTHORS_HPCC,
+            (ParamSet::PowertcpArtifact, Law::Hpcc) => POWERTCP_ARTIFACT_HPCC,
             _ => &[],
         }
     }
@@ -189,6 +226,9 @@ mod tests {
             (Law::PowerTcpInt, "paper", true),
             (Law::PowerTcpInt, "authors", true),
             (Law::Hpcc, "authors", true),
+            (Law::Hpcc, "powertcp_artifact", true),
+            (Law::PowerTcpInt, "powertcp_artifact", false),
+            (Law::HpccVaiSf, "powertcp_artifact", false),
             (Law::HpccVaiSf, "authors", false),
             (Law::Swift, "authors", false),
             (Law::Swift, "paper", true),

@@ -65,6 +65,8 @@ fn powertcp_int_sets() {
 
 /// HPCC: (set, extra keys) -> (η Q16, maxStage, R_AI bytes/s, min window bytes). By hand:
 /// 10 Mbit/s per 25 Gbit/s of NIC = 1.25e6 B/s (100 Gbit/s: 5e6); 1 Gbit/s · 11 µs = 1375 B.
+/// The PowerTCP artifact's HPCC (`config-burst.txt`): 50 Mbit/s = 6.25e6 B/s at any NIC rate,
+/// 100 Mbit/s · 11 µs = 137.5 B, · 29 µs = 362.5 B.
 #[test]
 fn hpcc_sets() {
     let cases: &[(Given, HpccWant)] = &[
@@ -77,6 +79,27 @@ fn hpcc_sets() {
         (
             (ParamSet::Authors, &[("host_bw_bps", 12_500_000_000)]),
             (62_259, 0, 5_000_000, 1_375),
+        ),
+        (
+            (ParamSet::PowertcpArtifact, &[]),
+            (62_259, 5, 6_250_000, 137),
+        ),
+        (
+            (ParamSet::PowertcpArtifact, &[("base_rtt_ns", 29_000)]),
+            (62_259, 5, 6_250_000, 362),
+        ),
+        // R_AI is the file's fixed 50 Mbit/s, not scaled with the NIC as run.py's is.
+        (
+            (
+                ParamSet::PowertcpArtifact,
+                &[("host_bw_bps", 12_500_000_000)],
+            ),
+            (62_259, 5, 6_250_000, 137),
+        ),
+        // The profile's own keys win.
+        (
+            (ParamSet::PowertcpArtifact, &[("min_cwnd_bytes", 1_000)]),
+            (62_259, 5, 6_250_000, 1_000),
         ),
     ];
     for ((set, extra), want) in cases {
@@ -104,6 +127,15 @@ fn unknown_sets_are_refused_when_loading() {
     let cases: &[(&str, &str)] = &[
         ("cc.powertcp_int.params=authors", ""),
         ("cc.hpcc.params=paper", ""),
+        ("cc.hpcc.params=powertcp_artifact", ""),
+        (
+            "cc.powertcp_int.params=powertcp_artifact",
+            "params = \"powertcp_artifact\": PowerTcpInt has no parameter set of that name; valid: paper, authors",
+        ),
+        (
+            "cc.hpcc.params=authros",
+            "params = \"authros\": Hpcc has no parameter set of that name; valid: paper, authors, powertcp_artifact",
+        ),
         (
             "cc.powertcp_int.params=authros",
             "params = \"authros\": PowerTcpInt has no parameter set of that name; valid: paper, authors",
