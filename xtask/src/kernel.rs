@@ -179,7 +179,10 @@ pub const PROFILES: &[Profile] = &[
         cannot_have: UML_LACKS,
         cache: "kernel-uml-debug",
         kunit: true,
-        patches: &["qemu/patches/uml-kasan-vfree-shadow.patch"],
+        patches: &[
+            "qemu/patches/uml-kasan-vfree-shadow.patch",
+            "qemu/patches/uml-stacktrace-no-fp.patch",
+        ],
         about: "uml with KASAN, UBSAN, lockdep (PROVE_LOCKING/PROVE_RCU), DEBUG_NET, slab debugging",
     },
 ];
@@ -756,7 +759,13 @@ mod tests {
             }
         }
         let ud = profile("uml-debug").unwrap();
-        assert_eq!(ud.patches, ["qemu/patches/uml-kasan-vfree-shadow.patch"]);
+        assert_eq!(
+            ud.patches,
+            [
+                "qemu/patches/uml-kasan-vfree-shadow.patch",
+                "qemu/patches/uml-stacktrace-no-fp.patch"
+            ]
+        );
         assert!(profile("uml").unwrap().patches.is_empty());
     }
 
