@@ -115,6 +115,43 @@ fn cached<'a>(
     Ok(&cache[&k])
 }
 
+/// Every run the pages' figures and images need, on all cores, into `cache`: the runs are
+/// independent, and one after the other they were one core's 100-150 s of every CI. A run that
+/// fails is left out; the pages' loop runs it again and reports its error where it belongs.
+fn prefill(cache: &mut Cache, pages: &[Page]) {
+    let mut keys = std::collections::BTreeSet::new();
+    for run in pages.iter().flat_map(|p| &p.runs) {
+        for f in &run.figures {
+            if let Ok(alg) = algorithm(f) {
+                keys.insert((run.scenario.clone(), run.sets.clone(), alg));
+            }
+        }
+        if !run.images.is_empty() {
+            if let Ok(sc) = scenario(&run.scenario, &run.sets) {
+                for alg in sc.algorithms {
+                    keys.insert((run.scenario.clone(), run.sets.clone(), alg));
+                }
+            }
+        }
+    }
+    let todo = std::sync::Mutex::new(keys.into_iter().collect::<Vec<_>>());
+    let done = std::sync::Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let Some(k) = todo.lock().unwrap().pop() else {
+                    break;
+                };
+                if let Ok(v) = run_files(&k.0, &k.1, &k.2) {
+                    done.lock().unwrap().push((k, v));
+                }
+            });
+        }
+    });
+    cache.extend(done.into_inner().unwrap());
+}
+
 /// The run's figures as `sim` draws them (every algorithm of the scenario), compared byte for
 /// byte with the page's copies. The labels need DejaVu Sans (`fonts-dejavu-core`, which
 /// `cargo xtask deps` installs): without it every figure differs.
@@ -165,10 +202,16 @@ fn results_pages_state_what_a_fresh_run_gives() {
     let mut bad = Vec::new();
     let (mut checked, mut images) = (0, 0);
     let only = std::env::var("RDCC_DRIFT_PAGE").ok();
-    for (name, md) in pages() {
-        if only.as_ref().is_some_and(|o| *o != name) {
-            continue;
-        }
+    let pages: Vec<(String, String)> = pages()
+        .into_iter()
+        .filter(|(name, _)| only.as_ref().is_none_or(|o| o == name))
+        .collect();
+    let parsed: Vec<Page> = pages
+        .iter()
+        .filter_map(|(_, md)| parse_page(md).ok())
+        .collect();
+    prefill(&mut cache, &parsed);
+    for (name, md) in pages {
         let page = match parse_page(&md) {
             Ok(p) => p,
             Err(e) => {
