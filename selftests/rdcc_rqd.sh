@@ -13,7 +13,9 @@
 #   2. tcp_swift reloaded with the VM profile (as rdcc_cc.sh, plus endpoint_target_ns and the
 #      split ss view), rxstamp attached;
 #   3. IPv4 bulk flow: the remote delay of the very ACK reached cong_control for >= 95 % of the
-#      ACKs that acknowledge new data; no option rejected;
+#      ACKs that acknowledge new data; no option rejected as malformed, and no endpoint delay
+#      clamped (above the ACK's RTT sample) in virtual time, at most RDCC_RQD_CLAMP_PER_MILLE of
+#      the data ACKs under TCG;
 #   4. the same over IPv6;
 #   5. observability: ss -ti shows the split (dctcp:(ce_state:flags,alpha:fabric ns,
 #      ab_ecn:endpoint ns,ab_tot:hops)) and the tracepoint prints fabric_ns/endpoint_ns/hops/binds;
@@ -32,7 +34,8 @@
 #
 # Environment: RDCC_RATE_MBIT [100], RDCC_DELAY_US [2000], RDCC_DURATION [5], RDCC_HOPS [1]
 # (lib.sh: routers in a chain; check 5 wants that hop count in ss and in the tracepoint),
-# RDCC_MIN_HIT_PCT [95], RDCC_SLOW_KBPS [1024] (reader rate of the slow receiver, KB/s),
+# RDCC_MIN_HIT_PCT [95], RDCC_RQD_CLAMP_PER_MILLE [10] (TCG only; virtual time allows none),
+# RDCC_SLOW_KBPS [1024] (reader rate of the slow receiver, KB/s),
 # RDCC_RQD_SLOW [1] (0 leaves check 7 out of the plan: the distro profile, whose HZ=250 makes
 # every delayed-ACK hold at least one 4 ms jiffy, four times the 1 ms endpoint target, so the
 # endpoint window sits at its floor there; see Documentation/remote-delay.md).
@@ -51,6 +54,12 @@ case $0 in */*) RDCC_SELFTEST_DIR=${0%/*} ;; *) RDCC_SELFTEST_DIR=. ;; esac
 : "${RDCC_MIN_HIT_PCT:=95}"
 : "${RDCC_SLOW_KBPS:=1024}"
 : "${RDCC_RQD_SLOW:=1}"
+# An endpoint delay above the ACK's own RTT sample is clamped to it and counted (`clamped`;
+# Documentation/remote-delay.md, "Sender", its table of bounds). In virtual time none is (the
+# receiver's hold is what the delayed-ACK timer gives, exactly); under TCG a timer that fires
+# late on a loaded host can make one: 1 of 2,635 data ACKs in a cold-cache `make test` at
+# cc4947c, three kernel builds beside the guest. Malformed options (rej_*) fail on every bed.
+: "${RDCC_RQD_CLAMP_PER_MILLE:=10}"
 # The fewest data ACKs a hit rate is judged over (checks 3 and 4). A working channel reports on
 # ~100 % of them and a broken one on none, so 20 already tell them apart; more would make the
 # check depend on how many ACKs a guest gets through: under TCG at load 6 a 5 s IPv6 flow gave
@@ -68,7 +77,8 @@ TRACEFS=/sys/kernel/tracing
 SLOW_PORT=5302
 
 # One bulk flow to $2 (label $1) with counters around it; sets HIT (used_data/acks_data %),
-# ACKS, ACKS_DATA, USED, REJ (rejected options), LOOKUP, and writes $RDCC_TMP/$1.{a,b}.
+# ACKS, ACKS_DATA, USED, REJ (options rejected as malformed), CLAMP (endpoint delays clamped),
+# LOOKUP, and writes $RDCC_TMP/$1.{a,b}.
 flow_with_counters() {
 	local label="$1" dst="$2"
 	snap "$RDCC_TMP/$label.a"
@@ -83,12 +93,22 @@ flow_with_counters() {
 	LOOKUP=$(delta "$RDCC_TMP/$label.a" "$RDCC_TMP/$label.b" hook_lookup)
 	BINDS=$(delta "$RDCC_TMP/$label.a" "$RDCC_TMP/$label.b" endpoint_binds)
 	REJ=0
-	for k in rej_malformed rej_bad_length rej_duplicate rej_bad_version rej_bad_ttl rej_bad_header clamped; do
+	for k in rej_malformed rej_bad_length rej_duplicate rej_bad_version rej_bad_ttl rej_bad_header; do
 		REJ=$((REJ + $(delta "$RDCC_TMP/$label.a" "$RDCC_TMP/$label.b" "$k")))
 	done
+	CLAMP=$(delta "$RDCC_TMP/$label.a" "$RDCC_TMP/$label.b" clamped)
 	HIT=$(pct "$USED_DATA" "$ACKS_DATA")
 	HIT_ALL=$(pct "$USED" "$ACKS")
-	tap_diag "$label: tput ${RDCC_R_TPUT} Mbit/s; acks $ACKS (new data $ACKS_DATA); remote delay used on $USED_DATA of those ($HIT %), on $USED of all ACKs ($HIT_ALL %); options seen $SEEN, rejected/clamped $REJ, lookups $LOOKUP, endpoint binds $BINDS"
+	tap_diag "$label: tput ${RDCC_R_TPUT} Mbit/s; acks $ACKS (new data $ACKS_DATA); remote delay used on $USED_DATA of those ($HIT %), on $USED of all ACKs ($HIT_ALL %); options seen $SEEN, rejected $REJ, clamped $CLAMP, lookups $LOOKUP, endpoint binds $BINDS"
+}
+
+# clamp_ok: CLAMP within what the bed allows (none in virtual time; TCG: per mille of ACKS_DATA).
+clamp_ok() {
+	if [ "${RDCC_UNSERVED_FAILS:-0}" = 1 ]; then
+		[ "$CLAMP" -eq 0 ]
+	else
+		[ $((CLAMP * 1000)) -le $((ACKS_DATA * RDCC_RQD_CLAMP_PER_MILLE)) ]
+	fi
 }
 
 rxstamp_stats() {
@@ -114,10 +134,10 @@ hook_pkts=$(delta "$RDCC_TMP/v4.a" "$RDCC_TMP/v4.b" hook_pkts)
 tap_diag "RESULT rqd phase=v4 hit_pct=$HIT hit_all_pct=$HIT_ALL acks_data=$ACKS_DATA hook_ns_per_pkt=$((hook_n > 0 ? hook_ns / hook_n : 0)) hook_calls=$hook_n hook_swift_pkts=$hook_pkts tput_mbit=$RDCC_R_TPUT"
 rxstamp_stats v4
 if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -ge "$RQD_MIN_DATA_ACKS" ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
-	[ "$REJ" -eq 0 ]; then
-	tap_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected"
+	[ "$REJ" -eq 0 ] && clamp_ok; then
+	tap_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected, $CLAMP clamped"
 else
-	tap_not_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ"
+	tap_not_ok "IPv4: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ, clamped $CLAMP"
 	rdcc_iperf_diag
 fi
 cp "$RDCC_TMP/v4.ss" "$RDCC_TMP/v4.ss.keep" 2>/dev/null
@@ -127,10 +147,10 @@ flow_with_counters v6 "$RDCC_RCV_IP6"
 tap_diag "RESULT rqd phase=v6 hit_pct=$HIT hit_all_pct=$HIT_ALL acks_data=$ACKS_DATA tput_mbit=$RDCC_R_TPUT"
 rxstamp_stats v6
 if [ "$FLOW_OK" -eq 0 ] && [ "$ACKS_DATA" -ge "$RQD_MIN_DATA_ACKS" ] && rdcc_fcmp "$HIT" ">=" "$RDCC_MIN_HIT_PCT" &&
-	[ "$REJ" -eq 0 ]; then
-	tap_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected"
+	[ "$REJ" -eq 0 ] && clamp_ok; then
+	tap_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), none rejected, $CLAMP clamped"
 else
-	tap_not_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ"
+	tap_not_ok "IPv6: remote delay of the same ACK on $HIT % of $ACKS_DATA data ACKs (>= $RDCC_MIN_HIT_PCT, of >= $RQD_MIN_DATA_ACKS), rejected $REJ, clamped $CLAMP"
 	rdcc_iperf_diag
 fi
 
