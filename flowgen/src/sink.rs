@@ -82,8 +82,9 @@ fn left(deadline_ns: u64) -> Duration {
 /// 200,000 times per virtual second of a 10 Gbit/s flow, each system call a round of ptrace
 /// calls between the UML kernel and the process. Refreshing on every read, as before 2026-11-30,
 /// made a 10 Gbit/s flow's guest take 24 % more wall time (Documentation/testbed.md, "Where
-/// a guest's time goes"). A read may so wait past the deadline by at most the time the reads since the last
-/// refresh took; one that times out before the deadline waits again with a fresh timeout.
+/// a guest's time goes"). A read may so wait past the deadline by at most the time the reads
+/// since the last refresh took; one that times out before the deadline waits again with a
+/// fresh timeout.
 const TIMEOUT_REFRESH_READS: u32 = 64;
 
 /// Accept one connection on `l` (by `deadline_ns`) and close `l`, count what it sends until
