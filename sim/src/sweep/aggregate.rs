@@ -556,8 +556,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let seeds: Vec<u64> = (1..=10).collect();
         let mut f = file(&seeds);
-        f.base = toml::from_str("name = \"t\"\nmeasure_from_us = 5.0\n[workload]\nstop_us = 30")
-            .unwrap();
+        f.base = toml::from_str(
+            "name = \"t\"\nmeasure_from_us = 5.0\n[workload]\nstop_us = 30\n\
+             [report]\nbuffer_bin_us = 20",
+        )
+        .unwrap();
         write_points(&dir, &f);
         for p in &f.points {
             let k = p.seed - 1;
@@ -620,6 +623,17 @@ mod tests {
             assert_eq!(
                 get(x, "pooled_buffer_kb_p999[e1]"),
                 (10, 20, Some(18.0), None)
+            );
+            // Bins of 20 µs from 5: (5, 25] is full and holds both samples, (25, 45] ends
+            // after the window. One maximum per seed, 2k + 0.5: 0.5, 2.5, ..., 18.5; p50 =
+            // rank 5 = 8.5.
+            assert_eq!(
+                get(x, "pooled_buffer_binmax_kb_p50[e0]"),
+                (10, 10, Some(8.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_binmax_kb_p999[e0]"),
+                (10, 10, Some(18.5), None)
             );
         }
         let text = a.text();
