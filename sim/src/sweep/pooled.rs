@@ -134,14 +134,23 @@ fn point_pool(adir: &Path, bins: &[(u64, u64, String)], window: (f64, f64)) -> R
     Ok((sl, buf))
 }
 
-/// The pooled figures of one group's points ([`POOLED_METHOD`]): (figure, values pooled,
-/// pooled value). Points whose algorithm directory has no `flows.csv` (no per-run files)
-/// give none.
+/// Points of a pooled CDF plot per pooled buffer figure ([`stats::cdf_points`]).
+pub const CDF_POINTS: usize = 500;
+
+/// One group's pooled figures: (figure, values pooled, pooled value), and for each switch's
+/// buffer figures (`buffer_kb[SWITCH]`, `buffer_binmax_kb[SWITCH]`) its pooled CDF's points.
+pub(super) type GroupPool = (
+    Vec<(String, usize, Option<f64>)>,
+    Vec<(String, Vec<(f64, f64)>)>,
+);
+
+/// The pooled figures of one group's points ([`POOLED_METHOD`]) and the buffer figures' CDFs.
+/// Points whose algorithm directory has no `flows.csv` (no per-run files) give none.
 pub(super) fn pooled_figures(
     dir: &Path,
     file: &SweepFile,
     points: &[&super::Point],
-) -> Result<Vec<(String, usize, Option<f64>)>> {
+) -> Result<GroupPool> {
     let edges: Vec<u64> = match file
         .base
         .get("report")
@@ -188,7 +197,8 @@ pub(super) fn pooled_figures(
         }
     }
     let mut out = Vec::new();
-    let mut add = |what: &str, key: &str, runs: &[Vec<f64>]| {
+    let mut cdfs = Vec::new();
+    let mut add = |what: &str, key: &str, runs: &[Vec<f64>], cdf: bool| {
         if runs.is_empty() {
             return;
         }
@@ -198,17 +208,24 @@ pub(super) fn pooled_figures(
             let v = stats::pooled_percentile(&rs, p);
             out.push((format!("pooled_{what}_{pn}[{key}]"), n, v));
         }
+        if cdf {
+            let all: Vec<f64> = rs.concat();
+            cdfs.push((
+                format!("{what}[{key}]"),
+                stats::cdf_points(&all, CDF_POINTS),
+            ));
+        }
     };
     for ((_, _, label), runs) in bins.iter().zip(&slow) {
-        add("slowdown", label, runs);
+        add("slowdown", label, runs, false);
     }
     for (sw, runs) in &buf {
-        add("buffer_kb", sw, runs);
+        add("buffer_kb", sw, runs, true);
     }
     for (sw, runs) in &binmax {
-        add("buffer_binmax_kb", sw, runs);
+        add("buffer_binmax_kb", sw, runs, true);
     }
-    Ok(out)
+    Ok((out, cdfs))
 }
 
 #[cfg(test)]
