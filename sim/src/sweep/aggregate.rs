@@ -79,11 +79,14 @@ pub struct Aggregate {
     pub seeds: Vec<u64>,
     /// The rows: groups in point order, figures in file order.
     pub rows: Vec<Row>,
-    /// Pooled CDFs of the buffer figures, for [`Aggregate::write_plots`]: (figure as
-    /// `buffer_kb[SWITCH]`, group label, points). Not in the files.
+    /// Pooled CDFs of the buffer figures, for [`Aggregate::write_plots`]. Not in the files.
     #[serde(skip)]
-    pub cdfs: Vec<(String, String, Vec<(f64, f64)>)>,
+    pub cdfs: Vec<PooledCdf>,
 }
+
+/// A group's pooled CDF of one buffer figure: (figure as `buffer_kb[SWITCH]`, group label
+/// `algorithm key=value ...`, points (x, F(x))).
+pub type PooledCdf = (String, String, Vec<(f64, f64)>);
 
 /// `x` rounded to 6 decimals (fixed, so equal inputs give equal bytes); `None` if not finite.
 fn round6(x: f64) -> Option<f64> {
