@@ -100,6 +100,23 @@ pub fn pooled_percentile(runs: &[&[f64]], p: f64) -> Option<f64> {
     percentile(&all, p)
 }
 
+/// The empirical CDF of `vals` (NaN and infinities ignored) as plot points (x, F(x)), F(x) =
+/// the fraction of values at most x taken at each sorted value: about `max_points` evenly
+/// spaced ranks, every rank of the top 1 % (at most `max_points` more: the tail a CDF plot
+/// is read for), and the largest value (F = 1). Empty when no finite value is given.
+pub fn cdf_points(vals: &[f64], max_points: usize) -> Vec<(f64, f64)> {
+    let mut v: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    let step = (n / max_points.max(1)).max(1);
+    let tail = (n / 100).min(max_points);
+    v.iter()
+        .enumerate()
+        .filter(|(i, _)| i % step == 0 || *i + tail >= n)
+        .map(|(i, x)| (*x, (i + 1) as f64 / n as f64))
+        .collect()
+}
+
 /// The median: the nearest-rank 50th percentile ([`percentile`]).
 pub fn median(vals: &[f64]) -> Option<f64> {
     percentile(vals, 50.0)
@@ -212,6 +229,26 @@ pub fn mean_ci(xs: &[f64]) -> Option<MeanCi> {
 
 #[cfg(test)]
 mod tests {
+    /// CDF points by hand: 1..=1000 shuffled (and a NaN) with 10 points: every 100th rank
+    /// (1, 101, ..., 901: F = 0.001, 0.101, ...) and the top 1 % (991..=1000); none for no
+    /// finite value.
+    #[test]
+    fn cdf_points_cases() {
+        let mut vals: Vec<f64> = (1..=1000).rev().map(f64::from).collect();
+        vals.push(f64::NAN);
+        let pts = super::cdf_points(&vals, 10);
+        let mut want: Vec<(f64, f64)> = (0..10)
+            .map(|k| (f64::from(100 * k + 1), f64::from(100 * k + 1) / 1000.0))
+            .collect();
+        want.extend((991..=1000).map(|x| (f64::from(x), f64::from(x) / 1000.0)));
+        assert_eq!(pts, want);
+        assert!(super::cdf_points(&[f64::NAN], 10).is_empty());
+        assert_eq!(
+            super::cdf_points(&[2.0, 1.0], 10),
+            vec![(1.0, 0.5), (2.0, 1.0)]
+        );
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -422,6 +422,16 @@ impl Scenario {
             range("report.jain_from_us", j, 0.0, self.duration_us)?;
         }
         int("report.trace_flows", r.trace_flows as u64, 0, 100_000)?;
+        // A bin holds at least one sample and fits in the run.
+        let b = r.buffer_bin_us;
+        if !(b == 0.0 || (b.is_finite() && b >= self.sample_us && b <= self.duration_us)) {
+            return Err(invalid!(
+                "report.buffer_bin_us = {b}: must be 0 (none) or within [sample_us, duration_us] \
+                 = [{}, {}]",
+                self.sample_us,
+                self.duration_us
+            ));
+        }
 
         // Names: every algorithm and flow-group profile resolves and its parameters validate;
         // links and bottleneck ports exist.

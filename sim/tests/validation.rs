@@ -178,6 +178,23 @@ fn each_bad_value_is_refused_naming_its_field() {
             format!("{BASE}\n[report]\nfct_bins_bytes = [100, 50]\n"),
             "report.fct_bins_bytes",
         ),
+        // A bin narrower than a sample, wider than the run, negative or not a number.
+        (
+            format!("{BASE}\n[report]\nbuffer_bin_us = 5\n"),
+            "report.buffer_bin_us = 5",
+        ),
+        (
+            format!("{BASE}\n[report]\nbuffer_bin_us = 501\n"),
+            "report.buffer_bin_us = 501",
+        ),
+        (
+            format!("{BASE}\n[report]\nbuffer_bin_us = -10\n"),
+            "report.buffer_bin_us = -10",
+        ),
+        (
+            format!("{BASE}\n[report]\nbuffer_bin_us = nan\n"),
+            "report.buffer_bin_us = NaN",
+        ),
         (
             format!("{BASE}\n[workload]\ncdf = \"websearch\"\nload = 0\nstop_us = 100\n"),
             "workload.load = 0",

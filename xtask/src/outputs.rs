@@ -7,7 +7,7 @@ use crate::series::{
     flow_fct, spread, throughput_bins, FlowInfo, Pass, Spread, TrialStats, LATE_START_S,
 };
 use rdcc_sim::metrics::{fct_by_size, FctBin};
-use rdcc_sim::stats::percentile;
+use rdcc_sim::stats::{cdf_points, percentile};
 use rdcc_sim::text_table::{render, Cell, Col};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -479,22 +479,14 @@ fn plots(
     let cdf: Vec<Line> = passes
         .iter()
         .map(|p| {
-            let mut v: Vec<f64> = p
+            let v: Vec<f64> = p
                 .trials
                 .iter()
                 .flat_map(|t| t.acks.values().flatten().map(|a| a.srtt_us as f64 / 1e3))
                 .collect();
-            v.sort_by(|a, b| a.total_cmp(b));
-            let n = v.len().max(1) as f64;
-            let step = (v.len() / 400).max(1);
             Line {
                 name: p.algo.clone(),
-                pts: v
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i % step == 0 || *i + 1 == v.len())
-                    .map(|(i, x)| (*x, (i + 1) as f64 / n))
-                    .collect(),
+                pts: cdf_points(&v, 400),
             }
         })
         .collect();

@@ -231,6 +231,11 @@ pub struct Report {
     /// Named bottleneck ports (`"sw->h11"`) whose queue and utilization are recorded and
     /// summarised; empty = the topology's default (its first bottleneck candidates).
     pub bottlenecks: Vec<String>,
+    /// Width of the bins of a sweep's `pooled_buffer_binmax_kb` figures, µs: each full bin of
+    /// the arrival window contributes the largest of its samples of a switch's summed
+    /// monitored queues, as the PowerTCP artifact's `printBuffer` reports buffer occupancy
+    /// (Documentation/results/README.md, "What a sweep writes"). 0 = no such figures.
+    pub buffer_bin_us: f64,
 }
 
 impl Default for Report {
@@ -241,6 +246,7 @@ impl Default for Report {
             trace_flows: 32,
             plots: true,
             bottlenecks: Vec::new(),
+            buffer_bin_us: 0.0,
         }
     }
 }

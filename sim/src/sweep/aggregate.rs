@@ -23,6 +23,8 @@ use super::pooled::{pooled_figures, POOLED_BASE_KEYS};
 pub use super::pooled::{POOLED_METHOD, POOLED_PERCENTILES};
 use super::{SweepFile, POINTS_DIR};
 use crate::error::{invalid, Error, Result};
+use crate::plot::figures::file_safe;
+use crate::plot::{chart, Line};
 use crate::stats;
 use crate::tables::to_json;
 use crate::text_table::{render, Cell, Col};
@@ -77,7 +79,14 @@ pub struct Aggregate {
     pub seeds: Vec<u64>,
     /// The rows: groups in point order, figures in file order.
     pub rows: Vec<Row>,
+    /// Pooled CDFs of the buffer figures, for [`Aggregate::write_plots`]. Not in the files.
+    #[serde(skip)]
+    pub cdfs: Vec<PooledCdf>,
 }
+
+/// A group's pooled CDF of one buffer figure: (figure as `buffer_kb[SWITCH]`, group label
+/// `algorithm key=value ...`, points (x, F(x))).
+pub type PooledCdf = (String, String, Vec<(f64, f64)>);
 
 /// `x` rounded to 6 decimals (fixed, so equal inputs give equal bytes); `None` if not finite.
 fn round6(x: f64) -> Option<f64> {
@@ -175,13 +184,23 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
         ));
     }
     let mut rows = Vec::new();
+    let mut cdfs = Vec::new();
     for ((algorithm, values), points, figs) in groups {
         let members: Vec<&super::Point> = file
             .points
             .iter()
             .filter(|p| p.algorithm == algorithm && p.values == values)
             .collect();
-        let pooled = pooled_figures(dir, file, &members)?;
+        let (pooled, group_cdfs) = pooled_figures(dir, file, &members)?;
+        let label = std::iter::once(algorithm.clone())
+            .chain(keys.iter().zip(&values).map(|(k, v)| format!("{k}={v}")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        cdfs.extend(
+            group_cdfs
+                .into_iter()
+                .map(|(f, pts)| (f, label.clone(), pts)),
+        );
         let grid: BTreeMap<String, String> = keys.iter().cloned().zip(values).collect();
         for (figure, vals) in figs {
             let xs: Vec<f64> = vals.iter().flatten().copied().collect();
@@ -228,6 +247,7 @@ pub fn aggregate(dir: &Path, file: &SweepFile) -> Result<Aggregate> {
         grid_keys: keys,
         seeds: file.sweep.seeds.clone(),
         rows,
+        cdfs,
     })
 }
 
@@ -421,6 +441,61 @@ impl Aggregate {
         out
     }
 
+    /// Write one plot per pooled buffer figure into `dir`, `cdf_buffer_kb_SWITCH.png` (and
+    /// `.svg`; `cdf_buffer_binmax_kb_SWITCH` likewise): the pooled CDF of every group, one
+    /// line each. Returns the files written.
+    pub fn write_plots(&self, dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+        let mut figures: Vec<&str> = Vec::new();
+        for (f, _, _) in &self.cdfs {
+            if !figures.contains(&f.as_str()) {
+                figures.push(f);
+            }
+        }
+        let seeds = match (self.seeds.first(), self.seeds.last()) {
+            (Some(a), Some(b)) if self.seeds.len() > 1 => format!("seeds {a}-{b}"),
+            (Some(a), _) => format!("seed {a}"),
+            _ => String::new(),
+        };
+        let mut files = Vec::new();
+        for f in figures {
+            let lines: Vec<Line> = self
+                .cdfs
+                .iter()
+                .filter(|c| c.0 == f)
+                .map(|(_, g, pts)| Line {
+                    name: g.clone(),
+                    pts: pts.clone(),
+                })
+                .collect();
+            let (x, y, what) = if f.starts_with("buffer_binmax_kb[") {
+                (
+                    "largest sample per bin (KB)",
+                    "fraction of bins",
+                    "per-bin maxima of",
+                )
+            } else {
+                ("buffer occupancy (KB)", "fraction of samples", "samples of")
+            };
+            let (base, sw) = f
+                .split_once('[')
+                .map_or((f, f), |(b, s)| (b, s.trim_end_matches(']')));
+            let path = dir.join(format!("cdf_{base}_{}.png", file_safe(sw)));
+            files.extend(chart(
+                &path,
+                &format!(
+                    "{}: pooled CDF, {what} {sw}'s occupancy ({seeds})",
+                    self.scenario
+                ),
+                x,
+                y,
+                &lines,
+                Some(0.0),
+                false,
+            )?);
+        }
+        Ok(files)
+    }
+
     /// Write `aggregate.csv`, `aggregate.json` and `aggregate.txt` into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
         let texts = [self.csv()?, to_json(self)?, self.text()];
@@ -556,8 +631,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let seeds: Vec<u64> = (1..=10).collect();
         let mut f = file(&seeds);
-        f.base = toml::from_str("name = \"t\"\nmeasure_from_us = 5.0\n[workload]\nstop_us = 30")
-            .unwrap();
+        f.base = toml::from_str(
+            "name = \"t\"\nmeasure_from_us = 5.0\n[workload]\nstop_us = 30\n\
+             [report]\nbuffer_bin_us = 20",
+        )
+        .unwrap();
         write_points(&dir, &f);
         for p in &f.points {
             let k = p.seed - 1;
@@ -621,6 +699,17 @@ mod tests {
                 get(x, "pooled_buffer_kb_p999[e1]"),
                 (10, 20, Some(18.0), None)
             );
+            // Bins of 20 µs from 5: (5, 25] is full and holds both samples, (25, 45] ends
+            // after the window. One maximum per seed, 2k + 0.5: 0.5, 2.5, ..., 18.5; p50 =
+            // rank 5 = 8.5.
+            assert_eq!(
+                get(x, "pooled_buffer_binmax_kb_p50[e0]"),
+                (10, 10, Some(8.5), None)
+            );
+            assert_eq!(
+                get(x, "pooled_buffer_binmax_kb_p999[e0]"),
+                (10, 10, Some(18.5), None)
+            );
         }
         let text = a.text();
         assert!(
@@ -628,6 +717,33 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(POOLED_METHOD), "{text}");
+        // The pooled CDFs: per group, e0's 20 samples and its 10 bin maxima (every rank of
+        // so few), e1's; one plot per figure, a line per group.
+        let cdf = |f: &str, g: &str| {
+            a.cdfs
+                .iter()
+                .find(|c| c.0 == f && c.1 == g)
+                .map(|c| c.2.clone())
+                .unwrap_or_else(|| panic!("{f} {g}"))
+        };
+        let e0 = cdf("buffer_kb[e0]", "swift topology.x=1");
+        assert_eq!((e0.len(), e0[0], e0[19]), (20, (0.5, 0.05), (18.5, 1.0)));
+        let bm = cdf("buffer_binmax_kb[e0]", "swift topology.x=2");
+        assert_eq!((bm.len(), bm[4], bm[9]), (10, (8.5, 0.5), (18.5, 1.0)));
+        let files = a.write_plots(&dir).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        for n in [
+            "cdf_buffer_kb_e0.png",
+            "cdf_buffer_kb_e1.svg",
+            "cdf_buffer_binmax_kb_e0.png",
+        ] {
+            assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
+        }
+        // e0 and e1, each as samples and as bin maxima: four figures, PNG and SVG each.
+        assert_eq!(files.len(), 8, "{names:?}");
         // A grid over a key the pooled figures take from the base is refused.
         f.sweep.grid[0].key = "workload.stop_us".into();
         let e = aggregate(&dir, &f).unwrap_err().to_string();

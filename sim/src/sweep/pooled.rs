@@ -12,17 +12,19 @@ use std::path::Path;
 /// The statement of method of the pooled figures.
 pub const POOLED_METHOD: &str = "pooled_*: nearest-rank percentile of every seed's values \
     together (rdcc_sim::stats::pooled_percentile): flows' slowdown per size bin, and each \
-    switch's summed monitored queues per sample in measure_from_us < t <= workload.stop_us";
+    switch's summed monitored queues per sample in measure_from_us < t <= workload.stop_us, and \
+    (binmax, with report.buffer_bin_us) the largest such sample of each full bin of that width";
 
 /// Percentiles of the pooled figures: (name part, p).
 pub const POOLED_PERCENTILES: [(&str, f64); 4] =
     [("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p999", 99.9)];
 
 /// Scenario keys the pooled figures read from the base; a grid over them is refused.
-pub(super) const POOLED_BASE_KEYS: [&str; 3] = [
+pub(super) const POOLED_BASE_KEYS: [&str; 4] = [
     "report.fct_bins_bytes",
     "measure_from_us",
     "workload.stop_us",
+    "report.buffer_bin_us",
 ];
 
 /// A number of the base scenario at `path` (`a.b`), if there.
@@ -42,8 +44,33 @@ fn col(p: &Path, head: &csv::StringRecord, name: &str) -> Result<usize> {
 }
 
 /// One point's values to pool: per size bin (in `bins` order) the completed flows' slowdowns,
-/// and per switch (in order of appearance) the summed monitored queue per sample, KB.
-type PointPool = (Vec<Vec<f64>>, Vec<(String, Vec<f64>)>);
+/// and per switch (in order of appearance) the summed monitored queue per sample, (t µs, KB).
+type PointPool = (Vec<Vec<f64>>, Vec<(String, Vec<(f64, f64)>)>);
+
+/// The largest sample of each full bin: bin k is `from + k·width < t <= from + (k+1)·width`,
+/// full when it ends by `to`; a bin without a sample gives nothing. `samples` are (t, value)
+/// in time order. The PowerTCP artifact reports a ToR's buffer occupancy so
+/// (`powertcp-evaluation-workload.cc`, `printBuffer`: the largest of each 100 samples).
+pub(super) fn bin_maxima(samples: &[(f64, f64)], from: f64, to: f64, width: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut cur: Option<(f64, f64)> = None; // (bin index, max so far)
+    for &(t, v) in samples {
+        let k = ((t - from) / width).ceil() - 1.0;
+        if !(k >= 0.0 && from + (k + 1.0) * width <= to) {
+            continue;
+        }
+        cur = match cur {
+            Some((ck, m)) if ck == k => Some((k, m.max(v))),
+            Some((_, m)) => {
+                out.push(m);
+                Some((k, v))
+            }
+            None => Some((k, v)),
+        };
+    }
+    out.extend(cur.map(|(_, m)| m));
+    out
+}
 
 /// Read one point's pooled values from its algorithm's directory `adir`.
 fn point_pool(adir: &Path, bins: &[(u64, u64, String)], window: (f64, f64)) -> Result<PointPool> {
@@ -65,7 +92,7 @@ fn point_pool(adir: &Path, bins: &[(u64, u64, String)], window: (f64, f64)) -> R
             sl[b].push(slow);
         }
     }
-    let mut buf: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut buf: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     let p = adir.join("port_series.csv");
     let mut r = csv::Reader::from_path(&p).map_err(Error::at(&p))?;
     let head = r.headers().map_err(Error::at(&p))?.clone();
@@ -100,21 +127,30 @@ fn point_pool(adir: &Path, bins: &[(u64, u64, String)], window: (f64, f64)) -> R
         };
         if fresh[i] {
             fresh[i] = false;
-            buf[i].1.push(0.0);
+            buf[i].1.push((t, 0.0));
         }
-        *buf[i].1.last_mut().expect("pushed") += q / 1000.0;
+        buf[i].1.last_mut().expect("pushed").1 += q / 1000.0;
     }
     Ok((sl, buf))
 }
 
-/// The pooled figures of one group's points ([`POOLED_METHOD`]): (figure, values pooled,
-/// pooled value). Points whose algorithm directory has no `flows.csv` (no per-run files)
-/// give none.
+/// Points of a pooled CDF plot per pooled buffer figure ([`stats::cdf_points`]).
+pub const CDF_POINTS: usize = 500;
+
+/// One group's pooled figures: (figure, values pooled, pooled value), and for each switch's
+/// buffer figures (`buffer_kb[SWITCH]`, `buffer_binmax_kb[SWITCH]`) its pooled CDF's points.
+pub(super) type GroupPool = (
+    Vec<(String, usize, Option<f64>)>,
+    Vec<(String, Vec<(f64, f64)>)>,
+);
+
+/// The pooled figures of one group's points ([`POOLED_METHOD`]) and the buffer figures' CDFs.
+/// Points whose algorithm directory has no `flows.csv` (no per-run files) give none.
 pub(super) fn pooled_figures(
     dir: &Path,
     file: &SweepFile,
     points: &[&super::Point],
-) -> Result<Vec<(String, usize, Option<f64>)>> {
+) -> Result<GroupPool> {
     let edges: Vec<u64> = match file
         .base
         .get("report")
@@ -134,7 +170,9 @@ pub(super) fn pooled_figures(
         .or_else(|| base_num(file, "duration_us"))
         .unwrap_or(f64::INFINITY);
     let mut slow: Vec<Vec<Vec<f64>>> = vec![Vec::new(); bins.len()];
+    let bin_us = base_num(file, "report.buffer_bin_us").unwrap_or(0.0);
     let mut buf: Vec<(String, Vec<Vec<f64>>)> = Vec::new();
+    let mut binmax: Vec<(String, Vec<Vec<f64>>)> = Vec::new();
     for p in points {
         let adir = SweepFile::point_dir(dir, p).join(&p.algorithm);
         if !adir.join("flows.csv").is_file() {
@@ -145,14 +183,22 @@ pub(super) fn pooled_figures(
             all.push(v);
         }
         for (sw, v) in b {
-            match buf.iter_mut().find(|(n, _)| *n == sw) {
+            let put = |dst: &mut Vec<(String, Vec<Vec<f64>>)>, v: Vec<f64>| match dst
+                .iter_mut()
+                .find(|(n, _)| *n == sw)
+            {
                 Some((_, all)) => all.push(v),
-                None => buf.push((sw, vec![v])),
+                None => dst.push((sw.clone(), vec![v])),
+            };
+            if bin_us > 0.0 {
+                put(&mut binmax, bin_maxima(&v, from, to, bin_us));
             }
+            put(&mut buf, v.into_iter().map(|(_, q)| q).collect());
         }
     }
     let mut out = Vec::new();
-    let mut add = |what: &str, key: &str, runs: &[Vec<f64>]| {
+    let mut cdfs = Vec::new();
+    let mut add = |what: &str, key: &str, runs: &[Vec<f64>], cdf: bool| {
         if runs.is_empty() {
             return;
         }
@@ -162,12 +208,59 @@ pub(super) fn pooled_figures(
             let v = stats::pooled_percentile(&rs, p);
             out.push((format!("pooled_{what}_{pn}[{key}]"), n, v));
         }
+        if cdf {
+            let all: Vec<f64> = rs.concat();
+            cdfs.push((
+                format!("{what}[{key}]"),
+                stats::cdf_points(&all, CDF_POINTS),
+            ));
+        }
     };
     for ((_, _, label), runs) in bins.iter().zip(&slow) {
-        add("slowdown", label, runs);
+        add("slowdown", label, runs, false);
     }
     for (sw, runs) in &buf {
-        add("buffer_kb", sw, runs);
+        add("buffer_kb", sw, runs, true);
     }
-    Ok(out)
+    for (sw, runs) in &binmax {
+        add("buffer_binmax_kb", sw, runs, true);
+    }
+    Ok((out, cdfs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bin_maxima;
+
+    /// Bins of width 10 from 0 in a window ending at 35: (0, 10], (10, 20], (20, 30]; the
+    /// samples at 0 (outside the window) and 32 (in the partial bin (30, 40]) count nowhere;
+    /// (10, 20] has no sample and gives nothing. Expected maxima by hand.
+    #[test]
+    fn bin_maxima_cases() {
+        let s = [
+            (0.0, 99.0),
+            (2.0, 1.0),
+            (5.0, 4.0),
+            (10.0, 3.0),
+            (21.0, 2.0),
+            (30.0, 6.0),
+            (32.0, 50.0),
+        ];
+        let cases: [(f64, f64, f64, &[f64]); 4] = [
+            (0.0, 35.0, 10.0, &[4.0, 6.0]),
+            // One bin over the whole window: its maximum, 32 included.
+            (0.0, 35.0, 35.0, &[50.0]),
+            // The window starts at 5: (5, 15] holds 10 only, (15, 25] 21, (25, 35] 30 and 32.
+            (5.0, 35.0, 10.0, &[3.0, 2.0, 50.0]),
+            // A width above the window: no full bin.
+            (0.0, 35.0, 40.0, &[]),
+        ];
+        for (from, to, w, want) in cases {
+            assert_eq!(
+                bin_maxima(&s, from, to, w),
+                want,
+                "from {from} to {to} width {w}"
+            );
+        }
+    }
 }

@@ -69,6 +69,10 @@ pub struct CollectArgs {
     /// The sweep's directory (holding sweep.toml).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
+    /// Also write the pooled buffer CDF plots (cdf_*.png, .svg) when the sweep ran with
+    /// --no-plots (they need the points' port_series.csv, which --no-plots keeps).
+    #[arg(long)]
+    plots: bool,
 }
 
 fn jobs_default() -> usize {
@@ -130,7 +134,7 @@ pub fn sweep(a: &SweepArgs, command: Vec<String>) -> anyhow::Result<()> {
     run::run_all(&out, &file, jobs, &command, how)
         .map_err(|e| anyhow!("failed points (outputs in {}):\n{e}", out.display()))?;
     let wall = t0.elapsed().as_secs_f64();
-    collect_into(&out, &file)?;
+    collect_into(&out, &file, file.sweep.plots)?;
     println!(
         "\n{n} point(s) on {} job(s) in {wall:.1} s wall; points, run records and aggregate in {}",
         jobs.min(n),
@@ -159,13 +163,18 @@ pub fn point(a: &PointArgs, command: Vec<String>) -> anyhow::Result<()> {
 /// `sim sweep-collect DIR`.
 pub fn collect(a: &CollectArgs) -> anyhow::Result<()> {
     let file = SweepFile::read(&a.dir).map_err(invalid)?;
-    collect_into(&a.dir, &file)
+    collect_into(&a.dir, &file, file.sweep.plots || a.plots)
 }
 
-/// Aggregate, write and print.
-fn collect_into(dir: &Path, file: &SweepFile) -> anyhow::Result<()> {
+/// Aggregate, write and print; with `plots`, also the pooled CDF plots.
+fn collect_into(dir: &Path, file: &SweepFile, plots: bool) -> anyhow::Result<()> {
     let agg = aggregate::aggregate(dir, file)?;
     agg.write(dir)?;
     print!("{}", agg.text());
+    if plots {
+        for f in agg.write_plots(dir)? {
+            println!("plot: {}", f.display());
+        }
+    }
     Ok(())
 }
