@@ -441,7 +441,7 @@ void rdcc_glue_theta_update(struct kunit *test)
 		cwnd = tcp_snd_cwnd(tp);
 		rate = READ_ONCE(sk->sk_pacing_rate);
 		rdcc_rs_kunit_theta_due(&p, &sb, &din, &lb, gen_upd, &e);
-		want_done = l0.gen == gen_upd && !p.per_ack && !p.min_rtt_tau &&
+		want_done = l0.gen == gen_upd && !p.per_ack && !p.min_rtt_tau && !p.artifact_tau &&
 			    p.base_rtt_ns == l0.tau_ns && lb.gen != 0 && now > s0.update_ns;
 		if (got == RDCC_THETA_UPD_DONE)
 			ok = want_done && !memcmp(&sa, &sb, sizeof(sa)) &&
