@@ -108,13 +108,13 @@ pub const BASE_RTT_MIN_RTT: u32 = 1;
 /// RTT sample within [`BASE_RTT_MIN_NS`, configured τ], as with [`BASE_RTT_MIN_RTT`]
 /// (`rdma-hw.cc` line 992: `m_baseRtt = min(RTT, m_baseRtt)`), and in addition:
 /// - Eq. 8 normalises by 1.05·τ_f (`rdma-hw.cc` line 1035: `power / (1.05 * m_baseRtt)`),
-///   computed as ⌊21·τ_f/20⌋ ns ([`norm_tau_ns`]);
+///   computed as ⌊21·τ_f/20⌋ ns (`norm_tau_ns`);
 /// - the law runs on a rate (`rdma-hw.cc` lines 1069–1075: the rate law, capped at the line
 ///   rate `m_max_rate`, line 260), kept in the state as the window at the configured τ_c,
 ///   rate·τ_c, so β, the bounds, the initial window (line rate) and line 31 are those of the
 ///   other modes in that unit; the flow's window is rate·τ_f (`rdma-queue-pair.cc` lines
 ///   129–130: `m_rate · m_baseRtt`), its largest HostBw·τ_f, and it paces at rate = W/τ_c
-///   (`rdma-hw.cc` lines 629–630). See [`decision_tau`].
+///   (`rdma-hw.cc` lines 629–630). See `decision_tau`.
 pub const BASE_RTT_ARTIFACT: u32 = 2;
 
 /// `State::flags`: the window has been initialised (by `init`, idle restart or lazily by the
@@ -412,7 +412,7 @@ pub struct State {
     pub rtt_smooth_ns: u32,
     /// The smallest RTT sample seen, ns (0 = none); kept only with [`BASE_RTT_MIN_RTT`] and
     /// [`BASE_RTT_ARTIFACT`]. With the latter `cwnd_q16` and `prev_cwnd_q16` are the rate
-    /// times the configured τ (see [`decision_tau`]).
+    /// times the configured τ (see `decision_tau`).
     pub min_rtt_ns: u32,
     /// `FLAG_*` bits.
     pub flags: u32,
