@@ -31,7 +31,8 @@
 //! = (θ̇ + 1) · θ_smooth / τ averages the last τ of samples; [`GRADIENT_PER_ACK`] selects the
 //! literal per-ACK gradient and smoothing of Alg. 2. τ is configured, or with
 //! [`BASE_RTT_MIN_RTT`] the flow's smallest RTT sample (PowerTCP §3.3) capped by the
-//! configured value.
+//! configured value; [`BASE_RTT_ARTIFACT`] adds the authors' ns-3 θ-mode's 1.05·τ in Eq. 8 and
+//! its window rate·τ (an option, Documentation/algorithms/theta_powertcp.md D10a).
 //!
 //! Units: windows are bytes in Q16 (`_q16`, the unit of `Decision::cwnd_bytes_q16`), times are
 //! ns, rates bytes/s, normalised power and γ are Q16 fractions. No floats, no 128-bit integers,
@@ -102,6 +103,19 @@ pub const BASE_RTT_CONFIGURED: u32 = 0;
 /// window stay HostBw·τ from the configured τ (the paper's evaluation configures τ as the
 /// largest RTT, §4.1).
 pub const BASE_RTT_MIN_RTT: u32 = 1;
+/// [`Config::base_rtt_mode`]: the authors' ns-3 θ-mode (inet-tub/ns3-datacenter,
+/// `simulator/ns-3.39/src/point-to-point/model/`, read at 6ddb4a4). τ_f is the flow's smallest
+/// RTT sample within [`BASE_RTT_MIN_NS`, configured τ], as with [`BASE_RTT_MIN_RTT`]
+/// (`rdma-hw.cc` line 992: `m_baseRtt = min(RTT, m_baseRtt)`), and in addition:
+/// - Eq. 8 normalises by 1.05·τ_f (`rdma-hw.cc` line 1035: `power / (1.05 * m_baseRtt)`),
+///   computed as ⌊21·τ_f/20⌋ ns (`norm_tau_ns`);
+/// - the law runs on a rate (`rdma-hw.cc` lines 1069–1075: the rate law, capped at the line
+///   rate `m_max_rate`, line 260), kept in the state as the window at the configured τ_c,
+///   rate·τ_c, so β, the bounds, the initial window (line rate) and line 31 are those of the
+///   other modes in that unit; the flow's window is rate·τ_f (`rdma-queue-pair.cc` lines
+///   129–130: `m_rate · m_baseRtt`), its largest HostBw·τ_f, and it paces at rate = W/τ_c
+///   (`rdma-hw.cc` lines 629–630). See `decision_tau`.
+pub const BASE_RTT_ARTIFACT: u32 = 2;
 
 /// `State::flags`: the window has been initialised (by `init`, idle restart or lazily by the
 /// first ACK).
@@ -149,7 +163,8 @@ pub struct Config {
     /// Multiplicative decrease on a loss event (fast recovery or RTO), Q16 fraction of the
     /// window removed: [0, 65536]; 0 = no cut (spec A11). A cut can be undone by `on_undo`.
     pub loss_md_q16: u64,
-    /// [`BASE_RTT_CONFIGURED`] (0) or [`BASE_RTT_MIN_RTT`] (1): where τ comes from.
+    /// [`BASE_RTT_CONFIGURED`] (0), [`BASE_RTT_MIN_RTT`] (1) or [`BASE_RTT_ARTIFACT`] (2):
+    /// where τ comes from, and with 2 the authors' ns-3 normalisation and window.
     pub base_rtt_mode: u32,
 }
 
@@ -199,11 +214,12 @@ impl Default for Config {
 ///
 /// `#[repr(C)]` because the hold lease's due path in C (issue #13; `rdcc_theta_update`,
 /// modules/glue/rdcc_lease_theta.h) reads the nine fields it needs for Alg. 2 lines 19-20, 31
-/// and 11: the seven `u64`s first (one cache line with the two flags), then `per_ack` and
-/// `min_rtt_tau` (Rust `bool` and C `_Bool` are both one byte holding 0 or 1; only
-/// [`Params::new`] writes them). The layout is `struct rdcc_theta_params` in
-/// modules/glue/rdcc_abi.h (core/tests/abi_offsets.rs checks it, through [`PARAMS_ABI`]). C never
-/// writes a parameter block.
+/// and 11: the seven `u64`s first (one cache line with the flags), then `per_ack`,
+/// `min_rtt_tau` and `artifact_tau` (Rust `bool` and C `_Bool` are both one byte holding 0 or
+/// 1; only [`Params::new`] writes them). C never reads `artifact_tau`: it implies
+/// `min_rtt_tau`, on which the lease and the due path in C refuse. The layout is
+/// `struct rdcc_theta_params` in modules/glue/rdcc_abi.h (core/tests/abi_offsets.rs checks it,
+/// through [`PARAMS_ABI`]). C never writes a parameter block.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -216,6 +232,7 @@ pub struct Params {
     grad_floor_q16: u64,
     per_ack: bool,
     min_rtt_tau: bool,
+    artifact_tau: bool,
     beta_q16: u64,
     init_cwnd_q16: u64,
     smooth_init_q16: u64,
@@ -259,7 +276,7 @@ impl Params {
             "base_rtt_mode",
             u64::from(c.base_rtt_mode),
             u64::from(BASE_RTT_CONFIGURED),
-            u64::from(BASE_RTT_MIN_RTT),
+            u64::from(BASE_RTT_ARTIFACT),
         )?;
 
         // Host BDP in Q16 bytes: HostBw·τ (PowerTCP §3.3 cwnd_init). HostBw·τ ≤ 2^31 bytes was
@@ -309,7 +326,10 @@ impl Params {
             smooth_init_q16: c.smooth_init_q16,
             per_ack: c.gradient_mode == GRADIENT_PER_ACK,
             loss_keep_q16: Q16_ONE.saturating_sub(c.loss_md_q16),
-            min_rtt_tau: c.base_rtt_mode == BASE_RTT_MIN_RTT,
+            // BASE_RTT_ARTIFACT tracks the minimum RTT too (rdma-hw.cc line 992); it must
+            // set min_rtt_tau, which keeps it off the hold lease and the due path in C.
+            min_rtt_tau: c.base_rtt_mode != BASE_RTT_CONFIGURED,
+            artifact_tau: c.base_rtt_mode == BASE_RTT_ARTIFACT,
         })
     }
 
@@ -337,9 +357,14 @@ impl Params {
     pub fn gamma_q16(&self) -> u64 {
         self.gamma_q16
     }
-    /// Whether τ follows the flow's minimum RTT ([`BASE_RTT_MIN_RTT`]).
+    /// Whether τ follows the flow's minimum RTT ([`BASE_RTT_MIN_RTT`] or
+    /// [`BASE_RTT_ARTIFACT`]).
     pub fn min_rtt_tau(&self) -> bool {
         self.min_rtt_tau
+    }
+    /// Whether the authors' ns-3 θ-mode is selected ([`BASE_RTT_ARTIFACT`]).
+    pub fn artifact_tau(&self) -> bool {
+        self.artifact_tau
     }
     /// Whether the gradient and smoothing run on every ACK ([`GRADIENT_PER_ACK`]).
     pub fn per_ack(&self) -> bool {
@@ -385,7 +410,9 @@ pub struct State {
     pub prev_rtt_ns: u32,
     /// Per-RTT cadence: the RTT samples averaged with Alg. 2 line 21's weights, ns.
     pub rtt_smooth_ns: u32,
-    /// The smallest RTT sample seen, ns (0 = none); kept only with [`BASE_RTT_MIN_RTT`].
+    /// The smallest RTT sample seen, ns (0 = none); kept only with [`BASE_RTT_MIN_RTT`] and
+    /// [`BASE_RTT_ARTIFACT`]. With the latter `cwnd_q16` and `prev_cwnd_q16` are the rate
+    /// times the configured τ (see `decision_tau`).
     pub min_rtt_ns: u32,
     /// `FLAG_*` bits.
     pub flags: u32,
@@ -470,6 +497,17 @@ fn tau_ns(p: &Params, s: &State) -> u64 {
     }
 }
 
+/// τ of Eq. 8's normalisation, ns: τ, or with [`BASE_RTT_ARTIFACT`] ⌊21·τ/20⌋ = ⌊1.05·τ⌋
+/// (the authors' ns-3 θ-mode, `rdma-hw.cc` line 1035: `power / (1.05 * m_baseRtt)`). τ ≤ 2^30,
+/// so 21·τ < 2^35 and the result is below 2^31.
+fn norm_tau_ns(p: &Params, tau_ns: u64) -> u64 {
+    if p.artifact_tau {
+        tau_ns.wrapping_mul(21) / 20 // ≤ 21 · 2^30 < 2^35: no wrap
+    } else {
+        tau_ns
+    }
+}
+
 /// Pacing rate for a window: `rate = cwnd / τ` (Alg. 2 line 11), bytes/s, capped at
 /// `MAX_RATE_BPS`. The window's fraction of a byte is dropped first: `cwnd_bytes < 2^31` and
 /// `NS_PER_S < 2^30` keep the product below 2^61. The error is below 10^9/τ_ns bytes/s.
@@ -500,10 +538,25 @@ fn decision(p: &Params, s: &State, reason: Reason) -> Decision {
 
 /// [`decision`] for an initialised state whose τ (`tau_ns(p, s)`) the caller has at hand: a
 /// hold in `on_ack` (issue #13: τ is not looked up twice).
+///
+/// With [`BASE_RTT_ARTIFACT`] the stored window W is rate·τ_c (τ_c the configured τ): the flow
+/// paces at W/τ_c and its window is ⌊W·τ_f/τ_c⌋ within [min, max] (the authors' ns-3 code:
+/// window = `m_rate · m_baseRtt`, `rdma-queue-pair.cc` lines 129–130, with `m_baseRtt` the
+/// minimum RTT, `rdma-hw.cc` line 992; the rate at most the line rate, lines 260 and
+/// 1074–1075, so the window at most HostBw·τ_f). τ_f ≤ τ_c, so it never exceeds W; the floor
+/// `min` keeps one packet in flight where the artifact's `m_minRate` (line 1072) has none.
 fn decision_tau(p: &Params, s: &State, tau_ns: u64, reason: Reason) -> Decision {
     // The stored window is always within the bounds; clamping again keeps the output within
     // them even if the parameters changed since (a module parameter write).
-    let cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
+    let law_cwnd = clamp(s.cwnd_q16, p.min_cwnd_q16, p.max_cwnd_q16);
+    let (cwnd, rate_bps) = if p.artifact_tau {
+        // W·τ_f/τ_c: W < 2^48, τ_f ≤ 2^30; mul_div never overflows and τ_c ≥ 1 µs.
+        let flow_q16 = mul_div(law_cwnd, tau_ns, p.base_rtt_ns);
+        let flow_q16 = clamp(flow_q16, p.min_cwnd_q16, p.max_cwnd_q16);
+        (flow_q16, pacing_bps(p.base_rtt_ns, law_cwnd))
+    } else {
+        (law_cwnd, pacing_bps(tau_ns, law_cwnd))
+    };
     let signal = if s.has(FLAG_SMOOTH) {
         i64::try_from(s.power_smooth_q16).unwrap_or(i64::MAX)
     } else {
@@ -511,7 +564,7 @@ fn decision_tau(p: &Params, s: &State, tau_ns: u64, reason: Reason) -> Decision 
     };
     Decision {
         cwnd_bytes_q16: cwnd,
-        pacing_rate_bps: pacing_bps(tau_ns, cwnd),
+        pacing_rate_bps: rate_bps,
         signal,
         reason,
         flags: 0,
@@ -624,7 +677,8 @@ fn update_per_rtt(
             // 21 applied to the samples' Γ_norm with this RTT's gradient.
             let span_ns = ack.now_ns.saturating_sub(s.update_ns).max(1);
             let g = grad_factor_q16(p, ack.rtt_ns, u64::from(s.prev_rtt_ns), span_ns);
-            s.power_smooth_q16 = norm_power_q16(g, u64::from(s.rtt_smooth_ns), tau);
+            let norm_tau = norm_tau_ns(p, tau);
+            s.power_smooth_q16 = norm_power_q16(g, u64::from(s.rtt_smooth_ns), norm_tau);
             s.flags |= FLAG_SMOOTH;
             s.prev_rtt_ns = ack.rtt_u32;
             s.power_smooth_q16
@@ -727,7 +781,7 @@ impl Controller for ThetaPowerTcp {
         let per_ack_power_q16 = if p.per_ack {
             // Alg. 2 lines 19-21 on every ACK.
             let g = grad_factor_q16(p, rtt_ns, u64::from(s.prev_rtt_ns), dt_ns);
-            let norm_q16 = norm_power_q16(g, rtt_ns, tau);
+            let norm_q16 = norm_power_q16(g, rtt_ns, norm_tau_ns(p, tau));
             let old_q16 = if s.has(FLAG_SMOOTH) {
                 clamp(s.power_smooth_q16, POWER_MIN_Q16, POWER_MAX_Q16)
             } else {

@@ -92,7 +92,7 @@ pub const THETA_PKTS_LIMIT: u64 = 1 << 24;
 /// `Params`' layout as C reads it (`struct rdcc_theta_params`, rdcc_abi.h): its size, then each
 /// field's name and offset, for core/tests/abi_offsets.rs (the fields are private, so the test
 /// cannot take their offsets itself).
-pub const PARAMS_ABI: (usize, [(&str, usize); 13]) = (
+pub const PARAMS_ABI: (usize, [(&str, usize); 14]) = (
     size_of::<Params>(),
     [
         ("gamma_q16", offset_of!(Params, gamma_q16)),
@@ -107,6 +107,7 @@ pub const PARAMS_ABI: (usize, [(&str, usize); 13]) = (
         ("grad_floor_q16", offset_of!(Params, grad_floor_q16)),
         ("per_ack", offset_of!(Params, per_ack)),
         ("min_rtt_tau", offset_of!(Params, min_rtt_tau)),
+        ("artifact_tau", offset_of!(Params, artifact_tau)),
         ("beta_q16", offset_of!(Params, beta_q16)),
         ("init_cwnd_q16", offset_of!(Params, init_cwnd_q16)),
         ("smooth_init_q16", offset_of!(Params, smooth_init_q16)),

@@ -32,6 +32,10 @@ use super::powertcp::{
 };
 use super::vectors::{exact, Case, Expect, Input, Mismatch, Step};
 
+/// The cases of `base_rtt_mode` = 2, the authors' ns-3 θ-mode (the last two of [`CASES`]).
+#[path = "powertcp_vectors_artifact.rs"]
+mod artifact;
+
 /// The vector configuration: 100 Gbit/s host, τ = 20 µs, β = 25,000 B, window [1448 B, 1 MB].
 pub const VEC: Config = Config {
     gamma_q16: 58_982,
@@ -854,6 +858,9 @@ pub const CASES: &[Case<Config>] = &[
             ),
         ],
     },
+    // 20, 21. base_rtt_mode = 2, the authors' ns-3 θ-mode: powertcp_vectors_artifact.rs.
+    artifact::ARTIFACT_PER_RTT,
+    artifact::ARTIFACT_PER_ACK,
 ];
 
 /// Run every case: `Ok(cases passed)`, or the index of the first failing case and its

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use rdcc_core::event::{AckEvent, Controller, Decision, LossEvent, LossKind, Reason, ACK_HAS_RTT};
 use rdcc_core::fixed::{MAX_RATE_BPS, NS_PER_S};
 use rdcc_core::powertcp::{
-    Config, Params, State, ThetaPowerTcp, BASE_RTT_CONFIGURED, BASE_RTT_MIN_RTT, FLAG_INIT,
-    GRADIENT_PER_ACK, GRADIENT_PER_RTT, MAX_CWND_BYTES, RTT_MAX_NS,
+    Config, Params, State, ThetaPowerTcp, BASE_RTT_ARTIFACT, BASE_RTT_CONFIGURED, BASE_RTT_MIN_RTT,
+    FLAG_INIT, GRADIENT_PER_ACK, GRADIENT_PER_RTT, MAX_CWND_BYTES, RTT_MAX_NS,
 };
 use rdcc_core::powertcp_vectors::{run_all, run_case, CASES, VEC};
 use rdcc_core::vectors::{apply, Case, Input};
@@ -75,6 +75,34 @@ fn rejects_out_of_range() {
     c.base_rtt_ns = 1_000_000_000;
     c.host_bw_bps = MAX_RATE_BPS; // BDP far above 2 GiB
     assert_eq!(Params::new(&c).unwrap_err().field, "host_bw_bps");
+}
+
+/// `base_rtt_mode` accepts 0–2; 1 and 2 track the minimum RTT (2 must set `min_rtt_tau`: the
+/// hold lease and the due path in C refuse on it and never read `artifact_tau`).
+#[test]
+fn base_rtt_modes() {
+    for (mode, valid, min_rtt, artifact) in [
+        (BASE_RTT_CONFIGURED, true, false, false),
+        (BASE_RTT_MIN_RTT, true, true, false),
+        (BASE_RTT_ARTIFACT, true, true, true),
+        (3, false, false, false),
+        (u32::MAX, false, false, false),
+    ] {
+        let c = Config {
+            base_rtt_mode: mode,
+            ..Config::DEFAULT
+        };
+        match Params::new(&c) {
+            Ok(p) => {
+                assert!(valid, "mode {mode} accepted");
+                assert_eq!((p.min_rtt_tau(), p.artifact_tau()), (min_rtt, artifact));
+            }
+            Err(e) => {
+                assert!(!valid, "mode {mode} rejected: {e:?}");
+                assert_eq!((e.field, e.min, e.max), ("base_rtt_mode", 0, 2));
+            }
+        }
+    }
 }
 
 #[test]
@@ -153,9 +181,25 @@ fn check_bounds(p: &Params, s: &State, d: &Decision) -> Result<(), TestCaseError
             p.base_rtt_ns()
         };
         prop_assert_eq!(tau, p.tau_ns(s));
-        let want = ((d.cwnd_bytes_q16 >> 16) as u128 * NS_PER_S as u128 / tau as u128)
-            .min(MAX_RATE_BPS as u128) as u64;
-        prop_assert_eq!(d.pacing_rate_bps, want);
+        if p.artifact_tau() {
+            // The authors' ns-3 θ-mode: the state's window W is rate·τ_c; the flow's window is
+            // rate·τ_f = W·τ_f/τ_c (rdma-queue-pair.cc lines 129–130), at most HostBw·τ_f
+            // (the largest W times τ_f/τ_c) but never below the floor; pacing is W/τ_c.
+            let (min, max) = (p.min_cwnd_q16() as u128, p.max_cwnd_q16() as u128);
+            let (tau_c, tau_f) = (p.base_rtt_ns() as u128, tau as u128);
+            let w = (s.cwnd_q16 as u128).clamp(min, max);
+            prop_assert!(d.cwnd_bytes_q16 as u128 <= (max * tau_f / tau_c).max(min));
+            prop_assert_eq!(
+                d.cwnd_bytes_q16 as u128,
+                (w * tau_f / tau_c).clamp(min, max)
+            );
+            let want = ((w >> 16) * NS_PER_S as u128 / tau_c).min(MAX_RATE_BPS as u128) as u64;
+            prop_assert_eq!(d.pacing_rate_bps, want);
+        } else {
+            let want = ((d.cwnd_bytes_q16 >> 16) as u128 * NS_PER_S as u128 / tau as u128)
+                .min(MAX_RATE_BPS as u128) as u64;
+            prop_assert_eq!(d.pacing_rate_bps, want);
+        }
         prop_assert!(d.signal >= 0);
     } else {
         prop_assert_eq!(d.cwnd_bytes_q16, 0);
@@ -181,7 +225,11 @@ fn config_strategy() -> impl Strategy<Value = (Config, Params)> {
         prop_oneof![Just(0u64), 655u64..=(1u64 << 32)],
         prop_oneof![Just(GRADIENT_PER_RTT), Just(GRADIENT_PER_ACK)],
         prop_oneof![Just(0u64), 0u64..=65_536],
-        prop_oneof![Just(BASE_RTT_CONFIGURED), Just(BASE_RTT_MIN_RTT)],
+        prop_oneof![
+            Just(BASE_RTT_CONFIGURED),
+            Just(BASE_RTT_MIN_RTT),
+            Just(BASE_RTT_ARTIFACT)
+        ],
     )
         .prop_filter_map(
             "config must validate",
@@ -478,8 +526,10 @@ proptest! {
             let d = T::on_ack(&p, &mut s, &ack(now, rtt, una, nxt));
             check_bounds(&p, &s, &d)?;
             let had_sample = before.flags & rdcc_core::powertcp::FLAG_HAVE_PREV != 0;
-            if had_sample
-                && (d.cwnd_bytes_q16 != before.cwnd_q16 || s.marker_seq != before.marker_seq)
+            // The law's window: the decision's (once initialised, the same) or, with
+            // BASE_RTT_ARTIFACT, the rate·τ_c behind it (the flow's window rate·τ_f also moves
+            // on a hold whose sample lowers τ_f).
+            if had_sample && (s.cwnd_q16 != before.cwnd_q16 || s.marker_seq != before.marker_seq)
             {
                 prop_assert_eq!(d.reason, Reason::GradientUpdate);
                 // The update happened on an ACK at or past the previous marker, or on one whose

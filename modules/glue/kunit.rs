@@ -448,8 +448,8 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_params(
     out: *mut super::powertcp::Params,
 ) -> u64 {
     use super::powertcp::{
-        Config, Params, BASE_RTT_CONFIGURED, BASE_RTT_MIN_RTT, GRADIENT_PER_ACK, GRADIENT_PER_RTT,
-        MAX_CWND_BYTES,
+        Config, Params, BASE_RTT_ARTIFACT, BASE_RTT_CONFIGURED, BASE_RTT_MIN_RTT, GRADIENT_PER_ACK,
+        GRADIENT_PER_RTT, MAX_CWND_BYTES,
     };
     let mut x = seed | 1;
     let mut next = move || {
@@ -496,10 +496,12 @@ pub unsafe extern "C" fn rdcc_rs_kunit_theta_params(
             GRADIENT_PER_RTT
         },
         loss_md_q16: 0,
-        base_rtt_mode: if pick(&[0, 0, 0, 0, 0, 0, 0, 1], 0, 0) == 1 {
-            BASE_RTT_MIN_RTT
-        } else {
-            BASE_RTT_CONFIGURED
+        // Every mode, so the C's refusal of the minimum-RTT modes is checked against the Rust
+        // (BASE_RTT_ARTIFACT sets min_rtt_tau; the C never reads artifact_tau).
+        base_rtt_mode: match pick(&[0, 0, 0, 0, 0, 0, 1, 2], 0, 2) {
+            1 => BASE_RTT_MIN_RTT,
+            2 => BASE_RTT_ARTIFACT,
+            _ => BASE_RTT_CONFIGURED,
         },
     };
     // Valid for every τ in range: HostBw·τ <= 2^31 bytes, β != 0, min <= max.

@@ -175,7 +175,9 @@ struct rdcc_theta_due_in {
  * path in C (rdcc_theta_update, rdcc_lease_theta.h), never written by C. Params::new guarantees
  * gamma_q16 in [1, 2^16], one_minus_gamma_q16 = 2^16 - gamma_q16, base_rtt_ns in [10^3, 10^9],
  * min_cwnd_q16 <= max_cwnd_q16 <= RDCC_THETA_MAX_CWND_BYTES << 16, gamma_beta_q16 <= 2^47,
- * grad_floor_q16 <= 2^16; per_ack and min_rtt_tau are 0 or 1 (a Rust bool, one byte, as _Bool).
+ * grad_floor_q16 <= 2^16; per_ack, min_rtt_tau and artifact_tau are 0 or 1 (a Rust bool, one
+ * byte, as _Bool). artifact_tau (base_rtt_mode = 2, the authors' ns-3 θ-mode) is never read in
+ * C: Params::new sets min_rtt_tau with it, and the lease and the due path refuse min_rtt_tau.
  */
 struct rdcc_theta_params {
 	u64 gamma_q16;		/* γ (Alg. 2 line 31), Q16 */
@@ -187,6 +189,7 @@ struct rdcc_theta_params {
 	u64 grad_floor_q16;	/* floor of (θ̇ + 1), Q16 */
 	bool per_ack;		/* gradient_mode = per ACK */
 	bool min_rtt_tau;	/* base_rtt_mode = minimum RTT */
+	bool artifact_tau;	/* base_rtt_mode = the authors' ns-3 θ-mode (implies min_rtt_tau) */
 	u64 beta_q16;
 	u64 init_cwnd_q16;
 	u64 smooth_init_q16;
@@ -427,6 +430,7 @@ RDCC_ABI_OFF(struct rdcc_theta_params, max_cwnd_q16, 40);
 RDCC_ABI_OFF(struct rdcc_theta_params, grad_floor_q16, 48);
 RDCC_ABI_OFF(struct rdcc_theta_params, per_ack, 56);
 RDCC_ABI_OFF(struct rdcc_theta_params, min_rtt_tau, 57);
+RDCC_ABI_OFF(struct rdcc_theta_params, artifact_tau, 58);
 RDCC_ABI_OFF(struct rdcc_theta_params, beta_q16, 64);
 RDCC_ABI_OFF(struct rdcc_theta_params, init_cwnd_q16, 72);
 RDCC_ABI_OFF(struct rdcc_theta_params, smooth_init_q16, 80);

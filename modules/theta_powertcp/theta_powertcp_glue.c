@@ -19,7 +19,7 @@
 	P(smooth_init_q16, "initial smoothed power, 65536 = 1.0 (0 = first sample)", RDCC_U_Q16, "range 0 (0) to 4294967296 (65536)") \
 	P(gradient_mode, "0 = gradient once per RTT, 1 = per ACK (Alg. 2 literally)", RDCC_U_PLAIN, "range 0 to 1") \
 	P(loss_md_q16, "multiplicative decrease on loss, 65536 = 1.0 (0 = none)", RDCC_U_Q16, "range 0 (0) to 65536 (1)") \
-	P(base_rtt_mode, "0 = tau is base_rtt_ns, 1 = tau is the smallest RTT sample, at most base_rtt_ns", RDCC_U_PLAIN, "range 0 to 1")
+	P(base_rtt_mode, "0 = tau is base_rtt_ns, 1 = tau is the smallest RTT sample, at most base_rtt_ns, 2 = as 1 with the authors' ns-3 normalisation 1.05*tau and window rate*tau", RDCC_U_PLAIN, "range 0 to 2")
 
 /* θ-PowerTCP's hold lease (issue #13; core/src/powertcp_lease.rs): most ACKs of a datacenter
  * stream step the law's average in C and keep the last decision's window and rate, without
