@@ -274,7 +274,10 @@ fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>)
         pts.retain(|p| p.0 == a);
     }
     if pts.is_empty() {
-        return Err(format!("{}: no point {:?} {:?} in the block", t.id, t.axis, t.at));
+        return Err(format!(
+            "{}: no point {:?} {:?} in the block",
+            t.id, t.axis, t.at
+        ));
     }
     let mut ratios = Vec::new();
     for &(x, rate, size) in &pts {
