@@ -189,9 +189,31 @@ const TOLS: &[Tol] = &[
     },
 ];
 
-/// The verdicts the page states: (tolerance, PowerTCP profile, reproduced). Filled in from
-/// the sweeps; until then empty, and the verdict test says which are missing.
-const VERDICTS: &[(&str, &str, bool)] = &[];
+/// The verdicts the page states: (tolerance, PowerTCP profile, reproduced).
+const VERDICTS: &[(&str, &str, bool)] = &[
+    ("C1", "powertcp_int", false),
+    ("C1", "powertcp_int_authors", false),
+    ("C2", "powertcp_int", true),
+    ("C2", "powertcp_int_authors", true),
+    ("C3θ", "powertcp_int", false),
+    ("C3θ", "powertcp_int_authors", false),
+    ("D1", "powertcp_int", true),
+    ("D1", "powertcp_int_authors", true),
+    ("D2θ", "powertcp_int", false),
+    ("D2θ", "powertcp_int_authors", false),
+    ("E1", "powertcp_int", true),
+    ("E1", "powertcp_int_authors", true),
+    ("E2θ", "powertcp_int", false),
+    ("E2θ", "powertcp_int_authors", false),
+    ("F1", "powertcp_int", true),
+    ("F1", "powertcp_int_authors", true),
+    ("F2θ", "powertcp_int", true),
+    ("F2θ", "powertcp_int_authors", true),
+    ("H1", "powertcp_int", false),
+    ("H1", "powertcp_int_authors", false),
+    ("H2θ", "powertcp_int", false),
+    ("H2θ", "powertcp_int_authors", false),
+];
 
 /// (request rate per s, request size MB, algorithm, figure) -> value.
 type Key = (u32, u32, String, String);
