@@ -400,6 +400,21 @@ impl SweepFile {
         })
     }
 
+    /// The same sweep restricted to the points of `seeds` (`sim sweep-collect --seeds`), each
+    /// point keeping its id (its directory); an error names a seed the sweep did not run.
+    pub fn only_seeds(&self, seeds: &[u64]) -> Result<SweepFile> {
+        if let Some(s) = seeds.iter().find(|s| !self.sweep.seeds.contains(s)) {
+            return Err(invalid!(
+                "--seeds: the sweep has no seed {s} (its seeds: {:?})",
+                self.sweep.seeds
+            ));
+        }
+        let mut f = self.clone();
+        f.sweep.seeds.retain(|s| seeds.contains(s));
+        f.points.retain(|p| seeds.contains(&p.seed));
+        Ok(f)
+    }
+
     /// The run directory of point `p` under the sweep directory `dir`.
     pub fn point_dir(dir: &Path, p: &Point) -> PathBuf {
         dir.join(POINTS_DIR).join(&p.id)

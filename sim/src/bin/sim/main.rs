@@ -39,7 +39,7 @@ use std::process::ExitCode;
         itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
     after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\"\n\n\
         Sweeps (sim sweep --help): sim sweep SCENARIO.toml [--seeds 1-3] [--algos A,B] [--grid KEY=V1,V2]... \
-        [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR"
+        [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR [--seeds S --out OUT]"
 )]
 struct Cli {
     #[command(flatten)]

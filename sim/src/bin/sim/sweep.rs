@@ -63,12 +63,19 @@ pub struct PointArgs {
 }
 
 /// Aggregate the points of a sweep directory into aggregate.csv, .json and .txt, and print the
-/// table (after a Slurm array).
+/// table (after a Slurm array); with --seeds, only those seeds' points, into --out.
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
     /// The sweep's directory (holding sweep.toml).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
+    /// Aggregate only these seeds' points (as sweep's --seeds): the table a sweep of those
+    /// seeds alone would give. Needs --out.
+    #[arg(long, value_name = "SEEDS", requires = "out")]
+    seeds: Option<String>,
+    /// Where --seeds writes its aggregate (DIR's own stays the whole sweep's).
+    #[arg(long, value_name = "OUT", requires = "seeds")]
+    out: Option<PathBuf>,
 }
 
 fn jobs_default() -> usize {
@@ -130,7 +137,7 @@ pub fn sweep(a: &SweepArgs, command: Vec<String>) -> anyhow::Result<()> {
     run::run_all(&out, &file, jobs, &command, how)
         .map_err(|e| anyhow!("failed points (outputs in {}):\n{e}", out.display()))?;
     let wall = t0.elapsed().as_secs_f64();
-    collect_into(&out, &file)?;
+    collect_into(&out, &file, &out)?;
     println!(
         "\n{n} point(s) on {} job(s) in {wall:.1} s wall; points, run records and aggregate in {}",
         jobs.min(n),
@@ -159,13 +166,21 @@ pub fn point(a: &PointArgs, command: Vec<String>) -> anyhow::Result<()> {
 /// `sim sweep-collect DIR`.
 pub fn collect(a: &CollectArgs) -> anyhow::Result<()> {
     let file = SweepFile::read(&a.dir).map_err(invalid)?;
-    collect_into(&a.dir, &file)
+    match (&a.seeds, &a.out) {
+        (Some(s), Some(out)) => {
+            let seeds = rdcc_sim::sweep::parse_seeds(s).map_err(invalid)?;
+            let sub = file.only_seeds(&seeds).map_err(invalid)?;
+            std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+            collect_into(&a.dir, &sub, out)
+        }
+        _ => collect_into(&a.dir, &file, &a.dir),
+    }
 }
 
-/// Aggregate, write and print.
-fn collect_into(dir: &Path, file: &SweepFile) -> anyhow::Result<()> {
+/// Aggregate the points of `file` in `dir`, write the tables into `out` and print.
+fn collect_into(dir: &Path, file: &SweepFile, out: &Path) -> anyhow::Result<()> {
     let agg = aggregate::aggregate(dir, file)?;
-    agg.write(dir)?;
+    agg.write(out)?;
     print!("{}", agg.text());
     Ok(())
 }
