@@ -2,7 +2,8 @@
 //! is wrong and writes nothing; a 3-seed × 2-algorithm sweep of a shipped scenario (shortened)
 //! run locally on all cores and run as a job array's tasks give the same aggregated table byte
 //! for byte; every point replays exactly from its own run record; `sweep-collect --seeds` of
-//! one seed gives the table of a sweep of that seed alone. `real_slurm_array` runs the
+//! one seed gives the table of a sweep of that seed alone, and `sweep-merge` of two sweeps over
+//! disjoint seeds the table of one sweep of all their seeds. `real_slurm_array` runs the
 //! array on a real single-node Slurm (`tests/slurm/cluster.sh`); it is ignored by default and
 //! run by `cargo xtask test`, which installs Slurm first.
 
@@ -233,8 +234,35 @@ fn seeds_collected_alone(dir: &Path) {
     );
     let o = sim(&["sweep-collect", &d, "--seeds", "3"]);
     assert_eq!(o.status.code(), Some(2), "--seeds without --out: {o:?}");
+    merged_sweeps_pool_their_seeds(dir, &alone);
     let _ = std::fs::remove_dir_all(&sub);
     let _ = std::fs::remove_dir_all(&alone);
+}
+
+/// `sweep-merge OUT A B` of a sweep of seeds 1-2 and `seed3` (a sweep of seed 3) gives the
+/// tables of `dir` (the sweep of seeds 1-3), byte for byte; a seed in two sweeps exits 2.
+fn merged_sweeps_pool_their_seeds(dir: &Path, seed3: &Path) {
+    let (s12, out) = (tmp("seeds12"), tmp("merged"));
+    let mut args = sweep_args(&s12);
+    let i = args.iter().position(|a| a == "1-3").unwrap();
+    args[i] = "1-2".into();
+    ok(&sim(&refs(&args)), "sweep of seeds 1-2");
+    let [a, b, o] = [&s12, seed3, &out].map(|p| p.display().to_string());
+    ok(&sim(&["sweep-merge", &o, &a, &b]), "merge");
+    assert_eq!(aggregate_files(&out), aggregate_files(dir));
+    let file = SweepFile::read(&out).unwrap();
+    assert_eq!(file.sweep.seeds, [1, 2, 3]);
+    assert_eq!(file.points.len(), 6);
+    let _ = std::fs::remove_dir_all(&out);
+    let whole = dir.display().to_string();
+    let o = sim(&["sweep-merge", &o, &whole, &b]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("seed 3 is in an earlier sweep"),
+        "{o:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&s12);
 }
 
 #[test]

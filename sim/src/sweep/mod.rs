@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub mod aggregate;
+pub mod merge;
 mod pooled;
 pub mod run;
 pub mod slurm;

@@ -1,4 +1,4 @@
-//! `sim sweep`, `sim sweep-point`, `sim sweep-collect`: the command lines of
+//! `sim sweep`, `sim sweep-point`, `sim sweep-collect`, `sim sweep-merge`: the command lines of
 //! [`rdcc_sim::sweep`]. Invalid input (an option, a grid key or value, any point's scenario, a
 //! non-empty output directory without `--force`) exits 2 before anything is written; a point
 //! that fails exits 1.
@@ -6,7 +6,7 @@
 use crate::{invalid, RunFlags};
 use anyhow::{anyhow, Context};
 use rdcc_sim::record;
-use rdcc_sim::sweep::{aggregate, run, slurm, Request, SweepFile};
+use rdcc_sim::sweep::{aggregate, merge, run, slurm, Request, SweepFile};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -76,6 +76,18 @@ pub struct CollectArgs {
     /// Where --seeds writes its aggregate (DIR's own stays the whole sweep's).
     #[arg(long, value_name = "OUT", requires = "seeds")]
     out: Option<PathBuf>,
+}
+
+/// Merge sweeps of one scenario, keys and algorithms over disjoint seeds into one directory
+/// (its points link to theirs) and aggregate it: the table of all their seeds together.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The merged sweep's directory (absent or empty).
+    #[arg(value_name = "OUT")]
+    out: PathBuf,
+    /// The sweeps' directories (each holding sweep.toml and its points, all run).
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
 }
 
 fn jobs_default() -> usize {
@@ -175,6 +187,22 @@ pub fn collect(a: &CollectArgs) -> anyhow::Result<()> {
         }
         _ => collect_into(&a.dir, &file, &a.dir),
     }
+}
+
+/// `sim sweep-merge OUT DIR...`.
+pub fn merge(a: &MergeArgs, command: Vec<String>) -> anyhow::Result<()> {
+    let sweeps = a
+        .dirs
+        .iter()
+        .map(|d| Ok((d.clone(), SweepFile::read(d)?)))
+        .collect::<rdcc_sim::error::Result<Vec<_>>>()
+        .map_err(invalid)?;
+    let (file, sources) = merge::merge(&sweeps, command).map_err(invalid)?;
+    if record::check_out(&a.out, false).map_err(invalid)? {
+        record::empty_out(&a.out)?;
+    }
+    merge::write(&a.out, &file, &sources)?;
+    collect_into(&a.out, &file, &a.out)
 }
 
 /// Aggregate the points of `file` in `dir`, write the tables into `out` and print.
