@@ -240,25 +240,47 @@ fn seeds_collected_alone(dir: &Path) {
 }
 
 /// `sweep-merge OUT A B` of a sweep of seeds 1-2 and `seed3` (a sweep of seed 3) gives the
-/// tables of `dir` (the sweep of seeds 1-3), byte for byte; a seed in two sweeps exits 2.
+/// tables of `dir` (the sweep of seeds 1-3), byte for byte, and with `--algos dctcp` their
+/// dctcp rows; a seed in two sweeps, or an algorithm a sweep did not run, exits 2.
 fn merged_sweeps_pool_their_seeds(dir: &Path, seed3: &Path) {
     let (s12, out) = (tmp("seeds12"), tmp("merged"));
     let mut args = sweep_args(&s12);
     let i = args.iter().position(|a| a == "1-3").unwrap();
     args[i] = "1-2".into();
     ok(&sim(&refs(&args)), "sweep of seeds 1-2");
-    let [a, b, o] = [&s12, seed3, &out].map(|p| p.display().to_string());
-    ok(&sim(&["sweep-merge", &o, &a, &b]), "merge");
+    let [a, b, os] = [&s12, seed3, &out].map(|p| p.display().to_string());
+    ok(&sim(&["sweep-merge", &os, &a, &b]), "merge");
     assert_eq!(aggregate_files(&out), aggregate_files(dir));
     let file = SweepFile::read(&out).unwrap();
     assert_eq!(file.sweep.seeds, [1, 2, 3]);
     assert_eq!(file.points.len(), 6);
     let _ = std::fs::remove_dir_all(&out);
     let whole = dir.display().to_string();
-    let o = sim(&["sweep-merge", &o, &whole, &b]);
+    let o = sim(&["sweep-merge", &os, &whole, &b]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("seed 3 is in an earlier sweep"),
+        "{o:?}"
+    );
+    // One algorithm of each: the tables of that algorithm's rows; one neither ran: exit 2.
+    ok(
+        &sim(&["sweep-merge", &os, &a, &b, "--algos", "dctcp"]),
+        "merge --algos dctcp",
+    );
+    let csv = std::fs::read_to_string(out.join("aggregate.csv")).unwrap();
+    let whole_csv = std::fs::read_to_string(dir.join("aggregate.csv")).unwrap();
+    let dctcp: Vec<&str> = whole_csv
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || l.starts_with("dctcp,"))
+        .map(|(_, l)| l)
+        .collect();
+    assert_eq!(csv.lines().collect::<Vec<_>>(), dctcp);
+    let _ = std::fs::remove_dir_all(&out);
+    let o = sim(&["sweep-merge", &os, &a, &b, "--algos", "hpcc"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("did not run hpcc"),
         "{o:?}"
     );
     let _ = std::fs::remove_dir_all(&out);

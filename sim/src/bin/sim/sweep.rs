@@ -88,6 +88,10 @@ pub struct MergeArgs {
     /// The sweeps' directories (each holding sweep.toml and its points, all run).
     #[arg(value_name = "DIR", required = true)]
     dirs: Vec<PathBuf>,
+    /// The algorithms merged, separated by commas (default: the first sweep's); every sweep
+    /// must have run them.
+    #[arg(long, value_name = "A,B")]
+    algos: Option<String>,
 }
 
 fn jobs_default() -> usize {
@@ -197,7 +201,13 @@ pub fn merge(a: &MergeArgs, command: Vec<String>) -> anyhow::Result<()> {
         .map(|d| Ok((d.clone(), SweepFile::read(d)?)))
         .collect::<rdcc_sim::error::Result<Vec<_>>>()
         .map_err(invalid)?;
-    let (file, sources) = merge::merge(&sweeps, command).map_err(invalid)?;
+    let algos = a
+        .algos
+        .as_deref()
+        .map(rdcc_sim::names::split_list)
+        .transpose()
+        .map_err(invalid)?;
+    let (file, sources) = merge::merge(&sweeps, algos, command).map_err(invalid)?;
     if record::check_out(&a.out, false).map_err(invalid)? {
         record::empty_out(&a.out)?;
     }
