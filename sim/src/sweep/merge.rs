@@ -95,3 +95,67 @@ pub fn write(out: &Path, file: &SweepFile, sources: &[PathBuf]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::SweepInfo;
+
+    /// A sweep of `algorithms` over `seeds` whose base has `cc` profiles and a description.
+    fn sweep(algorithms: &[&str], seeds: &[u64], base: &str) -> SweepFile {
+        let algorithms: Vec<String> = algorithms.iter().map(|a| a.to_string()).collect();
+        SweepFile {
+            sweep: SweepInfo {
+                command: vec!["sim".into()],
+                scenario_file: "s.toml".into(),
+                seeds: seeds.to_vec(),
+                algorithms: algorithms.clone(),
+                sets: vec!["duration_us=10".into()],
+                plots: false,
+                allow_big: false,
+                grid: Vec::new(),
+            },
+            points: expand(&algorithms, &[], seeds),
+            base: toml::from_str(base).unwrap(),
+        }
+    }
+
+    const BASE: &str = "description = \"one\"\nduration_us = 10\n[cc.a]\nlaw = \"hpcc\"\n[cc.b]\nlaw = \"dctcp\"\n";
+
+    #[test]
+    fn merges_what_agrees_and_names_what_does_not() {
+        // An older scenario: another description, no profile b, a profile c no point runs.
+        let older = "description = \"two\"\nduration_us = 10\n[cc.a]\nlaw = \"hpcc\"\n[cc.c]\nlaw = \"swift\"\n";
+        let d = |s: &str| PathBuf::from(s);
+        let ok = [
+            (d("x"), sweep(&["a", "c"], &[1, 2], older)),
+            (d("y"), sweep(&["a", "b"], &[3], BASE)),
+        ];
+        let (f, src) = merge(&ok, Some(vec!["a".into()]), vec!["m".into()]).unwrap();
+        assert_eq!(f.sweep.seeds, [1, 2, 3]);
+        assert_eq!(f.sweep.algorithms, ["a"]);
+        let ids: Vec<&str> = f.points.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["0", "1", "2"]);
+        assert_eq!(src, [d("x/points/0"), d("x/points/1"), d("y/points/0")]);
+        let err = |s: &[(PathBuf, SweepFile)], a: Option<Vec<String>>| {
+            merge(s, a, vec![]).unwrap_err().to_string()
+        };
+        // b is not in x; by default the first sweep's algorithms, c not in y.
+        assert!(err(&ok, Some(vec!["b".into()])).contains("x: the sweep did not run b"));
+        assert!(err(&ok, None).contains("y: the sweep did not run c"));
+        // Profile a differs, or another key; a seed twice; another --set.
+        let a_differs = BASE.replace("law = \"hpcc\"", "law = \"swift\"");
+        let dur_differs = BASE.replace("duration_us = 10", "duration_us = 20");
+        for base in [a_differs, dur_differs] {
+            let bad = [ok[0].clone(), (d("z"), sweep(&["a", "b"], &[3], &base))];
+            let e = err(&bad, Some(vec!["a".into()]));
+            assert!(e.contains("z: its base scenario differs"), "{e}");
+        }
+        let twice = [ok[0].clone(), (d("z"), sweep(&["a"], &[2], BASE))];
+        assert!(err(&twice, Some(vec!["a".into()])).contains("z: seed 2 is in an earlier"));
+        let mut other = sweep(&["a"], &[3], BASE);
+        other.sweep.sets.push("seed=1".into());
+        let e = err(&[ok[0].clone(), (d("z"), other)], Some(vec!["a".into()]));
+        assert!(e.contains("z: its --set"), "{e}");
+    }
+}
