@@ -5,6 +5,12 @@
 //! page). Each tolerance's verdict per PowerTCP profile is stated in [`VERDICTS`], so a number
 //! that changes a verdict fails here. `RDCC_FCT_SWEEPS=DIR` also checks every block figure
 //! against a fresh sweep's `DIR/load<L>/aggregate.csv` (to the block's printed rounding).
+//!
+//! The page's "Firmer tails" section judges the verdicts near their bounds again on 40 seeds
+//! (its `pooled40` block: every seed pooled, and each ten-seed block 1-10, 11-20, ... alone);
+//! [`FIRM_VERDICTS`] states each verdict on all seeds and whether every ten-seed block gives the
+//! same (firm), and the block 1-10 must be the `pooled` block's figures. `RDCC_FCT_SWEEPS40=DIR`
+//! checks the `pooled40` block against `DIR/m<L>/aggregate.csv` and `DIR/m<L>/s<A-B>/`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -190,17 +196,49 @@ const VERDICTS: &[(&str, &str, bool)] = &[
     ("G1", "powertcp_authors", false),
 ];
 
+/// G1 on the PowerTCP artifact's buffer statistic (the page's "Fig. 7(g)'s statistic", stated
+/// before its run): the per-bin maxima of `edge0_0`'s occupancy, judged on the `binmax` block.
+const G1_BINMAX: Tol = Tol {
+    id: "G1′",
+    figure: "pooled_buffer_binmax_kb_p99[edge0_0]",
+    loads: &[80],
+    num: P,
+    den: HPCC,
+    each: Some(Bound::Between(0.30, 0.75)),
+    mean: None,
+};
+
+/// G1′'s verdicts as the page states them: (PowerTCP profile, reproduced).
+const G1_BINMAX_VERDICTS: [(&str, bool); 2] =
+    [("powertcp_int", false), ("powertcp_authors", false)];
+
+/// The near-bound verdicts judged again on 40 seeds (the page's "Firmer tails"): (tolerance,
+/// PowerTCP profile, loads judged (empty: the tolerance's own), reproduced on
+/// all seeds pooled, firm: every ten-seed block gives that verdict too).
+const FIRM_VERDICTS: &[(&str, &str, &[u32], bool, bool)] = &[
+    ("S1", "powertcp_int", &[20], false, false),
+    ("M1", "powertcp_authors", &[], true, false),
+    ("A1", "powertcp_authors", &[], true, false),
+    ("B1", "powertcp_int", &[95], false, true),
+    ("B1", "powertcp_authors", &[], true, false),
+];
+
 /// (load %, algorithm, figure) -> value.
 type Figures = BTreeMap<(u32, String, String), f64>;
 
-/// The page's `pooled` block: `LOAD ALGORITHM FIGURE = VALUE` lines (and `commit`/`sweep`
-/// lines naming where they came from), with each value's printed decimals.
-fn block(page: &str) -> BTreeMap<(u32, String, String), (f64, usize)> {
+/// The `pooled40` block: (load %, algorithm, figure) -> (all seeds pooled, each ten-seed block
+/// pooled alone, seeds 1-10 first).
+type Firm = BTreeMap<(u32, String, String), (f64, Vec<f64>)>;
+
+/// The page's block fenced as `fence` (`pooled`, `binmax`): `LOAD ALGORITHM FIGURE = VALUE`
+/// lines (and `commit`/`sweep` lines naming where they came from), with each value's printed
+/// decimals.
+fn block(page: &str, fence: &str) -> BTreeMap<(u32, String, String), (f64, usize)> {
     let mut out = BTreeMap::new();
     let mut inside = false;
     for line in page.lines() {
         let t = line.trim();
-        if t == "```pooled" {
+        if t.strip_prefix("```") == Some(fence) {
             inside = true;
             continue;
         }
@@ -231,12 +269,59 @@ fn block(page: &str) -> BTreeMap<(u32, String, String), (f64, usize)> {
     out
 }
 
-fn page_figures() -> Figures {
+fn page_text() -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../Documentation/results")
         .join(PAGE);
-    let text = std::fs::read_to_string(&p).unwrap();
-    block(&text).into_iter().map(|(k, (v, _))| (k, v)).collect()
+    std::fs::read_to_string(&p).unwrap()
+}
+
+fn page_figures() -> Figures {
+    block(&page_text(), "pooled")
+        .into_iter()
+        .map(|(k, (v, _))| (k, v))
+        .collect()
+}
+
+/// The page's `pooled40` block: `LOAD ALGORITHM FIGURE = ALL | B1 B2 ...` lines (ALL: every
+/// seed pooled; Bk: the ten seeds 10k-9 to 10k pooled), `commit` lines skipped.
+fn block40(page: &str) -> Firm {
+    let mut out = Firm::new();
+    let mut inside = false;
+    for line in page.lines() {
+        let t = line.trim();
+        if t == "```pooled40" {
+            inside = true;
+            continue;
+        }
+        if inside && t == "```" {
+            inside = false;
+        }
+        if !inside || t.is_empty() || t.starts_with("commit ") {
+            continue;
+        }
+        let num = |x: &str| -> f64 {
+            x.parse()
+                .unwrap_or_else(|_| panic!("{PAGE}: {x:?} in {t:?}"))
+        };
+        let (lhs, v) = t
+            .split_once(" = ")
+            .unwrap_or_else(|| panic!("{PAGE}: {t:?}"));
+        let (all, blocks) = v
+            .split_once(" | ")
+            .unwrap_or_else(|| panic!("{PAGE}: {t:?}: ALL | BLOCKS"));
+        let f: Vec<&str> = lhs.split_whitespace().collect();
+        assert_eq!(f.len(), 3, "{PAGE}: {t:?}: LOAD ALGORITHM FIGURE = ...");
+        let load = num(f[0]) as u32;
+        let b: Vec<f64> = blocks.split_whitespace().map(num).collect();
+        assert!(b.len() >= 2, "{PAGE}: {t:?}: at least two blocks");
+        let key = (load, f[1].to_string(), f[2].to_string());
+        assert!(
+            out.insert(key, (num(all), b)).is_none(),
+            "{PAGE}: {t:?} twice"
+        );
+    }
+    out
 }
 
 /// Tolerance `t` for PowerTCP profile `power` on `figs`: Ok(reproduced) with the ratios, or
@@ -294,6 +379,67 @@ fn the_pages_figures_keep_their_verdicts() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Each 40-seed verdict as [`FIRM_VERDICTS`] states it: on all seeds pooled, and firm when each
+/// ten-seed block (over the loads the verdict judges, as many blocks as every one of them has)
+/// gives the same. The block 1-10 is the `pooled` block's figures (nothing drifted).
+#[test]
+fn the_40_seed_figures_keep_their_verdicts() {
+    let text = page_text();
+    let firm = block40(&text);
+    assert!(!firm.is_empty(), "{PAGE}: no pooled40 block");
+    let ten = page_figures();
+    for (k, (_, b)) in &firm {
+        assert_eq!(
+            ten.get(k),
+            Some(&b[0]),
+            "{k:?}: seeds 1-10 differ from the pooled block"
+        );
+    }
+    let all: Figures = firm.iter().map(|(k, v)| (k.clone(), v.0)).collect();
+    let mut bad = Vec::new();
+    for &(id, power, loads, want, want_firm) in FIRM_VERDICTS {
+        let t = TOLS.iter().find(|t| t.id == id).unwrap();
+        let t = if loads.is_empty() {
+            Tol { ..*t }
+        } else {
+            Tol { loads, ..*t }
+        };
+        let (ok, ratios) = judge(&t, power, &all).unwrap_or_else(|e| panic!("{e}"));
+        let [num, den] = [t.num, t.den].map(|w| match w {
+            Who::Power => power,
+            Who::Named(n) => n,
+        });
+        let n = firm
+            .iter()
+            .filter(|(k, _)| {
+                (t.loads.is_empty() || t.loads.contains(&k.0))
+                    && (k.1 == num || k.1 == den)
+                    && k.2 == t.figure
+            })
+            .map(|(_, v)| v.1.len())
+            .min()
+            .unwrap();
+        let blocks: Vec<(bool, Vec<(u32, f64)>)> = (0..n)
+            .map(|i| {
+                let figs: Figures = firm
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), *v.1.get(i)?)))
+                    .collect();
+                judge(&t, power, &figs).unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect();
+        let is_firm = blocks.iter().all(|b| b.0 == ok);
+        eprintln!("{id} {power}: {ok} {ratios:.3?}, firm {is_firm}; blocks {blocks:.3?}");
+        if (ok, is_firm) != (want, want_firm) {
+            bad.push(format!(
+                "{id} {power}: stated reproduced = {want}, firm = {want_firm}; the block gives \
+                 {ok} {ratios:.3?}, firm {is_firm} (blocks {blocks:.3?})"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 /// The judge tells a passing ratio from a failing one (the verdict check can fail): a bound
 /// met by 1 % is broken by moving the numerator 2 % the wrong way.
 #[test]
@@ -345,32 +491,79 @@ fn the_block_is_what_the_sweeps_wrote() {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../Documentation/results")
         .join(PAGE);
-    let stated = block(&std::fs::read_to_string(&p).unwrap());
+    let stated = block(&std::fs::read_to_string(&p).unwrap(), "pooled");
     let mut csvs: BTreeMap<u32, BTreeMap<(String, String), f64>> = BTreeMap::new();
     let mut bad = Vec::new();
     for ((load, alg, fig), (v, d)) in &stated {
-        let m = csvs.entry(*load).or_insert_with(|| {
-            let f = Path::new(&dir).join(format!("load{load}/aggregate.csv"));
-            let mut r =
-                csv::Reader::from_path(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            let h = r.headers().unwrap().clone();
-            let ix = |n: &str| h.iter().position(|c| c == n).unwrap();
-            let (a, fi, me) = (ix("algorithm"), ix("figure"), ix("mean"));
-            r.records()
-                .map(|x| x.unwrap())
-                .filter(|x| !x[me].is_empty())
-                .map(|x| {
-                    (
-                        (x[a].to_string(), x[fi].to_string()),
-                        x[me].parse().unwrap(),
-                    )
-                })
-                .collect()
-        });
+        let m = csvs
+            .entry(*load)
+            .or_insert_with(|| aggregate(&Path::new(&dir).join(format!("load{load}"))));
         match m.get(&(alg.clone(), fig.clone())) {
             Some(f) if (f - v).abs() <= 0.5 * 10f64.powi(-(*d as i32)) + 1e-9 => {}
             got => bad.push(format!("{load} {alg} {fig}: page {v}, sweep {got:?}")),
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A sweep's `aggregate.csv` in `dir`: (algorithm, figure) -> mean.
+fn aggregate(dir: &Path) -> BTreeMap<(String, String), f64> {
+    let f = dir.join("aggregate.csv");
+    let mut r = csv::Reader::from_path(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    let h = r.headers().unwrap().clone();
+    let ix = |n: &str| h.iter().position(|c| c == n).unwrap();
+    let (a, fi, me) = (ix("algorithm"), ix("figure"), ix("mean"));
+    r.records()
+        .map(|x| x.unwrap())
+        .filter(|x| !x[me].is_empty())
+        .map(|x| {
+            (
+                (x[a].to_string(), x[fi].to_string()),
+                x[me].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// With `RDCC_FCT_SWEEPS40=DIR` (the merged sweeps of the page's "Firmer tails" in `DIR/m<L>/`,
+/// each ten-seed block collected into `DIR/m<L>/s<A-B>/`), every `pooled40` figure is its
+/// aggregate's to half a unit of the second decimal.
+#[test]
+fn the_40_seed_block_is_what_the_sweeps_wrote() {
+    let Ok(dir) = std::env::var("RDCC_FCT_SWEEPS40") else {
+        eprintln!("RDCC_FCT_SWEEPS40 not set: the pooled40 block is not compared with a sweep");
+        return;
+    };
+    let mut bad = Vec::new();
+    for ((load, alg, fig), (all, blocks)) in block40(&page_text()) {
+        let m = Path::new(&dir).join(format!("m{load}"));
+        let mut want = vec![(m.clone(), all)];
+        for (i, b) in blocks.iter().enumerate() {
+            want.push((m.join(format!("s{}-{}", 10 * i + 1, 10 * i + 10)), *b));
+        }
+        for (d, v) in want {
+            match aggregate(&d).get(&(alg.clone(), fig.clone())) {
+                Some(f) if (f - v).abs() <= 0.005 + 1e-9 => {}
+                got => bad.push(format!(
+                    "{} {alg} {fig}: page {v}, sweep {got:?}",
+                    d.display()
+                )),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn the_artifact_statistic_keeps_g1s_verdicts() {
+    let figs: Figures = block(&page_text(), "binmax")
+        .into_iter()
+        .map(|(k, (v, _))| (k, v))
+        .collect();
+    assert!(!figs.is_empty(), "{PAGE}: no binmax block");
+    for (power, want) in G1_BINMAX_VERDICTS {
+        let (ok, ratios) = judge(&G1_BINMAX, power, &figs).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!("G1′ {power}: {ok} {ratios:.3?}");
+        assert_eq!(ok, want, "G1′ {power}: the page says {want}, {ratios:.3?}");
+    }
 }

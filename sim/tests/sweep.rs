@@ -1,7 +1,9 @@
 //! Sweeps (`sim sweep`, `sweep-point`, `sweep-collect`): a malformed sweep exits 2 naming what
 //! is wrong and writes nothing; a 3-seed × 2-algorithm sweep of a shipped scenario (shortened)
 //! run locally on all cores and run as a job array's tasks give the same aggregated table byte
-//! for byte; every point replays exactly from its own run record. `real_slurm_array` runs the
+//! for byte; every point replays exactly from its own run record; `sweep-collect --seeds` of
+//! one seed gives the table of a sweep of that seed alone, and `sweep-merge` of two sweeps over
+//! disjoint seeds the table of one sweep of all their seeds. `real_slurm_array` runs the
 //! array on a real single-node Slurm (`tests/slurm/cluster.sh`); it is ignored by default and
 //! run by `cargo xtask test`, which installs Slurm first.
 
@@ -202,6 +204,89 @@ fn points_replay(dir: &Path, file: &SweepFile) {
     let _ = std::fs::remove_dir_all(&replay);
 }
 
+/// `sweep-collect DIR --seeds 3 --out X` on the 3-seed sweep in `dir` writes into X the
+/// tables of a fresh sweep of seed 3 alone, byte for byte, and leaves DIR's own; a seed the
+/// sweep did not run exits 2.
+fn seeds_collected_alone(dir: &Path) {
+    let before = aggregate_files(dir);
+    let (sub, alone) = (tmp("seed3-of-3"), tmp("seed3"));
+    let mut args = sweep_args(&alone);
+    let i = args.iter().position(|a| a == "1-3").unwrap();
+    args[i] = "3".into();
+    ok(&sim(&refs(&args)), "sweep of seed 3");
+    let d = dir.display().to_string();
+    let s = sub.display().to_string();
+    ok(
+        &sim(&["sweep-collect", &d, "--seeds", "3", "--out", &s]),
+        "collect --seeds 3",
+    );
+    assert_eq!(aggregate_files(&sub), aggregate_files(&alone));
+    assert_eq!(
+        aggregate_files(dir),
+        before,
+        "DIR's aggregate is the whole sweep's"
+    );
+    let o = sim(&["sweep-collect", &d, "--seeds", "4", "--out", &s]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no seed 4"),
+        "{o:?}"
+    );
+    let o = sim(&["sweep-collect", &d, "--seeds", "3"]);
+    assert_eq!(o.status.code(), Some(2), "--seeds without --out: {o:?}");
+    merged_sweeps_pool_their_seeds(dir, &alone);
+    let _ = std::fs::remove_dir_all(&sub);
+    let _ = std::fs::remove_dir_all(&alone);
+}
+
+/// `sweep-merge OUT A B` of a sweep of seeds 1-2 and `seed3` (a sweep of seed 3) gives the
+/// tables of `dir` (the sweep of seeds 1-3), byte for byte, and with `--algos dctcp` their
+/// dctcp rows; a seed in two sweeps, or an algorithm a sweep did not run, exits 2.
+fn merged_sweeps_pool_their_seeds(dir: &Path, seed3: &Path) {
+    let (s12, out) = (tmp("seeds12"), tmp("merged"));
+    let mut args = sweep_args(&s12);
+    let i = args.iter().position(|a| a == "1-3").unwrap();
+    args[i] = "1-2".into();
+    ok(&sim(&refs(&args)), "sweep of seeds 1-2");
+    let [a, b, os] = [&s12, seed3, &out].map(|p| p.display().to_string());
+    ok(&sim(&["sweep-merge", &os, &a, &b]), "merge");
+    assert_eq!(aggregate_files(&out), aggregate_files(dir));
+    let file = SweepFile::read(&out).unwrap();
+    assert_eq!(file.sweep.seeds, [1, 2, 3]);
+    assert_eq!(file.points.len(), 6);
+    let _ = std::fs::remove_dir_all(&out);
+    let whole = dir.display().to_string();
+    let o = sim(&["sweep-merge", &os, &whole, &b]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("seed 3 is in an earlier sweep"),
+        "{o:?}"
+    );
+    // One algorithm of each: the tables of that algorithm's rows; one neither ran: exit 2.
+    ok(
+        &sim(&["sweep-merge", &os, &a, &b, "--algos", "dctcp"]),
+        "merge --algos dctcp",
+    );
+    let csv = std::fs::read_to_string(out.join("aggregate.csv")).unwrap();
+    let whole_csv = std::fs::read_to_string(dir.join("aggregate.csv")).unwrap();
+    let dctcp: Vec<&str> = whole_csv
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || l.starts_with("dctcp,"))
+        .map(|(_, l)| l)
+        .collect();
+    assert_eq!(csv.lines().collect::<Vec<_>>(), dctcp);
+    let _ = std::fs::remove_dir_all(&out);
+    let o = sim(&["sweep-merge", &os, &a, &b, "--algos", "hpcc"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("did not run hpcc"),
+        "{o:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&s12);
+}
+
 #[test]
 fn local_and_array_tasks_give_the_same_table_and_points_replay() {
     let local = tmp("local");
@@ -235,6 +320,7 @@ fn local_and_array_tasks_give_the_same_table_and_points_replay() {
         assert!(f[5].parse::<f64>().unwrap() > 0.0, "stddev of {l}");
     }
     points_replay(&local, &file);
+    seeds_collected_alone(&local);
 
     // The array's tasks, each by its SLURM_ARRAY_TASK_ID through the script's own body.
     let arr = tmp("tasks");

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub mod aggregate;
+pub mod merge;
 mod pooled;
 pub mod run;
 pub mod slurm;
@@ -398,6 +399,21 @@ impl SweepFile {
                 self.points.len().saturating_sub(1)
             )
         })
+    }
+
+    /// The same sweep restricted to the points of `seeds` (`sim sweep-collect --seeds`), each
+    /// point keeping its id (its directory); an error names a seed the sweep did not run.
+    pub fn only_seeds(&self, seeds: &[u64]) -> Result<SweepFile> {
+        if let Some(s) = seeds.iter().find(|s| !self.sweep.seeds.contains(s)) {
+            return Err(invalid!(
+                "--seeds: the sweep has no seed {s} (its seeds: {:?})",
+                self.sweep.seeds
+            ));
+        }
+        let mut f = self.clone();
+        f.sweep.seeds.retain(|s| seeds.contains(s));
+        f.points.retain(|p| seeds.contains(&p.seed));
+        Ok(f)
     }
 
     /// The run directory of point `p` under the sweep directory `dir`.

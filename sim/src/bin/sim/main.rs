@@ -6,7 +6,7 @@
 //! without `--force`, or a scenario estimated too big for this machine without `--allow-big`,
 //! exits 2 before anything runs (`sim --help`).
 //!
-//! `sim sweep`, `sim sweep-point` and `sim sweep-collect` run a grid of seeds × scenario keys ×
+//! `sim sweep`, `sim sweep-point`, `sim sweep-collect` and `sim sweep-merge` run a grid of seeds × scenario keys ×
 //! algorithms, locally in parallel or as a Slurm job array (`sweep.rs`). They are told apart
 //! by the first argument, so a scenario's command line stays as it was.
 //!
@@ -39,7 +39,7 @@ use std::process::ExitCode;
         itself: `sim DIR/run.toml --out OTHER` reproduces the run's outputs.",
     after_help = "Example: sim sim/scenarios/incast_64to1.toml --set fabric.pfc=true --algos \"swift dctcp\"\n\n\
         Sweeps (sim sweep --help): sim sweep SCENARIO.toml [--seeds 1-3] [--algos A,B] [--grid KEY=V1,V2]... \
-        [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR"
+        [--jobs N] [--slurm]; sim sweep-point DIR INDEX; sim sweep-collect DIR [--seeds S --out OUT]; sim sweep-merge OUT DIR..."
 )]
 struct Cli {
     #[command(flatten)]
@@ -137,10 +137,11 @@ enum Cmd {
     Sweep(sweep::SweepArgs),
     SweepPoint(sweep::PointArgs),
     SweepCollect(sweep::CollectArgs),
+    SweepMerge(sweep::MergeArgs),
 }
 
 /// The first arguments that name a sweep command.
-const SWEEP_COMMANDS: [&str; 3] = ["sweep", "sweep-point", "sweep-collect"];
+const SWEEP_COMMANDS: [&str; 4] = ["sweep", "sweep-point", "sweep-collect", "sweep-merge"];
 
 fn main() -> ExitCode {
     let command: Vec<String> = std::env::args().collect();
@@ -156,6 +157,7 @@ fn main() -> ExitCode {
             Cmd::Sweep(a) => exit(sweep::sweep(&a, command)),
             Cmd::SweepPoint(a) => exit(sweep::point(&a, command)),
             Cmd::SweepCollect(a) => exit(sweep::collect(&a)),
+            Cmd::SweepMerge(a) => exit(sweep::merge(&a, command)),
         };
     }
     exit(run(&Cli::parse().run, command))

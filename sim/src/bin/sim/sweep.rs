@@ -1,4 +1,4 @@
-//! `sim sweep`, `sim sweep-point`, `sim sweep-collect`: the command lines of
+//! `sim sweep`, `sim sweep-point`, `sim sweep-collect`, `sim sweep-merge`: the command lines of
 //! [`rdcc_sim::sweep`]. Invalid input (an option, a grid key or value, any point's scenario, a
 //! non-empty output directory without `--force`) exits 2 before anything is written; a point
 //! that fails exits 1.
@@ -6,7 +6,7 @@
 use crate::{invalid, RunFlags};
 use anyhow::{anyhow, Context};
 use rdcc_sim::record;
-use rdcc_sim::sweep::{aggregate, run, slurm, Request, SweepFile};
+use rdcc_sim::sweep::{aggregate, merge, run, slurm, Request, SweepFile};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -63,7 +63,7 @@ pub struct PointArgs {
 }
 
 /// Aggregate the points of a sweep directory into aggregate.csv, .json and .txt, and print the
-/// table (after a Slurm array).
+/// table (after a Slurm array); with --seeds, only those seeds' points, into --out.
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
     /// The sweep's directory (holding sweep.toml).
@@ -73,6 +73,29 @@ pub struct CollectArgs {
     /// --no-plots (they need the points' port_series.csv, which --no-plots keeps).
     #[arg(long)]
     plots: bool,
+    /// Aggregate only these seeds' points (as sweep's --seeds): the table a sweep of those
+    /// seeds alone would give. Needs --out.
+    #[arg(long, value_name = "SEEDS", requires = "out")]
+    seeds: Option<String>,
+    /// Where --seeds writes its aggregate (DIR's own stays the whole sweep's).
+    #[arg(long, value_name = "OUT", requires = "seeds")]
+    out: Option<PathBuf>,
+}
+
+/// Merge sweeps of one scenario, keys and algorithms over disjoint seeds into one directory
+/// (its points link to theirs) and aggregate it: the table of all their seeds together.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The merged sweep's directory (absent or empty).
+    #[arg(value_name = "OUT")]
+    out: PathBuf,
+    /// The sweeps' directories (each holding sweep.toml and its points, all run).
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
+    /// The algorithms merged, separated by commas (default: the first sweep's); every sweep
+    /// must have run them.
+    #[arg(long, value_name = "A,B")]
+    algos: Option<String>,
 }
 
 fn jobs_default() -> usize {
@@ -134,7 +157,7 @@ pub fn sweep(a: &SweepArgs, command: Vec<String>) -> anyhow::Result<()> {
     run::run_all(&out, &file, jobs, &command, how)
         .map_err(|e| anyhow!("failed points (outputs in {}):\n{e}", out.display()))?;
     let wall = t0.elapsed().as_secs_f64();
-    collect_into(&out, &file, file.sweep.plots)?;
+    collect_into(&out, &file, &out, file.sweep.plots)?;
     println!(
         "\n{n} point(s) on {} job(s) in {wall:.1} s wall; points, run records and aggregate in {}",
         jobs.min(n),
@@ -163,16 +186,47 @@ pub fn point(a: &PointArgs, command: Vec<String>) -> anyhow::Result<()> {
 /// `sim sweep-collect DIR`.
 pub fn collect(a: &CollectArgs) -> anyhow::Result<()> {
     let file = SweepFile::read(&a.dir).map_err(invalid)?;
-    collect_into(&a.dir, &file, file.sweep.plots || a.plots)
+    match (&a.seeds, &a.out) {
+        (Some(s), Some(out)) => {
+            let seeds = rdcc_sim::sweep::parse_seeds(s).map_err(invalid)?;
+            let sub = file.only_seeds(&seeds).map_err(invalid)?;
+            std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+            collect_into(&a.dir, &sub, out, sub.sweep.plots || a.plots)
+        }
+        _ => collect_into(&a.dir, &file, &a.dir, file.sweep.plots || a.plots),
+    }
 }
 
-/// Aggregate, write and print; with `plots`, also the pooled CDF plots.
-fn collect_into(dir: &Path, file: &SweepFile, plots: bool) -> anyhow::Result<()> {
+/// `sim sweep-merge OUT DIR...`.
+pub fn merge(a: &MergeArgs, command: Vec<String>) -> anyhow::Result<()> {
+    let sweeps = a
+        .dirs
+        .iter()
+        .map(|d| Ok((d.clone(), SweepFile::read(d)?)))
+        .collect::<rdcc_sim::error::Result<Vec<_>>>()
+        .map_err(invalid)?;
+    let algos = a
+        .algos
+        .as_deref()
+        .map(rdcc_sim::names::split_list)
+        .transpose()
+        .map_err(invalid)?;
+    let (file, sources) = merge::merge(&sweeps, algos, command).map_err(invalid)?;
+    if record::check_out(&a.out, false).map_err(invalid)? {
+        record::empty_out(&a.out)?;
+    }
+    merge::write(&a.out, &file, &sources)?;
+    collect_into(&a.out, &file, &a.out, file.sweep.plots)
+}
+
+/// Aggregate the points of `file` in `dir`, write the tables into `out` and print; with
+/// `plots`, also the pooled CDF plots into `out`.
+fn collect_into(dir: &Path, file: &SweepFile, out: &Path, plots: bool) -> anyhow::Result<()> {
     let agg = aggregate::aggregate(dir, file)?;
-    agg.write(dir)?;
+    agg.write(out)?;
     print!("{}", agg.text());
     if plots {
-        for f in agg.write_plots(dir)? {
+        for f in agg.write_plots(out)? {
             println!("plot: {}", f.display());
         }
     }
