@@ -31,6 +31,7 @@ const SKIPPED: &[(&str, &str)] = &[
     ("int_testbed.md", "UML boots beside the simulator; its simulator figures are held by xtask's vm_sim tests (`the_simulator_keeps_the_int_pages_figures`, `the_simulator_keeps_the_websearch_pages_figures`), with the page's tolerances"),
     ("speed.md", "wall-clock and CPU time on a shared host: not reproducible to the digit"),
     ("swift_vm_path.md", "a comparison of four enforcement rules measured on the branch that chose one (three are no longer in the code), 20 seeds x 60 s per row, and VM boots; the chosen rule's SL rows are checked in sl_incast_16to1.md"),
+    ("powertcp_fct_firm.md", "40-seed sweeps (31 CPU-minutes); its pooled40 block is judged by powertcp_fct.rs, whose seeds 1-10 must equal powertcp_fct.md's block; commands and commits on the page"),
     ("pfc.md", "every reproduction x 3 buffer modes by --set (the web search alone: 12 runs, about 2.5 min here); commands and commit on the page; not in drift form"),
 ];
 

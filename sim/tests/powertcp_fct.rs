@@ -6,8 +6,8 @@
 //! that changes a verdict fails here. `RDCC_FCT_SWEEPS=DIR` also checks every block figure
 //! against a fresh sweep's `DIR/load<L>/aggregate.csv` (to the block's printed rounding).
 //!
-//! The page's "Firmer tails" section judges the verdicts near their bounds again on 40 seeds
-//! (its `pooled40` block: every seed pooled, and each ten-seed block 1-10, 11-20, ... alone);
+//! Documentation/results/powertcp_fct_firm.md judges the verdicts near their bounds again on 40
+//! seeds (its `pooled40` block: every seed pooled, and each ten-seed block 1-10, 11-20, ... alone);
 //! [`FIRM_VERDICTS`] states each verdict on all seeds and whether every ten-seed block gives the
 //! same (firm), and the block 1-10 must be the `pooled` block's figures. `RDCC_FCT_SWEEPS40=DIR`
 //! checks the `pooled40` block against `DIR/m<L>/aggregate.csv` and `DIR/m<L>/s<A-B>/`.
@@ -17,6 +17,8 @@ use std::path::Path;
 
 /// The page.
 const PAGE: &str = "powertcp_fct.md";
+/// The page of the 40-seed judgement (its `pooled40` block).
+const PAGE40: &str = "powertcp_fct_firm.md";
 
 /// The PowerTCP profiles judged: the paper's text and the authors' ns-3 values.
 const PROFILES: [&str; 2] = ["powertcp_int", "powertcp_authors"];
@@ -270,9 +272,13 @@ fn block(page: &str, fence: &str) -> BTreeMap<(u32, String, String), (f64, usize
 }
 
 fn page_text() -> String {
+    text_of(PAGE)
+}
+
+fn text_of(page: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../Documentation/results")
-        .join(PAGE);
+        .join(page);
     std::fs::read_to_string(&p).unwrap()
 }
 
@@ -302,23 +308,23 @@ fn block40(page: &str) -> Firm {
         }
         let num = |x: &str| -> f64 {
             x.parse()
-                .unwrap_or_else(|_| panic!("{PAGE}: {x:?} in {t:?}"))
+                .unwrap_or_else(|_| panic!("{PAGE40}: {x:?} in {t:?}"))
         };
         let (lhs, v) = t
             .split_once(" = ")
-            .unwrap_or_else(|| panic!("{PAGE}: {t:?}"));
+            .unwrap_or_else(|| panic!("{PAGE40}: {t:?}"));
         let (all, blocks) = v
             .split_once(" | ")
-            .unwrap_or_else(|| panic!("{PAGE}: {t:?}: ALL | BLOCKS"));
+            .unwrap_or_else(|| panic!("{PAGE40}: {t:?}: ALL | BLOCKS"));
         let f: Vec<&str> = lhs.split_whitespace().collect();
-        assert_eq!(f.len(), 3, "{PAGE}: {t:?}: LOAD ALGORITHM FIGURE = ...");
+        assert_eq!(f.len(), 3, "{PAGE40}: {t:?}: LOAD ALGORITHM FIGURE = ...");
         let load = num(f[0]) as u32;
         let b: Vec<f64> = blocks.split_whitespace().map(num).collect();
-        assert!(b.len() >= 2, "{PAGE}: {t:?}: at least two blocks");
+        assert!(b.len() >= 2, "{PAGE40}: {t:?}: at least two blocks");
         let key = (load, f[1].to_string(), f[2].to_string());
         assert!(
             out.insert(key, (num(all), b)).is_none(),
-            "{PAGE}: {t:?} twice"
+            "{PAGE40}: {t:?} twice"
         );
     }
     out
@@ -384,9 +390,8 @@ fn the_pages_figures_keep_their_verdicts() {
 /// gives the same. The block 1-10 is the `pooled` block's figures (nothing drifted).
 #[test]
 fn the_40_seed_figures_keep_their_verdicts() {
-    let text = page_text();
-    let firm = block40(&text);
-    assert!(!firm.is_empty(), "{PAGE}: no pooled40 block");
+    let firm = block40(&text_of(PAGE40));
+    assert!(!firm.is_empty(), "{PAGE40}: no pooled40 block");
     let ten = page_figures();
     for (k, (_, b)) in &firm {
         assert_eq!(
@@ -535,7 +540,7 @@ fn the_40_seed_block_is_what_the_sweeps_wrote() {
         return;
     };
     let mut bad = Vec::new();
-    for ((load, alg, fig), (all, blocks)) in block40(&page_text()) {
+    for ((load, alg, fig), (all, blocks)) in block40(&text_of(PAGE40)) {
         let m = Path::new(&dir).join(format!("m{load}"));
         let mut want = vec![(m.clone(), all)];
         for (i, b) in blocks.iter().enumerate() {
