@@ -12,6 +12,8 @@
 //! same (firm), and the block 1-10 must be the `pooled` block's figures. `RDCC_FCT_SWEEPS40=DIR`
 //! checks the `pooled40` block against `DIR/m<L>/aggregate.csv` and `DIR/m<L>/s<A-B>/`.
 
+mod common;
+use common::tolerance::{as_printed, block, results_page, verdict, Bound, Who};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -22,31 +24,6 @@ const PAGE40: &str = "powertcp_fct_firm.md";
 
 /// The PowerTCP profiles judged: the paper's text and the authors' ns-3 values.
 const PROFILES: [&str; 2] = ["powertcp_int", "powertcp_authors"];
-
-/// An algorithm of a ratio: the PowerTCP profile under judgement, or a named one.
-#[derive(Clone, Copy, Debug)]
-enum Who {
-    Power,
-    Named(&'static str),
-}
-
-/// A bound on a ratio.
-#[derive(Clone, Copy, Debug)]
-enum Bound {
-    AtMost(f64),
-    AtLeast(f64),
-    Between(f64, f64),
-}
-
-impl Bound {
-    fn holds(self, x: f64) -> bool {
-        match self {
-            Bound::AtMost(b) => x <= b,
-            Bound::AtLeast(b) => x >= b,
-            Bound::Between(lo, hi) => (lo..=hi).contains(&x),
-        }
-    }
-}
 
 /// One tolerance: the ratio num/den of `figure` at each of `loads` (empty: every load on the
 /// page) must meet `each` at every load and `mean` averaged over the loads.
@@ -233,57 +210,20 @@ type Figures = BTreeMap<(u32, String, String), f64>;
 type Firm = BTreeMap<(u32, String, String), (f64, Vec<f64>)>;
 
 /// The page's block fenced as `fence` (`pooled`, `binmax`): `LOAD ALGORITHM FIGURE = VALUE`
-/// lines (and `commit`/`sweep` lines naming where they came from), with each value's printed
-/// decimals.
-fn block(page: &str, fence: &str) -> BTreeMap<(u32, String, String), (f64, usize)> {
-    let mut out = BTreeMap::new();
-    let mut inside = false;
-    for line in page.lines() {
-        let t = line.trim();
-        if t.strip_prefix("```") == Some(fence) {
-            inside = true;
-            continue;
-        }
-        if inside && t == "```" {
-            inside = false;
-        }
-        if !inside || t.is_empty() || t.starts_with("commit ") || t.starts_with("sweep ") {
-            continue;
-        }
-        let (lhs, v) = t
-            .split_once(" = ")
-            .unwrap_or_else(|| panic!("{PAGE}: {t:?}"));
-        let f: Vec<&str> = lhs.split_whitespace().collect();
-        assert_eq!(f.len(), 3, "{PAGE}: {t:?}: LOAD ALGORITHM FIGURE = VALUE");
-        let load: u32 = f[0]
-            .parse()
-            .unwrap_or_else(|_| panic!("{PAGE}: load in {t:?}"));
-        let value: f64 = v
-            .parse()
-            .unwrap_or_else(|_| panic!("{PAGE}: value in {t:?}"));
-        let decimals = v.split_once('.').map_or(0, |(_, d)| d.len());
-        let key = (load, f[1].to_string(), f[2].to_string());
-        assert!(
-            out.insert(key, (value, decimals)).is_none(),
-            "{PAGE}: {t:?} twice"
-        );
-    }
-    out
+/// lines, with each value's printed decimals.
+fn load_block(text: &str, fence: &str) -> BTreeMap<(u32, String, String), (f64, usize)> {
+    block(PAGE, text, fence, 1)
+        .into_iter()
+        .map(|((k, a, f), v)| ((k[0], a, f), v))
+        .collect()
 }
 
 fn page_text() -> String {
-    text_of(PAGE)
-}
-
-fn text_of(page: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../Documentation/results")
-        .join(page);
-    std::fs::read_to_string(&p).unwrap()
+    results_page(PAGE)
 }
 
 fn page_figures() -> Figures {
-    block(&page_text(), "pooled")
+    load_block(&page_text(), "pooled")
         .into_iter()
         .map(|(k, (v, _))| (k, v))
         .collect()
@@ -333,10 +273,7 @@ fn block40(page: &str) -> Firm {
 /// Tolerance `t` for PowerTCP profile `power` on `figs`: Ok(reproduced) with the ratios, or
 /// Err(a figure the block lacks).
 fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>), String> {
-    let name = |w: Who| match w {
-        Who::Power => power.to_string(),
-        Who::Named(n) => n.to_string(),
-    };
+    let name = |w: Who| w.name(power);
     let mut loads: Vec<u32> = figs.keys().map(|k| k.0).collect();
     loads.dedup();
     if !t.loads.is_empty() {
@@ -355,12 +292,7 @@ fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>)
         };
         ratios.push((l, get(t.num)? / get(t.den)?));
     }
-    let each = t
-        .each
-        .map_or(true, |b| ratios.iter().all(|&(_, r)| b.holds(r)));
-    let mean = ratios.iter().map(|r| r.1).sum::<f64>() / ratios.len() as f64;
-    let avg = t.mean.map_or(true, |b| b.holds(mean));
-    Ok((each && avg, ratios))
+    Ok((verdict(&ratios, t.each, t.mean), ratios))
 }
 
 #[test]
@@ -390,7 +322,7 @@ fn the_pages_figures_keep_their_verdicts() {
 /// gives the same. The block 1-10 is the `pooled` block's figures (nothing drifted).
 #[test]
 fn the_40_seed_figures_keep_their_verdicts() {
-    let firm = block40(&text_of(PAGE40));
+    let firm = block40(&results_page(PAGE40));
     assert!(!firm.is_empty(), "{PAGE40}: no pooled40 block");
     let ten = page_figures();
     for (k, (_, b)) in &firm {
@@ -493,10 +425,7 @@ fn the_block_is_what_the_sweeps_wrote() {
         eprintln!("RDCC_FCT_SWEEPS not set: the block is not compared with a sweep");
         return;
     };
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../Documentation/results")
-        .join(PAGE);
-    let stated = block(&std::fs::read_to_string(&p).unwrap(), "pooled");
+    let stated = load_block(&page_text(), "pooled");
     let mut csvs: BTreeMap<u32, BTreeMap<(String, String), f64>> = BTreeMap::new();
     let mut bad = Vec::new();
     for ((load, alg, fig), (v, d)) in &stated {
@@ -504,7 +433,7 @@ fn the_block_is_what_the_sweeps_wrote() {
             .entry(*load)
             .or_insert_with(|| aggregate(&Path::new(&dir).join(format!("load{load}"))));
         match m.get(&(alg.clone(), fig.clone())) {
-            Some(f) if (f - v).abs() <= 0.5 * 10f64.powi(-(*d as i32)) + 1e-9 => {}
+            Some(f) if as_printed(*v, *d, *f) => {}
             got => bad.push(format!("{load} {alg} {fig}: page {v}, sweep {got:?}")),
         }
     }
@@ -540,7 +469,7 @@ fn the_40_seed_block_is_what_the_sweeps_wrote() {
         return;
     };
     let mut bad = Vec::new();
-    for ((load, alg, fig), (all, blocks)) in block40(&text_of(PAGE40)) {
+    for ((load, alg, fig), (all, blocks)) in block40(&results_page(PAGE40)) {
         let m = Path::new(&dir).join(format!("m{load}"));
         let mut want = vec![(m.clone(), all)];
         for (i, b) in blocks.iter().enumerate() {
@@ -561,7 +490,7 @@ fn the_40_seed_block_is_what_the_sweeps_wrote() {
 
 #[test]
 fn the_artifact_statistic_keeps_g1s_verdicts() {
-    let figs: Figures = block(&page_text(), "binmax")
+    let figs: Figures = load_block(&page_text(), "binmax")
         .into_iter()
         .map(|(k, (v, _))| (k, v))
         .collect();

@@ -8,6 +8,8 @@
 //! fresh sweeps' `DIR/rate/aggregate.csv` (`--grid requests.rate_per_s`, 2 MB) and
 //! `DIR/size/aggregate.csv` (`--grid requests.size_bytes`, 4/s), to the block's printed rounding.
 
+mod common;
+use common::tolerance::{as_printed, block, results_page, verdict, Bound, Who};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -21,31 +23,6 @@ const PROFILES: [&str; 2] = ["powertcp_int", "powertcp_int_authors"];
 /// Fig. 7(c,d,h): requests of 2 MB; Fig. 7(e,f): 4 requests per second.
 const RATE_AXIS_SIZE_MB: u32 = 2;
 const SIZE_AXIS_RATE_PER_S: u32 = 4;
-
-/// An algorithm of a ratio: the PowerTCP profile under judgement, or a named one.
-#[derive(Clone, Copy, Debug)]
-enum Who {
-    Power,
-    Named(&'static str),
-}
-
-/// A bound on a ratio.
-#[derive(Clone, Copy, Debug)]
-enum Bound {
-    AtMost(f64),
-    AtLeast(f64),
-    Between(f64, f64),
-}
-
-impl Bound {
-    fn holds(self, x: f64) -> bool {
-        match self {
-            Bound::AtMost(b) => x <= b,
-            Bound::AtLeast(b) => x >= b,
-            Bound::Between(lo, hi) => (lo..=hi).contains(&x),
-        }
-    }
-}
 
 /// The axis a tolerance reads: the request rate at 2 MB, or the request size at 4/s.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,54 +196,13 @@ const VERDICTS: &[(&str, &str, bool)] = &[
 type Key = (u32, u32, String, String);
 type Figures = BTreeMap<Key, f64>;
 
-/// The page's `pooled` block: `RATE SIZE_MB ALGORITHM FIGURE = VALUE` lines (and `commit`
-/// lines naming where they came from), with each value's printed decimals.
-fn block(page: &str) -> BTreeMap<Key, (f64, usize)> {
-    let mut out = BTreeMap::new();
-    let mut inside = false;
-    for line in page.lines() {
-        let t = line.trim();
-        if t == "```pooled" {
-            inside = true;
-            continue;
-        }
-        if inside && t == "```" {
-            inside = false;
-        }
-        if !inside || t.is_empty() || t.starts_with("commit ") {
-            continue;
-        }
-        let (lhs, v) = t
-            .split_once(" = ")
-            .unwrap_or_else(|| panic!("{PAGE}: {t:?}"));
-        let f: Vec<&str> = lhs.split_whitespace().collect();
-        assert_eq!(
-            f.len(),
-            4,
-            "{PAGE}: {t:?}: RATE SIZE_MB ALGORITHM FIGURE = VALUE"
-        );
-        let num = |s: &str| -> u32 {
-            s.parse()
-                .unwrap_or_else(|_| panic!("{PAGE}: {s:?} in {t:?}"))
-        };
-        let value: f64 = v
-            .parse()
-            .unwrap_or_else(|_| panic!("{PAGE}: value in {t:?}"));
-        let decimals = v.split_once('.').map_or(0, |(_, d)| d.len());
-        let key = (num(f[0]), num(f[1]), f[2].to_string(), f[3].to_string());
-        assert!(
-            out.insert(key, (value, decimals)).is_none(),
-            "{PAGE}: {t:?} twice"
-        );
-    }
-    out
-}
-
-fn page_text() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../Documentation/results")
-        .join(PAGE);
-    std::fs::read_to_string(&p).unwrap()
+/// The page's `pooled` block: `RATE SIZE_MB ALGORITHM FIGURE = VALUE` lines, with each
+/// value's printed decimals.
+fn page_block() -> BTreeMap<Key, (f64, usize)> {
+    block(PAGE, &results_page(PAGE), "pooled", 2)
+        .into_iter()
+        .map(|((k, a, f), v)| ((k[0], k[1], a, f), v))
+        .collect()
 }
 
 /// The points of `axis` in `figs`, as (axis value, rate, size).
@@ -287,10 +223,7 @@ fn points(axis: Axis, figs: &Figures) -> Vec<(u32, u32, u32)> {
 /// Tolerance `t` for PowerTCP profile `power` on `figs`: Ok(reproduced) with the ratios per
 /// axis value, or Err(a figure the block lacks).
 fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>), String> {
-    let name = |w: Who| match w {
-        Who::Power => power.to_string(),
-        Who::Named(n) => n.to_string(),
-    };
+    let name = |w: Who| w.name(power);
     let mut pts = points(t.axis, figs);
     if let Some(a) = t.at {
         pts.retain(|p| p.0 == a);
@@ -311,20 +244,12 @@ fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>)
         };
         ratios.push((x, get(t.num)? / get(t.den)?));
     }
-    let each = t
-        .each
-        .map_or(true, |b| ratios.iter().all(|&(_, r)| b.holds(r)));
-    let mean = ratios.iter().map(|r| r.1).sum::<f64>() / ratios.len() as f64;
-    let avg = t.mean.map_or(true, |b| b.holds(mean));
-    Ok((each && avg, ratios))
+    Ok((verdict(&ratios, t.each, t.mean), ratios))
 }
 
 #[test]
 fn the_pages_figures_keep_their_verdicts() {
-    let figs: Figures = block(&page_text())
-        .into_iter()
-        .map(|(k, (v, _))| (k, v))
-        .collect();
+    let figs: Figures = page_block().into_iter().map(|(k, (v, _))| (k, v)).collect();
     assert!(!figs.is_empty(), "{PAGE}: no pooled block");
     let mut bad = Vec::new();
     for t in TOLS {
@@ -436,9 +361,9 @@ fn the_block_is_what_the_sweeps_wrote() {
         }
     }
     let mut bad = Vec::new();
-    for (k, (v, d)) in block(&page_text()) {
+    for (k, (v, d)) in page_block() {
         match swept.get(&k) {
-            Some(f) if (f - v).abs() <= 0.5 * 10f64.powi(-(d as i32)) + 1e-9 => {}
+            Some(f) if as_printed(v, d, *f) => {}
             got => bad.push(format!("{k:?}: page {v}, sweep {got:?}")),
         }
     }

@@ -1,5 +1,6 @@
 //! Helpers shared by the simulator's integration tests (`mod common;` in each test file).
 #![allow(dead_code)] // each test file uses the part it needs
+pub mod tolerance;
 
 use rdcc_sim::scenario::RunResult;
 use rdcc_sim::Scenario;

@@ -1,0 +1,113 @@
+//! Judging a results page's tolerances on the numbers the page states (`powertcp_fct.rs`,
+//! `powertcp_fct_incast.rs`): who a ratio compares, the bound it must meet, the verdict over a
+//! tolerance's points, and the page's fenced block of numbers.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// An algorithm of a ratio: the PowerTCP profile under judgement, or a named one.
+#[derive(Clone, Copy, Debug)]
+pub enum Who {
+    Power,
+    Named(&'static str),
+}
+
+impl Who {
+    /// The algorithm's name when `power` is the profile under judgement.
+    pub fn name(self, power: &str) -> String {
+        match self {
+            Who::Power => power.to_string(),
+            Who::Named(n) => n.to_string(),
+        }
+    }
+}
+
+/// A bound on a ratio.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    AtMost(f64),
+    AtLeast(f64),
+    Between(f64, f64),
+}
+
+impl Bound {
+    pub fn holds(self, x: f64) -> bool {
+        match self {
+            Bound::AtMost(b) => x <= b,
+            Bound::AtLeast(b) => x >= b,
+            Bound::Between(lo, hi) => (lo..=hi).contains(&x),
+        }
+    }
+}
+
+/// A tolerance's verdict on its ratios (one per point): `each` met at every point and `mean`
+/// by their average.
+pub fn verdict<K>(ratios: &[(K, f64)], each: Option<Bound>, mean: Option<Bound>) -> bool {
+    let every = each.map_or(true, |b| ratios.iter().all(|&(_, r)| b.holds(r)));
+    let avg = ratios.iter().map(|r| r.1).sum::<f64>() / ratios.len() as f64;
+    every && mean.map_or(true, |b| b.holds(avg))
+}
+
+/// The text of results page `page` (Documentation/results/).
+pub fn results_page(page: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../Documentation/results")
+        .join(page);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A page's numbers: (the line's leading integer keys, algorithm, figure) -> (value, its
+/// printed decimals).
+pub type Block = BTreeMap<(Vec<u32>, String, String), (f64, usize)>;
+
+/// The block of `text` (page `page`) fenced as `fence`: `K1 .. Kn ALGORITHM FIGURE = VALUE`
+/// lines with `keys` leading integers (a load, a request rate and size), and `commit`/`sweep`
+/// lines naming where the numbers came from, skipped.
+pub fn block(page: &str, text: &str, fence: &str, keys: usize) -> Block {
+    let mut out = Block::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.strip_prefix("```") == Some(fence) {
+            inside = true;
+            continue;
+        }
+        if inside && t == "```" {
+            inside = false;
+        }
+        if !inside || t.is_empty() || t.starts_with("commit ") || t.starts_with("sweep ") {
+            continue;
+        }
+        let (lhs, v) = t
+            .split_once(" = ")
+            .unwrap_or_else(|| panic!("{page}: {t:?}"));
+        let f: Vec<&str> = lhs.split_whitespace().collect();
+        assert_eq!(
+            f.len(),
+            keys + 2,
+            "{page}: {t:?}: {keys} keys, ALGORITHM FIGURE = VALUE"
+        );
+        let k: Vec<u32> = f[..keys]
+            .iter()
+            .map(|s| {
+                s.parse()
+                    .unwrap_or_else(|_| panic!("{page}: {s:?} in {t:?}"))
+            })
+            .collect();
+        let value: f64 = v
+            .parse()
+            .unwrap_or_else(|_| panic!("{page}: value in {t:?}"));
+        let decimals = v.split_once('.').map_or(0, |(_, d)| d.len());
+        let key = (k, f[keys].to_string(), f[keys + 1].to_string());
+        assert!(
+            out.insert(key, (value, decimals)).is_none(),
+            "{page}: {t:?} twice"
+        );
+    }
+    out
+}
+
+/// Whether `got` prints as `stated` with `decimals` decimals (within half a unit of the last).
+pub fn as_printed(stated: f64, decimals: usize, got: f64) -> bool {
+    (got - stated).abs() <= 0.5 * 10f64.powi(-(decimals as i32)) + 1e-9
+}
