@@ -13,7 +13,7 @@
 //! checks the `pooled40` block against `DIR/m<L>/aggregate.csv` and `DIR/m<L>/s<A-B>/`.
 
 mod common;
-use common::tolerance::{as_printed, block, results_page, verdict, Bound, Who};
+use common::tolerance::{as_printed, block, mismatches, results_page, verdict, Bound, Who};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -299,21 +299,16 @@ fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>)
 fn the_pages_figures_keep_their_verdicts() {
     let figs = page_figures();
     assert!(!figs.is_empty(), "{PAGE}: no pooled block");
-    let mut bad = Vec::new();
-    for t in TOLS {
-        for power in PROFILES {
+    let bad = mismatches(
+        TOLS,
+        |t| t.id,
+        &PROFILES,
+        VERDICTS,
+        |t, power| {
             let (ok, ratios) = judge(t, power, &figs).unwrap_or_else(|e| panic!("{e}"));
-            eprintln!("{} {power}: {ok} {ratios:.3?}", t.id);
-            match VERDICTS.iter().find(|v| v.0 == t.id && v.1 == power) {
-                Some(v) if v.2 == ok => {}
-                Some(v) => bad.push(format!(
-                    "{} {power}: the page says reproduced = {}, its figures give {ok} {ratios:.3?}",
-                    t.id, v.2
-                )),
-                None => bad.push(format!("{} {power}: no verdict stated ({ok})", t.id)),
-            }
-        }
-    }
+            (ok, format!("{ratios:.3?}"))
+        },
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 

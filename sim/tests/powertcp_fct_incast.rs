@@ -9,7 +9,7 @@
 //! `DIR/size/aggregate.csv` (`--grid requests.size_bytes`, 4/s), to the block's printed rounding.
 
 mod common;
-use common::tolerance::{as_printed, block, results_page, verdict, Bound, Who};
+use common::tolerance::{as_printed, block, mismatches, results_page, verdict, Bound, Who};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -251,22 +251,17 @@ fn judge(t: &Tol, power: &str, figs: &Figures) -> Result<(bool, Vec<(u32, f64)>)
 fn the_pages_figures_keep_their_verdicts() {
     let figs: Figures = page_block().into_iter().map(|(k, (v, _))| (k, v)).collect();
     assert!(!figs.is_empty(), "{PAGE}: no pooled block");
-    let mut bad = Vec::new();
-    for t in TOLS {
-        for power in PROFILES {
+    let bad = mismatches(
+        TOLS,
+        |t| t.id,
+        &PROFILES,
+        VERDICTS,
+        |t, power| {
             let (ok, ratios) = judge(t, power, &figs).unwrap_or_else(|e| panic!("{e}"));
             let mean = ratios.iter().map(|r| r.1).sum::<f64>() / ratios.len() as f64;
-            eprintln!("{} {power}: {ok} {ratios:.3?} mean {mean:.3}", t.id);
-            match VERDICTS.iter().find(|v| v.0 == t.id && v.1 == power) {
-                Some(v) if v.2 == ok => {}
-                Some(v) => bad.push(format!(
-                    "{} {power}: the page says reproduced = {}, its figures give {ok} {ratios:.3?}",
-                    t.id, v.2
-                )),
-                None => bad.push(format!("{} {power}: no verdict stated ({ok})", t.id)),
-            }
-        }
-    }
+            (ok, format!("{ratios:.3?} mean {mean:.3}"))
+        },
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 

@@ -111,3 +111,32 @@ pub fn block(page: &str, text: &str, fence: &str, keys: usize) -> Block {
 pub fn as_printed(stated: f64, decimals: usize, got: f64) -> bool {
     (got - stated).abs() <= 0.5 * 10f64.powi(-(decimals as i32)) + 1e-9
 }
+
+/// Every tolerance of `tols` for every profile of `profiles`, judged by `judge` (its verdict,
+/// and the ratios to print), against the verdict `stated` for it as (tolerance id, profile,
+/// reproduced): the disagreements, and each pair without a stated verdict.
+pub fn mismatches<T>(
+    tols: &[T],
+    id: impl Fn(&T) -> &str,
+    profiles: &[&str],
+    stated: &[(&str, &str, bool)],
+    judge: impl Fn(&T, &str) -> (bool, String),
+) -> Vec<String> {
+    let mut bad = Vec::new();
+    for t in tols {
+        for &power in profiles {
+            let (ok, ratios) = judge(t, power);
+            let id = id(t);
+            eprintln!("{id} {power}: {ok} {ratios}");
+            match stated.iter().find(|v| v.0 == id && v.1 == power) {
+                Some(v) if v.2 == ok => {}
+                Some(v) => bad.push(format!(
+                    "{id} {power}: the page says reproduced = {}, its figures give {ok} {ratios}",
+                    v.2
+                )),
+                None => bad.push(format!("{id} {power}: no verdict stated ({ok})")),
+            }
+        }
+    }
+    bad
+}
