@@ -59,7 +59,7 @@ fn config_fields_are_module_parameters_and_scenario_keys() {
         ),
         (
             Law::ThetaPowerTcp,
-            "core/src/powertcp.rs",
+            "core/src/powertcp_params.rs",
             "modules/theta_powertcp/tcp_theta_powertcp_rs.rs",
         ),
     ];
