@@ -13,7 +13,9 @@
 //! checks the `pooled40` block against `DIR/m<L>/aggregate.csv` and `DIR/m<L>/s<A-B>/`.
 
 mod common;
-use common::tolerance::{as_printed, block, mismatches, results_page, verdict, Bound, Who};
+use common::tolerance::{
+    aggregate_means, as_printed, block, mismatches, results_page, verdict, Bound, Who,
+};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -438,20 +440,34 @@ fn the_block_is_what_the_sweeps_wrote() {
 /// A sweep's `aggregate.csv` in `dir`: (algorithm, figure) -> mean.
 fn aggregate(dir: &Path) -> BTreeMap<(String, String), f64> {
     let f = dir.join("aggregate.csv");
-    let mut r = csv::Reader::from_path(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-    let h = r.headers().unwrap().clone();
-    let ix = |n: &str| h.iter().position(|c| c == n).unwrap();
-    let (a, fi, me) = (ix("algorithm"), ix("figure"), ix("mean"));
-    r.records()
-        .map(|x| x.unwrap())
-        .filter(|x| !x[me].is_empty())
-        .map(|x| {
-            (
-                (x[a].to_string(), x[fi].to_string()),
-                x[me].parse().unwrap(),
-            )
-        })
+    aggregate_means(&f, &[])
+        .unwrap_or_else(|| panic!("{}: absent", f.display()))
+        .into_iter()
+        .map(|(a, _, fig, m)| ((a, fig), m))
         .collect()
+}
+
+/// The aggregate reader keeps the defined means with their grid values and leaves out the
+/// empty ones; an absent file is `None`.
+#[test]
+fn the_aggregate_reader_reads_means() {
+    let d = std::env::temp_dir().join(format!("rdcc-fct-agg-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("aggregate.csv");
+    std::fs::write(
+        &f,
+        "algorithm,requests.rate_per_s,figure,points,n,mean\n\
+         hpcc,16,pooled_x,10,100,2.5\nhpcc,4,pooled_x,10,0,\n",
+    )
+    .unwrap();
+    let got = aggregate_means(&f, &["requests.rate_per_s"]).unwrap();
+    assert_eq!(
+        got,
+        vec![("hpcc".into(), vec!["16".into()], "pooled_x".into(), 2.5)]
+    );
+    assert_eq!(aggregate(&d).len(), 1);
+    assert!(aggregate_means(&d.join("absent.csv"), &[]).is_none());
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// With `RDCC_FCT_SWEEPS40=DIR` (the merged sweeps of the page's "Firmer tails" in `DIR/m<L>/`,

@@ -140,3 +140,34 @@ pub fn mismatches<T>(
     }
     bad
 }
+
+/// One defined mean of a sweep's aggregate: (algorithm, the values of the asked grid keys,
+/// figure, mean).
+pub type Mean = (String, Vec<String>, String, f64);
+
+/// The defined means of the sweep aggregate `f` (`aggregate.csv`; rows with an empty mean are
+/// left out), with the values of its grid columns `grid`; `None` when the file is absent.
+pub fn aggregate_means(f: &Path, grid: &[&str]) -> Option<Vec<Mean>> {
+    let mut r = csv::Reader::from_path(f).ok()?;
+    let h = r.headers().unwrap().clone();
+    let ix = |n: &str| {
+        h.iter()
+            .position(|c| c == n)
+            .unwrap_or_else(|| panic!("{}: no column {n}", f.display()))
+    };
+    let (a, fi, me) = (ix("algorithm"), ix("figure"), ix("mean"));
+    let g: Vec<usize> = grid.iter().map(|k| ix(k)).collect();
+    Some(
+        r.records()
+            .map(|x| x.unwrap_or_else(|e| panic!("{}: {e}", f.display())))
+            .filter(|x| !x[me].is_empty())
+            .map(|x| {
+                let mean = x[me]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{}: mean {:?}", f.display(), &x[me]));
+                let vals = g.iter().map(|&i| x[i].to_string()).collect();
+                (x[a].to_string(), vals, x[fi].to_string(), mean)
+            })
+            .collect(),
+    )
+}
